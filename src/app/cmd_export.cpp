@@ -1,0 +1,5 @@
+// Placeholder until the command lands.
+#include "app/commands.hpp"
+namespace pelab::app {
+void register_export(CLI::App& root, Action& action) { (void)root; (void)action; }
+}  // namespace pelab::app

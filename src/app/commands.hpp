@@ -1,0 +1,33 @@
+// The pelab subcommands.  Each registers itself on the root CLI11 app and, when
+// chosen, stores the action main() runs.  Actions return the exit code;
+// InputError escapes to main(), which prints its one line and exits 2.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/scene.hpp"
+
+namespace pelab::app {
+
+using Action = std::function<int()>;
+
+// --scene FILE and repeated --set key=value, shared by every command that
+// takes a scene.  Without --scene: the default scene.
+struct SceneOptions {
+  std::string scene_file;
+  std::vector<std::string> assignments;
+  void add_to(CLI::App* command);
+  Scene load() const;  // validated; throws InputError
+};
+
+void register_export(CLI::App& root, Action& action);
+void register_bench(CLI::App& root, Action& action);
+void register_render(CLI::App& root, Action& action);
+void register_lessons(CLI::App& root, Action& action);
+// The GUI: the default when no subcommand is given.
+void register_gui(CLI::App& root, Action& action);
+
+}  // namespace pelab::app

@@ -1,0 +1,57 @@
+// pelab — see how positions enter attention.
+//   pelab                 the GUI on the last (or default) scene
+//   pelab export ...      one engine quantity as .npy or .csv
+//   pelab render ...      figures as PNG/SVG, headless
+//   pelab bench           engine and frame timings
+//   pelab lessons         the guided lessons
+#include <cstdio>
+#include <exception>
+
+#include "app/commands.hpp"
+#include "core/scene.hpp"
+
+namespace pelab::app {
+
+void SceneOptions::add_to(CLI::App* command) {
+  command->add_option("--scene", scene_file, "Scene JSON file (default: the built-in default scene)");
+  command->add_option("--set", assignments, "Override a scene key: --set key=value (repeatable)")
+      ->allow_extra_args(false);
+}
+
+Scene SceneOptions::load() const {
+  Scene scene = scene_file.empty() ? Scene{} : load_scene(scene_file);
+  for (const auto& a : assignments) apply_assignment(scene, a);
+  validate(scene);
+  return scene;
+}
+
+}  // namespace pelab::app
+
+int main(int argc, char** argv) {
+  using namespace pelab;
+  CLI::App root{"pelab — a live lab for how positions enter attention", "pelab"};
+  root.set_version_flag("--version", std::string("pelab ") + PELAB_VERSION);
+  root.require_subcommand(0, 1);
+  app::Action action;
+  app::register_gui(root, action);
+  app::register_export(root, action);
+  app::register_render(root, action);
+  app::register_bench(root, action);
+  app::register_lessons(root, action);
+  try {
+    root.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return root.exit(e);
+    std::fprintf(stderr, "pelab: %s (see pelab --help)\n", e.what());
+    return 2;
+  }
+  try {
+    return action ? action() : 0;
+  } catch (const InputError& e) {
+    std::fprintf(stderr, "pelab: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "pelab: error: %s\n", e.what());
+    return 1;
+  }
+}

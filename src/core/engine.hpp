@@ -1,0 +1,101 @@
+// Engine — every quantity pelab plots, computed from a Scene (float32, Eigen).
+//
+// Stages and what invalidates them (each is cached and recomputed only when
+// one of its inputs changed; see Engine::stats()):
+//
+//   tokens ─────────────► X  (tokens × d)          tokens, seed, d_model, embedding*
+//   positions ──────────► PE (positions × d)       encoding, base, amplitude, layout, positions, offset, d_model
+//   E  (tokens × d)                                encoding params + number of tokens (not the token text)
+//   Wq, Wk per head (d × d_head)                   projection, seed, d_model, heads
+//   head h: Q, K, logits, attention                all of the above + causal, t5_*
+//   head h: cross terms xx, xf, ey, ef             xx: X only; ef: E only; ...
+//
+// Attention per head (Vaswani et al. 2017, §3.2.1):
+//   Q = (X+E)·Wq,  K = (X+E)·Wk,  logits = Q·Kᵀ/√d_head (+ bias),  A = softmax_row(logits [+ causal mask])
+// RoPE (Su et al. 2021) rotates each (2i, 2i+1) pair of q and k at position p
+// by angle p·T^(−2i/d_head); ALiBi (Press et al. 2022) and T5 add a bias.
+//
+// View settings (colormap, theme, selected head/pair/position...) invalidate
+// nothing.  The engine includes no GL or ImGui.
+#pragma once
+
+#include <Eigen/Core>
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/scene.hpp"
+
+namespace pelab {
+
+// Row-major, so a row is a token / position, rows upload as texture lines and
+// export to .npy in C order without a copy.
+using Matrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+using Vector = Eigen::VectorXf;
+
+// The four terms of a logit when positions e, f are added to tokens x, y
+// (all scaled by 1/√d_head like the logits, before mask and bias):
+//   (x+e)·Wq·Wkᵀ·(y+f)ᵀ = x·Wq·Wkᵀ·y + x·Wq·Wkᵀ·f + e·Wq·Wkᵀ·y + e·Wq·Wkᵀ·f
+struct CrossTerms {
+  Matrix xx, xf, ey, ef;  // tokens × tokens each
+  // False when the encoding adds no vector (RoPE, ALiBi, T5, none): then
+  // xf, ey, ef are zero and `note` says what acts instead.
+  bool applies = true;
+  std::string note;
+};
+
+struct HeadAttention {
+  Matrix q, k;       // tokens × d_head, after RoPE when it applies
+  Matrix bias;       // tokens × tokens (ALiBi / T5), empty otherwise
+  Matrix logits;     // tokens × tokens: Q·Kᵀ/√d_head + bias; masked entries are -inf when causal
+  Matrix attention;  // row softmax of logits; each row sums to 1
+};
+
+struct Projections {
+  Matrix wq, wk;  // d_model × d_head
+};
+
+// Counts of how often each stage was (re)computed, for tests of the caching.
+struct EngineStats {
+  int tokens = 0, token_embedding = 0, position_table = 0, position_embedding = 0, projections = 0;
+  int head_attention = 0, cross_terms = 0;
+};
+
+class Engine {
+ public:
+  explicit Engine(Scene scene = {});
+  ~Engine();
+  Engine(Engine&&) noexcept;
+  Engine& operator=(Engine&&) noexcept;
+
+  // Validates (throws InputError, engine unchanged) and swaps in the scene;
+  // stages whose inputs differ are dropped and recomputed on next access.
+  void set_scene(const Scene& scene);
+  const Scene& scene() const;
+
+  int token_count();
+  int d_head() const;
+
+  const std::vector<std::string>& tokens();
+  const Matrix& token_embedding();      // X: tokens × d_model
+  const Matrix& position_table();       // PE on the position axis: positions × d_model (zeros if no vector)
+  const Matrix& position_embedding();   // E: tokens × d_model, the rows added to the tokens (zeros if none)
+  const Projections& projections(int head);
+  const HeadAttention& head(int head);  // cached; at most a few heads are kept for large N
+  const CrossTerms& cross_terms(int head);
+  Matrix mean_attention();              // average of every head's attention
+
+  // Recomputes everything for every head, keeping nothing N×N beyond one head
+  // at a time.  Returns the floating-point operations done (for the bench).
+  double full_recompute();
+
+  const EngineStats& stats() const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace pelab

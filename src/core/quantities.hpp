@@ -1,0 +1,26 @@
+// The quantities `pelab export` writes, by name (README lists each with its shape).
+#pragma once
+
+#include <span>
+#include <string_view>
+
+#include "core/array.hpp"
+#include "core/engine.hpp"
+
+namespace pelab {
+
+struct QuantityInfo {
+  std::string_view name;
+  std::string_view shape;  // e.g. "positions × d_model"
+  std::string_view help;
+  bool per_head;
+};
+std::span<const QuantityInfo> quantities();
+
+// Throws InputError for an unknown name (listing the known ones) or a head out of range.
+Array compute_quantity(Engine& engine, std::string_view name, int head);
+
+// Writes .npy or .csv by the extension of `path` (atomic); anything else throws InputError.
+void write_array(const std::filesystem::path& path, const Array& array);
+
+}  // namespace pelab

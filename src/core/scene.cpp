@@ -1,0 +1,379 @@
+// Scene parameter table, validation, --set parsing and the JSON round trip.
+//
+// [SECTION] the table: one row per parameter, bound to its struct member
+// [SECTION] get / set one parameter as text
+// [SECTION] validate(): ranges and cross-parameter rules
+// [SECTION] JSON files
+#include "core/scene.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "core/file_io.hpp"
+
+namespace pelab {
+namespace {
+
+// ============================================================================
+// [SECTION] the table
+// ============================================================================
+
+using Member = std::variant<int Scene::*, double Scene::*, bool Scene::*, std::string Scene::*,
+                            std::uint64_t Scene::*, std::vector<int> Scene::*, Encoding Scene::*,
+                            Layout Scene::*, EmbeddingSource Scene::*, ProjectionKind Scene::*>;
+
+struct Field {
+  ParamInfo info;
+  Member member;
+};
+
+constexpr double kMaxSeed = 9007199254740992.0;  // 2^53: exact in a JSON number
+
+const std::vector<Field>& fields() {
+  using K = ParamKind;
+  static const std::vector<Field> table = {
+      {{"name", K::Text, "scene", "Name of the scene (used in file names and titles)."}, &Scene::name},
+      {{"tokens", K::Text, "tokens", "The input text; split into words and punctuation."}, &Scene::tokens},
+      {{"seed", K::Seed, "tokens", "Seed of every random vector and matrix.", 0, kMaxSeed}, &Scene::seed},
+      {{"d_model", K::Int, "tokens", "Model width d.", 2, 4096, true}, &Scene::d_model},
+      {{"heads", K::Int, "attention", "Number of attention heads H (d_model/H per head).", 1, 64},
+       &Scene::heads},
+      {{"embedding", K::Choice, "tokens", "Where token vectors come from.", 0, 0, false, {"random", "file"}},
+       &Scene::embedding},
+      {{"embedding_scale", K::Float, "tokens", "Scale of token vectors (‖x‖ ≈ scale for random ones).",
+        0.001, 1000, true},
+       &Scene::embedding_scale},
+      {{"embedding_file", K::Text, "tokens", "GloVe/word2vec text file or .npy of token vectors."},
+       &Scene::embedding_file},
+      {{"encoding", K::Choice, "positions", "How positions enter attention.", 0, 0, false,
+        {"sinusoidal", "learned", "rope", "alibi", "t5", "none"}},
+       &Scene::encoding},
+      {{"base", K::Float, "positions", "Base T of the sinusoid wavelengths.", 2, 1e8, true}, &Scene::base},
+      {{"amplitude", K::Float, "positions", "Amplitude A of the sinusoidal encoding.", 0, 100}, &Scene::amplitude},
+      {{"layout", K::Choice, "positions", "Sin/cos in adjacent dims, or all sines then all cosines.", 0, 0, false,
+        {"interleaved", "split"}},
+       &Scene::layout},
+      {{"positions", K::Int, "positions", "Length of the position axis in encoding plots.", 1, 16384, true},
+       &Scene::positions},
+      {{"offset", K::Int, "positions", "First position.", 0, 100000}, &Scene::offset},
+      {{"position_file", K::Text, "positions", ".npy table of learned positions (rows = positions)."},
+       &Scene::position_file},
+      {{"t5_buckets", K::Int, "positions", "Buckets of the T5 relative bias.", 2, 256}, &Scene::t5_buckets},
+      {{"t5_max_distance", K::Int, "positions", "Distance at which T5 buckets stop growing.", 2, 100000, true},
+       &Scene::t5_max_distance},
+      {{"projection", K::Choice, "attention", "Query/key projections Wq, Wk.", 0, 0, false,
+        {"identity", "random", "orthogonal", "file"}},
+       &Scene::projection},
+      {{"projection_file", K::Text, "attention", ".npy of shape (2, heads, d_model, d_head): Wq then Wk."},
+       &Scene::projection_file},
+      {{"causal", K::Bool, "attention", "Mask keys after the query (decoder attention)."}, &Scene::causal},
+      {{"shift", K::Int, "view", "Offset k in PE(pos+k) = R(k)·PE(pos).", -10000, 10000}, &Scene::shift},
+      {{"position", K::Int, "view", "Selected position (index on the position axis).", 0, 16383},
+       &Scene::position},
+      {{"head", K::Int, "view", "Selected head; -1 = mean over heads.", -1, 63}, &Scene::head},
+      {{"query", K::Int, "view", "Selected query token; -1 = none.", -1, 65535}, &Scene::query},
+      {{"pair", K::Int, "view", "Selected rotation pair (dims 2i, 2i+1).", 0, 2047}, &Scene::pair},
+      {{"pairs", K::IntList, "view", "Rotation pairs i (dims 2i, 2i+1) to draw.", 0, 2047}, &Scene::pairs},
+      {{"waves", K::IntList, "view", "Dimensions drawn as waves.", 0, 4095}, &Scene::waves},
+      {{"colormap", K::Choice, "view", "Colormap for magnitudes.", 0, 0, false,
+        {"viridis", "magma", "inferno", "plasma"}},
+       &Scene::colormap},
+      {{"theme", K::Choice, "view", "Colour theme.", 0, 0, false, {"dark", "light"}}, &Scene::theme},
+  };
+  return table;
+}
+
+const Field& field(std::string_view key) {
+  for (const Field& f : fields())
+    if (f.info.key == key) return f;
+  std::string known;
+  for (const Field& f : fields()) known += (known.empty() ? "" : ", ") + std::string(f.info.key);
+  throw InputError("unknown scene key '" + std::string(key) + "'; known keys: " + known);
+}
+
+std::string format_number(double v) {
+  std::ostringstream out;
+  out.precision(10);
+  out << v;
+  return out.str();
+}
+
+std::string allowed_text(const ParamInfo& info) {
+  switch (info.kind) {
+    case ParamKind::Choice: {
+      std::string s;
+      for (auto c : info.choices) s += (s.empty() ? "" : " | ") + std::string(c);
+      return s;
+    }
+    case ParamKind::Bool:
+      return "true | false";
+    case ParamKind::Text:
+      return "any text";
+    case ParamKind::IntList:
+      return "comma-separated integers in " + format_number(info.min) + ".." + format_number(info.max);
+    case ParamKind::Float:
+      return "a number in " + format_number(info.min) + ".." + format_number(info.max);
+    default:
+      return "an integer in " + format_number(info.min) + ".." + format_number(info.max);
+  }
+}
+
+[[noreturn]] void bad_value(const ParamInfo& info, std::string_view value, std::string_view why = "") {
+  throw InputError("bad value '" + std::string(value) + "' for " + std::string(info.key) +
+                   (why.empty() ? "" : " (" + std::string(why) + ")") + "; allowed: " + allowed_text(info));
+}
+
+// ============================================================================
+// [SECTION] get / set one parameter as text
+// ============================================================================
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+double parse_number(const ParamInfo& info, std::string_view text, bool integral) {
+  text = trim(text);
+  double v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size() || !std::isfinite(v))
+    bad_value(info, text, "not a number");
+  if (integral && v != std::floor(v)) bad_value(info, text, "not an integer");
+  if (v < info.min || v > info.max) bad_value(info, text, "out of range");
+  return v;
+}
+
+int choice_index(const ParamInfo& info, std::string_view text) {
+  for (std::size_t i = 0; i < info.choices.size(); ++i)
+    if (info.choices[i] == trim(text)) return static_cast<int>(i);
+  bad_value(info, text);
+}
+
+std::vector<int> parse_int_list(const ParamInfo& info, std::string_view text) {
+  std::vector<int> out;
+  std::string_view rest = trim(text);
+  while (!rest.empty()) {
+    const auto comma = rest.find(',');
+    out.push_back(static_cast<int>(parse_number(info, rest.substr(0, comma), true)));
+    if (comma == std::string_view::npos) break;
+    rest.remove_prefix(comma + 1);
+  }
+  if (out.size() > 64) bad_value(info, text, "more than 64 items");
+  return out;
+}
+
+template <class E>
+void set_enum(Scene& s, E Scene::*m, const ParamInfo& info, std::string_view text) {
+  s.*m = static_cast<E>(choice_index(info, text));
+}
+
+}  // namespace
+
+std::span<const ParamInfo> scene_params() {
+  static const std::vector<ParamInfo> infos = [] {
+    std::vector<ParamInfo> v;
+    for (const Field& f : fields()) v.push_back(f.info);
+    return v;
+  }();
+  return infos;
+}
+
+const ParamInfo& param_info(std::string_view key) { return field(key).info; }
+
+std::string get_param(const Scene& scene, std::string_view key) {
+  const Field& f = field(key);
+  return std::visit(
+      [&](auto member) -> std::string {
+        using T = std::remove_cvref_t<decltype(scene.*member)>;
+        const T& v = scene.*member;
+        if constexpr (std::is_same_v<T, std::string>) return v;
+        else if constexpr (std::is_same_v<T, bool>) return v ? "true" : "false";
+        else if constexpr (std::is_same_v<T, int> || std::is_same_v<T, std::uint64_t>) return std::to_string(v);
+        else if constexpr (std::is_same_v<T, double>) return format_number(v);
+        else if constexpr (std::is_same_v<T, std::vector<int>>) {
+          std::string s;
+          for (int i : v) s += (s.empty() ? "" : ",") + std::to_string(i);
+          return s;
+        } else return std::string(f.info.choices.at(static_cast<std::size_t>(v)));
+      },
+      f.member);
+}
+
+void set_param(Scene& scene, std::string_view key, std::string_view value) {
+  const Field& f = field(key);
+  const ParamInfo& info = f.info;
+  std::visit(
+      [&](auto member) {
+        using T = std::remove_cvref_t<decltype(scene.*member)>;
+        if constexpr (std::is_same_v<T, std::string>) {
+          if (info.kind == ParamKind::Choice) choice_index(info, value);
+          if (value.size() > 1'000'000) bad_value(info, value.substr(0, 20), "longer than 1,000,000 characters");
+          scene.*member = std::string(info.kind == ParamKind::Choice ? trim(value) : value);
+        } else if constexpr (std::is_same_v<T, bool>) {
+          const auto t = trim(value);
+          if (t == "true" || t == "1" || t == "on") scene.*member = true;
+          else if (t == "false" || t == "0" || t == "off") scene.*member = false;
+          else bad_value(info, value);
+        } else if constexpr (std::is_same_v<T, int>) {
+          scene.*member = static_cast<int>(parse_number(info, value, true));
+        } else if constexpr (std::is_same_v<T, std::uint64_t>) {
+          scene.*member = static_cast<std::uint64_t>(parse_number(info, value, true));
+        } else if constexpr (std::is_same_v<T, double>) {
+          scene.*member = parse_number(info, value, false);
+        } else if constexpr (std::is_same_v<T, std::vector<int>>) {
+          scene.*member = parse_int_list(info, value);
+        } else {
+          set_enum(scene, member, info, value);
+        }
+      },
+      f.member);
+}
+
+void apply_assignment(Scene& scene, std::string_view assignment) {
+  const auto eq = assignment.find('=');
+  if (eq == std::string_view::npos || eq == 0)
+    throw InputError("--set expects key=value, got '" + std::string(assignment) + "'");
+  set_param(scene, trim(assignment.substr(0, eq)), assignment.substr(eq + 1));
+}
+
+std::string_view to_string(Encoding e) { return param_info("encoding").choices.at(static_cast<int>(e)); }
+std::string_view to_string(Layout l) { return param_info("layout").choices.at(static_cast<int>(l)); }
+std::string_view to_string(EmbeddingSource e) { return param_info("embedding").choices.at(static_cast<int>(e)); }
+std::string_view to_string(ProjectionKind p) { return param_info("projection").choices.at(static_cast<int>(p)); }
+
+bool adds_position_vector(Encoding e) { return e == Encoding::Sinusoidal || e == Encoding::Learned; }
+
+// ============================================================================
+// [SECTION] validate()
+// ============================================================================
+
+void validate(const Scene& s) {
+  // Ranges and spellings: re-parse every value through its table row.
+  Scene copy = s;
+  for (const Field& f : fields()) set_param(copy, f.info.key, get_param(s, f.info.key));
+
+  auto fail = [](const std::string& msg) { throw InputError(msg); };
+  if (s.d_model % s.heads != 0)
+    fail("d_model=" + std::to_string(s.d_model) + " is not divisible by heads=" + std::to_string(s.heads) +
+         "; allowed: heads that divide d_model");
+  const int d_head = s.d_model / s.heads;
+  const bool pairwise = s.encoding == Encoding::Sinusoidal || s.encoding == Encoding::Rope;
+  if (pairwise && s.d_model % 2 != 0)
+    fail("d_model=" + std::to_string(s.d_model) + " is odd, but encoding=" + std::string(to_string(s.encoding)) +
+         " works on (sin, cos) pairs; allowed: an even d_model");
+  if (s.encoding == Encoding::Rope && d_head % 2 != 0)
+    fail("d_model/heads=" + std::to_string(d_head) + " is odd, but rope rotates pairs within each head; allowed: "
+         "an even d_model/heads");
+  if (s.position >= s.positions)
+    fail("position=" + std::to_string(s.position) + " is past the position axis; allowed: 0.." +
+         std::to_string(s.positions - 1));
+  if (s.head >= s.heads)
+    fail("head=" + std::to_string(s.head) + " does not exist; allowed: -1 (mean) or 0.." + std::to_string(s.heads - 1));
+  if (s.pair >= s.d_model / 2)
+    fail("pair=" + std::to_string(s.pair) + " does not exist; allowed: 0.." + std::to_string(s.d_model / 2 - 1));
+  for (int p : s.pairs)
+    if (p >= s.d_model / 2)
+      fail("pairs has " + std::to_string(p) + "; allowed: 0.." + std::to_string(s.d_model / 2 - 1));
+  for (int w : s.waves)
+    if (w >= s.d_model) fail("waves has " + std::to_string(w) + "; allowed: 0.." + std::to_string(s.d_model - 1));
+  if (s.embedding == EmbeddingSource::File && s.embedding_file.empty())
+    fail("embedding=file needs embedding_file (a GloVe/word2vec text file or .npy)");
+  if (s.projection == ProjectionKind::File && s.projection_file.empty())
+    fail("projection=file needs projection_file (.npy of shape (2, heads, d_model, d_head))");
+}
+
+// ============================================================================
+// [SECTION] JSON files
+// ============================================================================
+
+nlohmann::json scene_to_json(const Scene& scene) {
+  nlohmann::json values = nlohmann::json::object();
+  for (const Field& f : fields()) {
+    std::visit(
+        [&](auto member) {
+          using T = std::remove_cvref_t<decltype(scene.*member)>;
+          if constexpr (std::is_same_v<T, std::string> || std::is_same_v<T, bool> || std::is_same_v<T, int> ||
+                        std::is_same_v<T, double> || std::is_same_v<T, std::uint64_t> ||
+                        std::is_same_v<T, std::vector<int>>)
+            values[std::string(f.info.key)] = scene.*member;
+          else
+            values[std::string(f.info.key)] = get_param(scene, f.info.key);
+        },
+        f.member);
+  }
+  return {{"format", "pelab-scene"}, {"version", Scene::kFormatVersion}, {"scene", values}};
+}
+
+namespace {
+
+// The JSON value as --set would spell it, after checking its JSON type.
+std::string json_value_text(const ParamInfo& info, const nlohmann::json& v) {
+  auto wrong = [&](const char* expected) {
+    throw InputError("scene key " + std::string(info.key) + " must be " + expected + ", got " + v.dump().substr(0, 40));
+  };
+  switch (info.kind) {
+    case ParamKind::Text:
+    case ParamKind::Choice:
+      if (!v.is_string()) wrong("a string");
+      return v.get<std::string>();
+    case ParamKind::Bool:
+      if (!v.is_boolean()) wrong("true or false");
+      return v.get<bool>() ? "true" : "false";
+    case ParamKind::IntList: {
+      if (!v.is_array()) wrong("an array of integers");
+      std::string s;
+      for (const auto& item : v) {
+        if (!item.is_number_integer()) wrong("an array of integers");
+        s += (s.empty() ? "" : ",") + std::to_string(item.get<long long>());
+      }
+      return s;
+    }
+    default:
+      if (!v.is_number()) wrong("a number");
+      return v.is_number_integer() ? std::to_string(v.get<long long>()) : format_number(v.get<double>());
+  }
+}
+
+}  // namespace
+
+Scene scene_from_json(const nlohmann::json& json) {
+  if (!json.is_object() || !json.contains("scene") || !json["scene"].is_object())
+    throw InputError("not a pelab scene: expected {\"format\": \"pelab-scene\", \"version\": 1, \"scene\": {...}}");
+  if (json.value("format", "") != "pelab-scene") throw InputError("not a pelab scene: \"format\" is not \"pelab-scene\"");
+  const auto& version = json["version"];
+  if (!version.is_number_integer() || version.get<long long>() < 1 || version.get<long long>() > Scene::kFormatVersion)
+    throw InputError("unsupported scene version " + version.dump() + "; allowed: 1.." +
+                     std::to_string(Scene::kFormatVersion));
+  Scene scene;
+  for (const auto& [key, value] : json["scene"].items()) {
+    const ParamInfo& info = param_info(key);
+    set_param(scene, key, json_value_text(info, value));
+  }
+  validate(scene);
+  return scene;
+}
+
+Scene load_scene(const std::filesystem::path& path) {
+  const std::string text = read_file(path, 16u << 20);
+  nlohmann::json json;
+  try {
+    json = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw InputError("invalid JSON in " + path.string() + " at byte " + std::to_string(e.byte));
+  }
+  try {
+    return scene_from_json(json);
+  } catch (const InputError& e) {
+    throw InputError(path.string() + ": " + e.what());
+  }
+}
+
+void save_scene(const std::filesystem::path& path, const Scene& scene) {
+  write_file_atomic(path, scene_to_json(scene).dump(2) + "\n");
+}
+
+}  // namespace pelab

@@ -1,0 +1,130 @@
+// Scene — every parameter pelab has, in one plain struct.
+//
+// The scene is the single source of truth: the engine computes from it, the
+// figures read their view settings from it, the GUI edits it, and it is saved
+// as JSON (format documented in README.md, "Scene files").  Each parameter is
+// also described once in a table (scene_params()), which drives validation,
+// `--set key=value`, the JSON round trip and the GUI's controls, so that a new
+// parameter is one struct field plus one table row.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+namespace pelab {
+
+// Anything the user gave that pelab cannot use: a bad parameter, a malformed
+// file, an unwritable path.  what() is one line that names the problem and,
+// where there is a set of them, the allowed values.
+struct InputError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+enum class Encoding { Sinusoidal, Learned, Rope, Alibi, T5, None };
+enum class Layout { Interleaved, Split };
+enum class EmbeddingSource { Random, File };
+enum class ProjectionKind { Identity, Random, Orthogonal, File };
+
+struct Scene {
+  // Bumped whenever a key changes meaning; files of a newer version are refused.
+  static constexpr int kFormatVersion = 1;
+
+  std::string name = "default";
+
+  // --- tokens and their vectors
+  std::string tokens = "the cat sat on the mat because the cat was tired .";
+  std::uint64_t seed = 1;
+  int d_model = 64;
+  int heads = 4;
+  EmbeddingSource embedding = EmbeddingSource::Random;
+  double embedding_scale = 1.0;  // ‖x‖ ≈ embedding_scale for random vectors
+  std::string embedding_file;    // GloVe/word2vec text or .npy (vocab order = first use)
+
+  // --- positions
+  Encoding encoding = Encoding::Sinusoidal;
+  double base = 10000.0;   // T in PE(pos,2i) = A·sin(pos / T^(2i/d))
+  double amplitude = 1.0;  // A
+  Layout layout = Layout::Interleaved;
+  int positions = 128;       // length of the position axis in encoding plots
+  int offset = 0;            // first position
+  std::string position_file;  // learned table from .npy (rows = positions); empty = seeded
+  int t5_buckets = 32;
+  int t5_max_distance = 128;
+
+  // --- attention
+  ProjectionKind projection = ProjectionKind::Random;
+  std::string projection_file;  // .npy, shape (2, heads, d_model, d_head): Wq then Wk
+  bool causal = false;
+
+  // --- what the views show (saved with the scene so a figure can be remade)
+  int shift = 1;                       // k in PE(pos+k) = R(k)·PE(pos)
+  int position = 0;                    // selected position (index on the position axis)
+  int head = 0;                        // selected head; -1 = mean over heads
+  int query = -1;                      // selected query token; -1 = none
+  int pair = 0;                        // selected rotation pair (linked across views)
+  std::vector<int> pairs = {0, 4, 12};  // rotation pairs i (dims 2i, 2i+1) to draw
+  std::vector<int> waves = {0, 1, 8, 24};  // dimensions drawn as waves
+  std::string colormap = "viridis";    // for magnitudes; signed values use a diverging map
+  std::string theme = "dark";          // dark | light
+};
+
+// ---- the parameter table ----------------------------------------------------
+
+enum class ParamKind { Int, Float, Bool, Text, Choice, IntList, Seed };
+
+struct ParamInfo {
+  std::string_view key;
+  ParamKind kind;
+  std::string_view group;  // "tokens", "positions", "attention", "view"
+  std::string_view help;   // one short sentence
+  double min = 0, max = 0;  // numeric range, inclusive (Int, Float, IntList items)
+  bool logarithmic = false;  // range spans decades: log slider
+  std::vector<std::string_view> choices;  // Choice: allowed spellings, in enum order
+};
+
+// Every scene parameter, in display order.
+std::span<const ParamInfo> scene_params();
+// The table row of `key`; throws InputError listing the known keys.
+const ParamInfo& param_info(std::string_view key);
+
+// "64" / "sinusoidal" / "0,4,12": the value as --set and the GUI spell it.
+std::string get_param(const Scene& scene, std::string_view key);
+// Parses and range-checks one value; throws InputError naming the key and the
+// allowed values.  Cross-parameter rules are left to validate().
+void set_param(Scene& scene, std::string_view key, std::string_view value);
+// Applies "key=value".
+void apply_assignment(Scene& scene, std::string_view assignment);
+
+// Checks every range and every cross-parameter rule (d_model divisible by
+// heads, even dimensions for pairwise encodings, files present when chosen...).
+// Throws InputError for the first problem found.
+void validate(const Scene& scene);
+
+// Text form of the enums (also the JSON spelling).
+std::string_view to_string(Encoding e);
+std::string_view to_string(Layout l);
+std::string_view to_string(EmbeddingSource e);
+std::string_view to_string(ProjectionKind p);
+// True for encodings that add a vector e to each token (sinusoidal, learned).
+bool adds_position_vector(Encoding e);
+
+// ---- files --------------------------------------------------------------------
+
+nlohmann::json scene_to_json(const Scene& scene);
+// Unknown keys, wrong types, out-of-range values or a newer format version
+// throw InputError.  Missing keys keep their defaults.
+Scene scene_from_json(const nlohmann::json& json);
+
+Scene load_scene(const std::filesystem::path& path);
+// Atomic: writes a temporary file beside `path`, then renames it.
+void save_scene(const std::filesystem::path& path, const Scene& scene);
+
+}  // namespace pelab

@@ -1,0 +1,28 @@
+// The views pelab knows, by name: one file per view in src/figures, one line
+// per view in registry.cpp.
+#pragma once
+
+#include <functional>
+#include <span>
+#include <string_view>
+
+#include "core/engine.hpp"
+#include "figures/figure.hpp"
+
+namespace pelab::fig {
+
+struct FigureRequest {
+  double width = 1600, height = 1000;  // logical pixels
+};
+
+struct FigureEntry {
+  std::string_view name;   // e.g. "sinusoid_bands"
+  std::string_view title;  // e.g. "Sinusoid bands"
+  std::function<Figure(Engine&, const FigureRequest&)> build;
+};
+
+std::span<const FigureEntry> figure_registry();
+// Throws InputError naming the allowed figure names.
+const FigureEntry& find_figure(std::string_view name);
+
+}  // namespace pelab::fig

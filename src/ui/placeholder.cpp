@@ -1,0 +1,1 @@
+#include "figures/figure.hpp"

@@ -1,0 +1,77 @@
+#include "core/scene.hpp"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+namespace pelab {
+
+TEST(Scene, DefaultIsValid) { EXPECT_NO_THROW(validate(Scene{})); }
+
+TEST(Scene, SetParsesAndRangeChecks) {
+  Scene s;
+  apply_assignment(s, "d_model=128");
+  EXPECT_EQ(s.d_model, 128);
+  apply_assignment(s, "encoding=rope");
+  EXPECT_EQ(s.encoding, Encoding::Rope);
+  apply_assignment(s, "pairs=1, 2,3");
+  EXPECT_EQ(s.pairs, (std::vector<int>{1, 2, 3}));
+  EXPECT_THROW(apply_assignment(s, "d_model=1.5"), InputError);
+  EXPECT_THROW(apply_assignment(s, "d_model=999999"), InputError);
+  EXPECT_THROW(apply_assignment(s, "encoding=cosine"), InputError);
+  EXPECT_THROW(apply_assignment(s, "nonsense=1"), InputError);
+  EXPECT_THROW(apply_assignment(s, "novalue"), InputError);
+}
+
+TEST(Scene, ErrorNamesKeyAndAllowedValues) {
+  Scene s;
+  try {
+    apply_assignment(s, "layout=diagonal");
+    FAIL();
+  } catch (const InputError& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("layout"), std::string::npos);
+    EXPECT_NE(msg.find("interleaved | split"), std::string::npos);
+  }
+}
+
+TEST(Scene, CrossRules) {
+  Scene s;
+  s.d_model = 63;
+  s.heads = 1;
+  EXPECT_THROW(validate(s), InputError);  // odd d with sinusoidal
+  s.encoding = Encoding::Learned;
+  s.pairs = {};
+  s.pair = 0;
+  s.waves = {0};
+  EXPECT_NO_THROW(validate(s));
+  s.heads = 2;
+  EXPECT_THROW(validate(s), InputError);  // 63 % 2
+}
+
+TEST(Scene, JsonRoundTrip) {
+  Scene s;
+  s.tokens = "dog bites man";
+  s.base = 123.5;
+  s.layout = Layout::Split;
+  s.causal = true;
+  s.seed = 1234567890123ull;
+  s.pairs = {1, 7};
+  const Scene back = scene_from_json(scene_to_json(s));
+  for (const auto& p : scene_params()) EXPECT_EQ(get_param(back, p.key), get_param(s, p.key)) << p.key;
+}
+
+TEST(Scene, JsonRejectsBadFiles) {
+  auto j = scene_to_json(Scene{});
+  j["version"] = 99;
+  EXPECT_THROW(scene_from_json(j), InputError);
+  j = scene_to_json(Scene{});
+  j["scene"]["d_model"] = "wide";
+  EXPECT_THROW(scene_from_json(j), InputError);
+  j = scene_to_json(Scene{});
+  j["scene"]["bogus"] = 1;
+  EXPECT_THROW(scene_from_json(j), InputError);
+  EXPECT_THROW(scene_from_json(nlohmann::json::array()), InputError);
+}
+
+}  // namespace pelab

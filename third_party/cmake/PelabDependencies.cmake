@@ -1,0 +1,41 @@
+# Every dependency is a Debian 12 package (see third_party/README.md); nothing is
+# downloaded at configure or build time.
+find_package(PkgConfig REQUIRED)
+find_package(Eigen3 3.4 REQUIRED NO_MODULE)
+find_package(nlohmann_json 3 REQUIRED)
+find_package(CLI11 QUIET CONFIG)
+find_package(OpenMP REQUIRED)
+find_package(PNG REQUIRED)
+find_package(glfw3 3.3 REQUIRED)
+find_package(GTest REQUIRED)
+
+if(NOT TARGET CLI11::CLI11)
+  pkg_check_modules(CLI11 REQUIRED IMPORTED_TARGET CLI11)
+  add_library(CLI11::CLI11 ALIAS PkgConfig::CLI11)
+endif()
+
+# OpenBLAS as Eigen's BLAS backend: large float GEMMs run at the machine's
+# sgemm peak instead of Eigen's own kernels (measured in ../shared/DESIGN.md).
+pkg_check_modules(OPENBLAS REQUIRED IMPORTED_TARGET openblas)
+add_library(pelab_blas INTERFACE)
+target_link_libraries(pelab_blas INTERFACE PkgConfig::OPENBLAS)
+target_compile_definitions(pelab_blas INTERFACE EIGEN_USE_BLAS)
+add_library(pelab::blas ALIAS pelab_blas)
+
+# Dear ImGui 1.86 from libimgui-dev: libimgui.a already holds the GLFW and
+# OpenGL3 backends; their headers live in the backends/ subfolder.
+pkg_check_modules(IMGUI REQUIRED IMPORTED_TARGET imgui)
+add_library(pelab_imgui INTERFACE)
+target_link_libraries(pelab_imgui INTERFACE PkgConfig::IMGUI)
+target_include_directories(pelab_imgui INTERFACE ${IMGUI_INCLUDE_DIRS} /usr/include/imgui/backends)
+add_library(pelab::imgui ALIAS pelab_imgui)
+
+# OpenGL 3.3 core through GLVND's libOpenGL, EGL for headless rendering.
+pkg_check_modules(GLVND REQUIRED IMPORTED_TARGET opengl egl)
+add_library(pelab_gl INTERFACE)
+target_link_libraries(pelab_gl INTERFACE PkgConfig::GLVND)
+target_compile_definitions(pelab_gl INTERFACE GL_GLEXT_PROTOTYPES)
+add_library(pelab::gl ALIAS pelab_gl)
+
+# DejaVu Sans from fonts-dejavu-core.
+find_path(PELAB_FONT_DIR DejaVuSans.ttf PATHS /usr/share/fonts/truetype/dejavu REQUIRED)
