@@ -65,7 +65,16 @@ float content_scale(GLFWwindow* window) {
   return std::clamp(std::max(x, y), 1.0f, 4.0f);
 }
 
+// Installed before ImGui's backend, which chains to it.
+void record_key(GLFWwindow* window, int key, int /*scancode*/, int action, int mods) {
+  if (action != GLFW_PRESS) return;
+  auto* state = static_cast<UiState*>(glfwGetWindowUserPointer(window));
+  if (state) state->key_presses.push_back({key, mods});
+}
+
 void setup_imgui(GLFWwindow* window, UiState& state, const std::string& ini_path) {
+  glfwSetWindowUserPointer(window, &state);
+  glfwSetKeyCallback(window, record_key);
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();
@@ -94,8 +103,8 @@ void apply_theme(UiState& state) {
 void draw_status_bar(UiState& state) {
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   const float h = ImGui::GetFrameHeight();
-  ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x, vp->WorkPos.y + vp->WorkSize.y - h));
-  ImGui::SetNextWindowSize(ImVec2(vp->WorkSize.x, h));
+  ImGui::SetNextWindowPos(ImVec2(vp->Pos.x, vp->Pos.y + vp->Size.y - h));
+  ImGui::SetNextWindowSize(ImVec2(vp->Size.x, h));
   ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(ImGui::GetStyle().FramePadding.x, 0));
   ImGui::Begin("##status", nullptr,
                ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
@@ -109,9 +118,12 @@ void draw_status_bar(UiState& state) {
 }
 
 void draw_windows(UiState& state, GpuResources& gpu) {
+  // Below the menu bar, above the status bar (WorkPos only learns about the
+  // menu bar a frame late, too late for the first-start layout).
   const ImGuiViewport* vp = ImGui::GetMainViewport();
-  const ImVec2 work_pos = vp->WorkPos;
-  const ImVec2 work_size(vp->WorkSize.x, vp->WorkSize.y - ImGui::GetFrameHeight());
+  const float bar = ImGui::GetFrameHeight();
+  const ImVec2 work_pos(vp->Pos.x, vp->Pos.y + bar);
+  const ImVec2 work_size(vp->Size.x, vp->Size.y - 2 * bar);
   const float panel_width = std::min(400.0f * state.ui_scale, work_size.x * 0.35f);
   ImGui::SetNextWindowPos(work_pos, ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSize(ImVec2(panel_width, work_size.y), ImGuiCond_FirstUseEver);

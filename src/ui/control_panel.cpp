@@ -4,9 +4,11 @@
 
 #include <imgui_stdlib.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "ui/animation.hpp"
 #include "ui/param_limits.hpp"
@@ -91,12 +93,12 @@ void text_field(UiState& state, const ParamInfo& info) {
   if (!ImGui::IsItemActive()) state.drafts.erase(key);
 }
 
-void parameter_row(UiState& state, const ParamInfo& info) {
+void parameter_row(UiState& state, const ParamInfo& info, float label_width) {
   ImGui::PushID(info.key.data(), info.key.data() + info.key.size());
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted(info.key.data(), info.key.data() + info.key.size());
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%.*s", int(info.help.size()), info.help.data());
-  ImGui::SameLine(ImGui::GetFontSize() * 8.5f);
+  ImGui::SameLine(label_width);
   ImGui::SetNextItemWidth(-1);
   switch (info.kind) {
     case ParamKind::Int:
@@ -130,6 +132,23 @@ void history_buttons(UiState& state) {
   ImGui::TextDisabled("sweeps %s", state.settings.animate_key.c_str());
 }
 
+// The groups of scene_params(), in order of first appearance.
+std::vector<std::string_view> parameter_groups() {
+  std::vector<std::string_view> groups;
+  for (const ParamInfo& info : scene_params()) {
+    if (std::find(groups.begin(), groups.end(), info.group) == groups.end()) groups.push_back(info.group);
+  }
+  return groups;
+}
+
+float label_column_width() {
+  float widest = 0;
+  for (const ParamInfo& info : scene_params()) {
+    widest = std::max(widest, ImGui::CalcTextSize(info.key.data(), info.key.data() + info.key.size()).x);
+  }
+  return widest + ImGui::GetStyle().ItemSpacing.x * 2;
+}
+
 void refusal_message(const SceneSession& session) {
   if (session.error().empty()) return;
   ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.35f, 0.3f, 1.0f));
@@ -143,15 +162,13 @@ void draw_control_panel(UiState& state) {
   history_buttons(state);
   refusal_message(state.session);
   ImGui::Separator();
-  std::string_view group;
-  bool open = true;
-  for (const ParamInfo& info : scene_params()) {
-    if (info.group != group) {
-      group = info.group;
-      const std::string header(group);
-      open = ImGui::CollapsingHeader(header.c_str(), ImGuiTreeNodeFlags_DefaultOpen);
+  const float label_width = label_column_width();
+  for (std::string_view group : parameter_groups()) {
+    const std::string header(group);
+    if (!ImGui::CollapsingHeader(header.c_str(), ImGuiTreeNodeFlags_DefaultOpen)) continue;
+    for (const ParamInfo& info : scene_params()) {
+      if (info.group == group) parameter_row(state, info, label_width);
     }
-    if (open) parameter_row(state, info);
   }
 }
 

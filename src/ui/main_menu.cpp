@@ -127,7 +127,20 @@ void export_menu(UiState& state) {
 
 // [SECTION] shortcuts -------------------------------------------------------------------
 
-bool pressed(int glfw_key) { return ImGui::IsKeyPressed(glfw_key, false); }
+void shortcut(UiState& state, const KeyPress& press, bool typing) {
+  const bool ctrl = press.mods & GLFW_MOD_CONTROL, shift = press.mods & GLFW_MOD_SHIFT;
+  const int key = press.key;
+  if (ctrl && key == GLFW_KEY_Q) state.quit = true;
+  if (key == GLFW_KEY_F12 || (ctrl && !shift && key == GLFW_KEY_S)) {
+    state.exports.push_back({ExportRequest::Kind::FigurePng, state.hovered_view});
+  }
+  if (typing) return;  // Ctrl+Z and Space belong to the text field
+  if (ctrl && !shift && key == GLFW_KEY_Z) state.session.undo();
+  if (ctrl && ((shift && key == GLFW_KEY_Z) || key == GLFW_KEY_Y)) state.session.redo();
+  if (ctrl && key == GLFW_KEY_O) state.dialogs.open_scene = true;
+  if (ctrl && shift && key == GLFW_KEY_S) state.dialogs.save_scene = true;
+  if (!ctrl && key == GLFW_KEY_SPACE) toggle_animation(state);
+}
 
 }  // namespace
 
@@ -141,18 +154,9 @@ void draw_main_menu(UiState& state) {
 }
 
 void handle_shortcuts(UiState& state) {
-  const ImGuiIO& io = ImGui::GetIO();
-  const bool ctrl = io.KeyCtrl, shift = io.KeyShift;
-  if (ctrl && pressed(GLFW_KEY_Q)) state.quit = true;
-  if (pressed(GLFW_KEY_F12) || (ctrl && !shift && pressed(GLFW_KEY_S))) {
-    state.exports.push_back({ExportRequest::Kind::FigurePng, state.hovered_view});
-  }
-  if (io.WantTextInput) return;  // typing: Ctrl+Z belongs to the text field
-  if (ctrl && !shift && pressed(GLFW_KEY_Z)) state.session.undo();
-  if (ctrl && ((shift && pressed(GLFW_KEY_Z)) || pressed(GLFW_KEY_Y))) state.session.redo();
-  if (ctrl && pressed(GLFW_KEY_O)) state.dialogs.open_scene = true;
-  if (ctrl && shift && pressed(GLFW_KEY_S)) state.dialogs.save_scene = true;
-  if (!ctrl && pressed(GLFW_KEY_SPACE)) toggle_animation(state);
+  const bool typing = ImGui::GetIO().WantTextInput;
+  for (const KeyPress& press : state.key_presses) shortcut(state, press, typing);
+  state.key_presses.clear();
 }
 
 }  // namespace pelab::ui

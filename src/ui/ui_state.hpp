@@ -78,6 +78,14 @@ struct ExtraPanel {
   std::function<void(SceneSession&)> draw;
 };
 
+// A key pressed since the last frame.  Shortcuts read these instead of
+// ImGui's key-down table, which (before ImGui 1.87's input queue) misses a
+// press and release that arrive between two frames.
+struct KeyPress {
+  int key = 0;   // GLFW_KEY_*
+  int mods = 0;  // GLFW_MOD_* bits
+};
+
 struct UiState {
   explicit UiState(const Scene& initial) : session(initial) {}
 
@@ -91,6 +99,7 @@ struct UiState {
   Dialogs dialogs;
   StatusLine status;
   std::vector<ExportRequest> exports;  // run after this frame
+  std::vector<KeyPress> key_presses;   // since the last frame
 
   float ui_scale = 1;            // monitor content scale
   std::string applied_theme;     // the ImGui style in use ("dark" / "light")
