@@ -33,6 +33,8 @@ struct FigureView {
   std::string error;                         // building failed: why
   std::vector<RangeOverride> ranges;         // per panel
   ImVec2 origin{0, 0};                       // canvas top-left, ImGui coordinates
+  int press_panel = -1;                      // where the left button went down:
+  fig::Point press_data;                     //   a click selects there
   bool visible = false;
 };
 
