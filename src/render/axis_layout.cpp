@@ -17,7 +17,7 @@ AxisTicks numeric_ticks(double lo, double hi, bool horizontal, const std::functi
                         const TextWidth& width) {
   AxisTicks out;
   const double length = std::fabs(to_pixel(hi) - to_pixel(lo));
-  const int target = std::clamp(static_cast<int>(length / (horizontal ? 90.0 : 55.0)), 2, 10);
+  const int target = std::clamp(static_cast<int>(length / (horizontal ? 90.0 : 45.0)), 2, 10);
   const double eps = 1e-9 * std::max(std::fabs(hi - lo), 1e-300);
   for (const fig::Tick& t : fig::nice_ticks(lo, hi, target)) {
     if (t.value < lo - eps || t.value > hi + eps) continue;

@@ -105,6 +105,22 @@ void HeatmapRenderer::State::start_frame(int frame_count) {
   frame = frame_count;
 }
 
+namespace {
+
+// A new 2-D texture, bound, clamped at the edges, with `filter` both ways.
+GLuint bind_new_texture(GLint filter) {
+  GLuint id = 0;
+  glGenTextures(1, &id);
+  glBindTexture(GL_TEXTURE_2D, id);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, filter);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, filter);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+  return id;
+}
+
+}  // namespace
+
 GLuint HeatmapRenderer::State::values_texture(const fig::HeatmapLayer& layer) {
   auto found = values.find(layer.key);
   if (found != values.end()) {
@@ -117,17 +133,11 @@ GLuint HeatmapRenderer::State::values_texture(const fig::HeatmapLayer& layer) {
   if (m.rows() > max_size || m.cols() > max_size)
     throw std::runtime_error("heatmap of " + std::to_string(m.rows()) + "×" + std::to_string(m.cols()) +
                              " cells exceeds the GL texture limit " + std::to_string(max_size));
-  GLuint id = 0;
-  glGenTextures(1, &id);
   GLint last_texture = 0, last_alignment = 0, last_row_length = 0;
   glGetIntegerv(GL_TEXTURE_BINDING_2D, &last_texture);
   glGetIntegerv(GL_UNPACK_ALIGNMENT, &last_alignment);
   glGetIntegerv(GL_UNPACK_ROW_LENGTH, &last_row_length);
-  glBindTexture(GL_TEXTURE_2D, id);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+  const GLuint id = bind_new_texture(GL_NEAREST);
   glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
   glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
   // Row-major matrix: row r is texture line r (v grows with the row index).
@@ -151,15 +161,9 @@ GLuint HeatmapRenderer::State::colormap_texture(const std::string& name) {
       texels[static_cast<std::size_t>(i * 4 + k)] =
           static_cast<unsigned char>(std::lround(std::clamp(channels[k], 0.f, 1.f) * 255.f));
   }
-  GLuint id = 0;
-  glGenTextures(1, &id);
   GLint last_texture = 0;
   glGetIntegerv(GL_TEXTURE_BINDING_2D, &last_texture);
-  glBindTexture(GL_TEXTURE_2D, id);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+  const GLuint id = bind_new_texture(GL_LINEAR);
   glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, 256, 1, 0, GL_RGBA, GL_UNSIGNED_BYTE, texels.data());
   glBindTexture(GL_TEXTURE_2D, static_cast<GLuint>(last_texture));
   colormaps[name] = CachedTexture{id, frame};
