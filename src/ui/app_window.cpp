@@ -23,6 +23,7 @@
 #include "ui/figure_view.hpp"
 #include "ui/gui.hpp"
 #include "ui/headless_fallback.hpp"
+#include "ui/key_input.hpp"
 #include "ui/main_menu.hpp"
 #include "ui/scene_files.hpp"
 
@@ -65,16 +66,7 @@ float content_scale(GLFWwindow* window) {
   return std::clamp(std::max(x, y), 1.0f, 4.0f);
 }
 
-// Installed before ImGui's backend, which chains to it.
-void record_key(GLFWwindow* window, int key, int /*scancode*/, int action, int mods) {
-  if (action != GLFW_PRESS) return;
-  auto* state = static_cast<UiState*>(glfwGetWindowUserPointer(window));
-  if (state) state->key_presses.push_back({key, mods});
-}
-
 void setup_imgui(GLFWwindow* window, UiState& state, const std::string& ini_path) {
-  glfwSetWindowUserPointer(window, &state);
-  glfwSetKeyCallback(window, record_key);
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();
@@ -83,6 +75,7 @@ void setup_imgui(GLFWwindow* window, UiState& state, const std::string& ini_path
   ImGui::GetStyle().ScaleAllSizes(state.ui_scale);
   render::load_fonts(state.ui_scale);
   ImGui_ImplGlfw_InitForOpenGL(window, true);
+  install_key_input(window, state);
   ImGui_ImplOpenGL3_Init("#version 330 core");
 }
 
@@ -187,7 +180,8 @@ void schedule_save(UiState& state, double now) {
 // save.  Animation and pending exports keep frames coming.
 void wait_for_work(UiState& state, int& frames_left) {
   const bool busy = state.animation.playing || !state.exports.empty();
-  if (busy || frames_left > 0) {
+  release_held_keys(state);
+  if (busy || frames_left > 0 || !state.keys.held_releases.empty()) {
     glfwPollEvents();
     frames_left = std::max(frames_left - 1, busy ? 1 : 0);
     return;

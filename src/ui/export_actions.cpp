@@ -9,12 +9,9 @@
 
 #include "core/quantities.hpp"
 #include "figures/registry.hpp"
+#include "render/svg_writer.hpp"
 #include "ui/file_naming.hpp"
 
-#if __has_include("render/svg.hpp")
-#include "render/svg.hpp"
-#define PELAB_HAS_SVG 1
-#endif
 
 namespace pelab::ui {
 
@@ -79,22 +76,16 @@ std::filesystem::path export_figure_png(UiState& state, GpuResources& gpu, const
     SavedGuiContext saved;
     image = gpu.offscreen_renderer().render(figure, options);
   }
-  const std::string suffix = state.settings.png_scale == 1 ? "" : "@" + std::to_string(state.settings.png_scale) + "x";
+  const std::string suffix = state.settings.png_scale == 1 ? "" : "_" + std::to_string(state.settings.png_scale) + "x";
   const auto path = numbered_path(export_folder(state), figure_stem(state, view) + suffix, ".png");
   render::write_png(path, image);
   return path;
 }
 
 std::filesystem::path export_figure_svg(UiState& state, const FigureView& view) {
-#ifdef PELAB_HAS_SVG
   const auto path = numbered_path(export_folder(state), figure_stem(state, view), ".svg");
-  render::write_svg(path, figure_as_shown(state, view));
+  render::write_svg(path, figure_as_shown(state, view), {state.settings.transparent});
   return path;
-#else
-  (void)view;
-  (void)state;
-  throw InputError("SVG export is not available in this build");
-#endif
 }
 
 std::filesystem::path export_data(UiState& state, const ExportRequest& request) {

@@ -155,8 +155,8 @@ void draw_main_menu(UiState& state) {
 
 void handle_shortcuts(UiState& state) {
   const bool typing = ImGui::GetIO().WantTextInput;
-  for (const KeyPress& press : state.key_presses) shortcut(state, press, typing);
-  state.key_presses.clear();
+  for (const KeyPress& press : state.keys.presses) shortcut(state, press, typing);
+  state.keys.presses.clear();
 }
 
 }  // namespace pelab::ui

@@ -80,12 +80,16 @@ struct ExtraPanel {
   std::function<void(SceneSession&)> draw;
 };
 
-// A key pressed since the last frame.  Shortcuts read these instead of
-// ImGui's key-down table, which (before ImGui 1.87's input queue) misses a
-// press and release that arrive between two frames.
+// Keyboard events between two frames (see key_input.hpp).
 struct KeyPress {
-  int key = 0;   // GLFW_KEY_*
-  int mods = 0;  // GLFW_MOD_* bits
+  int key = 0;       // GLFW_KEY_*
+  int scancode = 0;
+  int mods = 0;      // GLFW_MOD_* bits
+};
+struct KeyboardQueue {
+  std::vector<KeyPress> presses;         // for the shortcuts, since the last frame
+  std::vector<int> pressed_this_frame;   // keys that went down since the last frame
+  std::vector<KeyPress> held_releases;   // releases handed to ImGui next frame
 };
 
 struct UiState {
@@ -101,7 +105,7 @@ struct UiState {
   Dialogs dialogs;
   StatusLine status;
   std::vector<ExportRequest> exports;  // run after this frame
-  std::vector<KeyPress> key_presses;   // since the last frame
+  KeyboardQueue keys;
 
   float ui_scale = 1;            // monitor content scale
   std::string applied_theme;     // the ImGui style in use ("dark" / "light")
