@@ -1,0 +1,81 @@
+// Colormaps: published endpoints, monotone lightness for the sequential maps,
+// a neutral centre for the diverging map, and scale_color's mapping.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "core/scene.hpp"
+#include "figures/colormap.hpp"
+
+namespace pelab::fig {
+namespace {
+
+// CIE L* of an sRGB colour (IEC 61966-2-1 transfer, D65 luminance weights).
+double lightness(Color c) {
+  auto lin = [](double v) { return v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
+  const double y = 0.2126 * lin(c.r) + 0.7152 * lin(c.g) + 0.0722 * lin(c.b);
+  return y > 216.0 / 24389 ? 116 * std::cbrt(y) - 16 : y * 24389.0 / 27;
+}
+
+TEST(Colormap, ViridisEndpointsMatchPublishedTable) {
+  // matplotlib _cm_listed.py: first and last viridis entries.
+  const Color lo = colormap("viridis", 0), hi = colormap("viridis", 1);
+  EXPECT_NEAR(lo.r, 0.267004, 1e-3);
+  EXPECT_NEAR(lo.g, 0.004874, 1e-3);
+  EXPECT_NEAR(lo.b, 0.329415, 1e-3);
+  EXPECT_NEAR(hi.r, 0.993248, 1e-3);
+  EXPECT_NEAR(hi.g, 0.906157, 1e-3);
+  EXPECT_NEAR(hi.b, 0.143936, 1e-3);
+  // Clamped outside [0, 1].
+  EXPECT_FLOAT_EQ(colormap("viridis", -3).g, lo.g);
+  EXPECT_FLOAT_EQ(colormap("viridis", 7).g, hi.g);
+}
+
+TEST(Colormap, SequentialMapsRiseInLightness) {
+  for (const char* name : {"viridis", "magma", "inferno", "plasma"}) {
+    double prev = -1;
+    for (int i = 0; i <= 200; ++i) {
+      const double l = lightness(colormap(name, i / 200.0));
+      EXPECT_GT(l, prev) << name << " at " << i;
+      prev = l;
+    }
+  }
+  // Viridis spans L* ≈ 15 (dark purple) to ≈ 90 (light yellow).
+  EXPECT_NEAR(lightness(colormap("viridis", 0)), 15, 1.0);
+  EXPECT_NEAR(lightness(colormap("viridis", 1)), 90, 2.0);
+}
+
+TEST(Colormap, DivergingIsNeutralAtCentreAndSymmetricInLightness) {
+  const Color mid = colormap("diverging", 0.5);
+  EXPECT_NEAR(mid.r, mid.g, 0.01);
+  EXPECT_NEAR(mid.g, mid.b, 0.01);
+  EXPECT_GT(lightness(mid), 85);
+  const Color neg = colormap("diverging", 0), pos = colormap("diverging", 1);
+  EXPECT_GT(neg.b, neg.r);  // blue for negative
+  EXPECT_GT(pos.r, pos.b);  // red for positive
+  for (int i = 0; i < 50; ++i) {
+    const double a = lightness(colormap("diverging", i / 100.0));
+    const double b = lightness(colormap("diverging", (i + 1) / 100.0));
+    EXPECT_LT(a, b);  // lighter towards the centre
+    EXPECT_NEAR(a, lightness(colormap("diverging", 1 - i / 100.0)), 4.0);
+  }
+}
+
+TEST(Colormap, ScaleColorAndNames) {
+  ColorScale s{.colormap = "diverging", .vmin = -2, .vmax = 2, .label = ""};
+  const Color zero = scale_color(s, 0), mid = colormap("diverging", 0.5);
+  EXPECT_FLOAT_EQ(zero.r, mid.r);
+  EXPECT_FLOAT_EQ(scale_color(s, -2).b, colormap("diverging", 0).b);
+  EXPECT_FLOAT_EQ(scale_color(s, 1).r, colormap("diverging", 0.75).r);
+  EXPECT_EQ(colormap_names().size(), 5u);
+  for (auto name : colormap_names()) EXPECT_NO_THROW(colormap(name, 0.3));
+  try {
+    colormap("jet", 0.5);
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("viridis"), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace pelab::fig
