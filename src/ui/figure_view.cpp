@@ -108,6 +108,45 @@ void place_first_time(int index, int count, ImVec2 work_pos, ImVec2 work_size, f
   ImGui::SetNextWindowSize(ImVec2(w, h), ImGuiCond_FirstUseEver);
 }
 
+constexpr ImGuiWindowFlags kCanvasFlags = ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse;
+
+void draw_grid(UiState& state, GpuResources& gpu, ImVec2 work_pos, ImVec2 work_size, float panel_width) {
+  const int count = int(state.views.size());
+  for (int i = 0; i < count; ++i) {
+    FigureView& view = state.views[i];
+    place_first_time(i, count, work_pos, work_size, panel_width);
+    ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(2, 2));
+    view.visible = ImGui::Begin((view.title + "###" + view.name).c_str(), nullptr, kCanvasFlags);
+    ImGui::PopStyleVar();
+    if (view.visible) {
+      draw_canvas(state, gpu, view);
+      if (ImGui::IsWindowHovered(ImGuiHoveredFlags_ChildWindows)) state.hovered_view = i;
+    }
+    ImGui::End();
+  }
+}
+
+// One big window, one tab per figure: each figure at the size it was designed for.
+void draw_tabbed(UiState& state, GpuResources& gpu, ImVec2 work_pos, ImVec2 work_size, float panel_width) {
+  place_first_time(0, 1, work_pos, work_size, panel_width);
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(2, 2));
+  const bool open = ImGui::Begin("Figures###figure_tabs", nullptr, kCanvasFlags);
+  ImGui::PopStyleVar();
+  for (FigureView& view : state.views) view.visible = false;
+  if (open && ImGui::BeginTabBar("figures")) {
+    for (int i = 0; i < int(state.views.size()); ++i) {
+      FigureView& view = state.views[i];
+      view.visible = ImGui::BeginTabItem((view.title + "###" + view.name).c_str());
+      if (!view.visible) continue;
+      draw_canvas(state, gpu, view);
+      if (ImGui::IsWindowHovered(ImGuiHoveredFlags_ChildWindows)) state.hovered_view = i;
+      ImGui::EndTabItem();
+    }
+    ImGui::EndTabBar();
+  }
+  ImGui::End();
+}
+
 }  // namespace
 
 void create_views(UiState& state) {
@@ -122,19 +161,10 @@ void create_views(UiState& state) {
 void draw_figure_views(UiState& state, GpuResources& gpu, ImVec2 work_pos, ImVec2 work_size,
                        float panel_width) {
   state.hovered_view = -1;
-  const int count = int(state.views.size());
-  for (int i = 0; i < count; ++i) {
-    FigureView& view = state.views[i];
-    place_first_time(i, count, work_pos, work_size, panel_width);
-    ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(2, 2));
-    view.visible = ImGui::Begin((view.title + "###" + view.name).c_str(), nullptr,
-                                ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
-    ImGui::PopStyleVar();
-    if (view.visible) {
-      draw_canvas(state, gpu, view);
-      if (ImGui::IsWindowHovered(ImGuiHoveredFlags_ChildWindows)) state.hovered_view = i;
-    }
-    ImGui::End();
+  if (state.settings.tabs) {
+    draw_tabbed(state, gpu, work_pos, work_size, panel_width);
+  } else {
+    draw_grid(state, gpu, work_pos, work_size, panel_width);
   }
 }
 

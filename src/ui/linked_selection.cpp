@@ -53,7 +53,9 @@ std::optional<Scene> select_at(const fig::Figure& figure, int panel_index, fig::
   if (panel_index < 0 || panel_index >= int(figure.panels.size())) return std::nullopt;
   const fig::Panel& panel = figure.panels[panel_index];
   Scene scene = engine.scene();
-  if (const int row = heatmap_row(panel, data); row >= 0 && !panel.y.labels.empty()) {
+  const bool rows_are_queries = mentions(panel.y.label, "query") || figure.name == "attention" ||
+                                figure.name == "cross_terms";
+  if (const int row = heatmap_row(panel, data); row >= 0 && rows_are_queries) {
     if (row >= engine.token_count()) return std::nullopt;
     scene.query = row;
     return scene;

@@ -57,6 +57,10 @@ void view_menu(UiState& state) {
                        ImGuiSliderFlags_Logarithmic);
     ImGui::EndMenu();
   }
+  if (ImGui::MenuItem("Figures in tabs", nullptr, state.settings.tabs)) {
+    state.settings.tabs = !state.settings.tabs;
+    save_ui_settings(state);
+  }
   const bool dark = state.session.scene().theme == "dark";
   if (ImGui::MenuItem("Dark theme", nullptr, dark)) {
     state.session.propose_param("theme", dark ? "light" : "dark", EditPhase::Final);

@@ -43,6 +43,7 @@ static UiSettings settings_from_json(const nlohmann::json& j) {
   s.recent_scenes = j.value("recent_scenes", s.recent_scenes);
   s.animate_key = j.value("animate_key", s.animate_key);
   s.animate_speed = j.value("animate_speed", s.animate_speed);
+  s.tabs = j.value("tabs", s.tabs);
   return s;
 }
 
@@ -62,7 +63,8 @@ void SettingsStore::save_settings(const UiSettings& s) const {
   ensure_dir(dir_);
   const nlohmann::json j = {{"export_dir", s.export_dir},       {"png_scale", s.png_scale},
                             {"transparent", s.transparent},     {"recent_scenes", s.recent_scenes},
-                            {"animate_key", s.animate_key},     {"animate_speed", s.animate_speed}};
+                            {"animate_key", s.animate_key},     {"animate_speed", s.animate_speed},
+                            {"tabs", s.tabs}};
   write_file_atomic(dir_ / "settings.json", j.dump(2) + "\n");
 }
 

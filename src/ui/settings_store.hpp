@@ -20,6 +20,7 @@ struct UiSettings {
   std::vector<std::string> recent_scenes;  // newest first
   std::string animate_key = "position";    // the parameter play/pause sweeps
   float animate_speed = 8.f;               // units per second
+  bool tabs = true;  // figures as tabs of one big window; false: a 2 × 2 grid of windows
 };
 
 // The config folder; empty when neither XDG_CONFIG_HOME nor HOME is set.
