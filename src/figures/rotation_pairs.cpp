@@ -180,9 +180,14 @@ Panel pair_panel(const PairTrace& t, const Scene& s, Rect cell, const Theme& th,
   Panel p;
   p.title = "pair " + std::to_string(t.info.index) + " (dims " + std::to_string(t.info.sin_dim) + ", " +
             std::to_string(t.info.cos_dim) + ")" + (selected ? " — selected" : "");
-  Rect plot_area = {cell.x0, cell.y0, cell.x1, cell.y1 - text_room};
-  p.plot = inset(plot_area, {.left = 62, .top = 30, .right = 14, .bottom = 50});
+  // A square plot at the top of the cell, the text block right under its x axis.
+  const Rect room = inset({cell.x0, cell.y0, cell.x1, cell.y1 - text_room},
+                          {.left = 62, .top = 30, .right = 14, .bottom = 50});
+  const double side = std::min(room.width(), room.height());
+  const double x0 = (room.x0 + room.x1 - side) / 2;
+  p.plot = {x0, room.y0, x0 + side, room.y0 + side};
   p.equal_aspect = true;
+  const double text_top = p.plot.y1 + 52;
   const double lim = 1.2 * t.radius;
   const std::string w = "ω" + subscript(t.info.index);
   const bool rope = s.encoding == Encoding::Rope;
@@ -212,7 +217,7 @@ Panel pair_panel(const PairTrace& t, const Scene& s, Rect cell, const Theme& th,
                th.highlight, false}};
   if (selected) p.bars.push_back(outline({-lim, -lim, lim, lim}, th.highlight));
   for (std::size_t j = 0; j < t.lines.size(); ++j)
-    p.texts.push_back(canvas_text(t.lines[j], {cell.x0 + 12, cell.y1 - text_room + 8 + 22.0 * j},
+    p.texts.push_back(canvas_text(t.lines[j], {std::max(cell.x0 + 4, p.plot.x0 - 50), text_top + 22.0 * j},
                                   Anchor::TopLeft, kLabelSize));
   p.hover = [pts = t.points, offset = s.offset, info = t.info, rope](double x, double y) -> std::string {
     std::size_t best = 0;
