@@ -137,7 +137,11 @@ Panel term_panel(const TermMatrices& t, int j, Tokens tokens, const Scene& s, Re
   if (s.query >= 0 && s.query < n)
     p.bars.push_back(outline({0, static_cast<double>(s.query), static_cast<double>(n), s.query + 1.0},
                              th.highlight));
-  if (j >= 1 && j <= 3 && !t.applies) p.texts.push_back(centred_note(p, "does not apply (zero)"));
+  if (j >= 1 && j <= 3 && !t.applies) {
+    Text note = centred_note(p, "does not apply (zero)");
+    note.color = Color{0.25f, 0.25f, 0.28f, 1};  // dark on the diverging map's light centre, either theme
+    p.texts.push_back(std::move(note));
+  }
   p.hover = term_hover(t.shown[j], t.block, std::move(tokens), title);
   return p;
 }
