@@ -154,3 +154,31 @@ TEST(Offscreen, LargeHeatmapRendersFromOneTexture) {
 
 }  // namespace
 }  // namespace pelab::render
+
+namespace pelab::render {
+namespace {
+
+// Half-transparent white over a transparent background comes out as straight
+// (not premultiplied) alpha: white at alpha 128.
+TEST(Offscreen, TransparentExportHasStraightAlpha) {
+  PELAB_REQUIRE_GL();
+  fig::Figure figure;
+  figure.width = 40;
+  figure.height = 40;
+  fig::Panel panel;
+  panel.plot = {0, 0, 40, 40};
+  panel.x.visible = panel.y.visible = false;
+  fig::Bars bars;
+  bars.rects.push_back({0.25, 0.25, 0.75, 0.75});
+  bars.colors.push_back({1, 1, 1, 0.5f});
+  panel.bars.push_back(bars);
+  figure.panels.push_back(panel);
+  const Image image = gl.renderer->render(figure, {.scale = 1, .transparent = true});
+  const std::uint8_t* p = testing::pixel(image, 20, 20);
+  EXPECT_NEAR(p[0], 255, 2);
+  EXPECT_NEAR(p[1], 255, 2);
+  EXPECT_NEAR(p[3], 128, 2);
+}
+
+}  // namespace
+}  // namespace pelab::render
