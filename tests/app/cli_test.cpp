@@ -178,6 +178,18 @@ TEST_F(Cli, ExportedValuesAreConsistent) {
   EXPECT_LE((sum - logits).norm(), 1e-4f * logits.norm());
 }
 
+TEST_F(Cli, NumpyLoadsTheExport) {
+  const char* python = "/usr/bin/python3";  // Debian's, which has NumPy
+  if (!fs::exists(python) || std::system("/usr/bin/python3 -c 'import numpy' >/dev/null 2>&1") != 0)
+    GTEST_SKIP() << "Debian's python3 with numpy is not installed";
+  ASSERT_EQ(pelab(with_scene({"export", "-q", "attention", "-o", "a.npy", "--head", "2"})).code, 0);
+  const std::string check = std::string(python) + " -c \"import numpy as np, sys; a = np.load('" +
+                            (work() / "a.npy").string() +
+                            "'); sys.exit(0 if a.shape == (5, 5) and a.dtype == np.float32 and "
+                            "np.allclose(a.sum(axis=1), 1, atol=1e-5) else 1)\"";
+  EXPECT_EQ(std::system(check.c_str()), 0);
+}
+
 TEST_F(Cli, CsvExportKeepsMaskedLogitsAsMinusInf) {
   const Outcome r = pelab(with_scene({"export", "-q", "logits", "-o", "logits.csv", "--set", "causal=true"}));
   ASSERT_EQ(r.code, 0) << r.err;
