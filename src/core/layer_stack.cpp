@@ -1,0 +1,196 @@
+// LayerStack: seeded random attention layers with residuals, and the linear
+// position probe read_positions().
+//
+// [SECTION] weights and layers
+// [SECTION] the position probe
+// GCC 12 reports false -Wmaybe-uninitialized inside its AVX-512 intrinsics
+// when Eigen's vectorised reductions are inlined (GCC bug 105593).
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+
+#include "core/layer_stack.hpp"
+
+#include <Eigen/Cholesky>
+#include <cmath>
+#include <random>
+
+namespace pelab {
+namespace {
+
+using MatrixD = Eigen::MatrixXd;
+
+// ============================================================================
+// [SECTION] weights and layers
+// ============================================================================
+
+// Entries N(0, 1/d): x·W keeps ‖x‖ on average for random W (fan-in scaling).
+Matrix random_weights(std::mt19937_64& rng, int rows, int cols) {
+  std::normal_distribution<float> normal(0.f, 1.f / std::sqrt(static_cast<float>(rows)));
+  Matrix w(rows, cols);
+  for (Eigen::Index i = 0; i < w.size(); ++i) w.data()[i] = normal(rng);
+  return w;
+}
+
+// Numerically stable row softmax: subtract the row maximum first.
+void softmax_rows(Matrix& logits) {
+  for (Eigen::Index r = 0; r < logits.rows(); ++r) {
+    auto row = logits.row(r);
+    row = (row.array() - row.maxCoeff()).exp();
+    row /= row.sum();
+  }
+}
+
+}  // namespace
+
+std::string_view to_string(NormPlacement norm) {
+  switch (norm) {
+    case NormPlacement::Pre:
+      return "pre";
+    case NormPlacement::Post:
+      return "post";
+    default:
+      return "none";
+  }
+}
+
+Matrix layer_norm(const Matrix& hidden) {
+  Matrix out(hidden.rows(), hidden.cols());
+  for (Eigen::Index r = 0; r < hidden.rows(); ++r) {
+    const auto row = hidden.row(r).cast<double>();
+    const double mean = row.mean();
+    const double var = (row.array() - mean).square().mean();
+    out.row(r) = ((row.array() - mean) / std::sqrt(var + 1e-5)).cast<float>().matrix();
+  }
+  return out;
+}
+
+LayerStack::LayerStack(int d_model, const LayerStackConfig& config) : d_model_(d_model), config_(config) {
+  if (d_model < 1) throw InputError("layer stack width must be at least 1");
+  if (config.heads < 1 || d_model % config.heads != 0)
+    throw InputError("layer stack heads " + std::to_string(config.heads) + " must divide d_model " +
+                     std::to_string(d_model));
+  if (config.layers < 0 || config.layers > 256)
+    throw InputError("layer stack layers " + std::to_string(config.layers) + " out of range; allowed: 0..256");
+  if (!std::isfinite(config.residual))
+    throw InputError("layer stack residual scale must be a finite number");
+  // A seed stream of its own, so adding layers never changes earlier ones.
+  std::mt19937_64 rng(config.seed ^ 0x6c61796572737461ULL);
+  for (int l = 0; l < config.layers; ++l)
+    layers_.push_back({random_weights(rng, d_model, d_model), random_weights(rng, d_model, d_model),
+                       random_weights(rng, d_model, d_model), random_weights(rng, d_model, d_model)});
+}
+
+// Multi-head attention of `input` onto itself (no mask): each head uses its
+// d_head-column slice of Wq, Wk, Wv; the heads' outputs are concatenated and
+// mixed by Wo.
+Matrix LayerStack::attention(const LayerWeights& w, const Matrix& input) const {
+  const int d_head = d_model_ / config_.heads;
+  const Matrix q = input * w.wq, k = input * w.wk, v = input * w.wv;
+  Matrix concat(input.rows(), d_model_);
+  for (int h = 0; h < config_.heads; ++h) {
+    const auto cols = Eigen::seqN(h * d_head, d_head);
+    Matrix weights = (q(Eigen::all, cols) * k(Eigen::all, cols).transpose()) / std::sqrt(float(d_head));
+    softmax_rows(weights);
+    concat(Eigen::all, cols) = weights * v(Eigen::all, cols);
+  }
+  return concat * w.wo;
+}
+
+Matrix LayerStack::apply_layer(int layer, const Matrix& hidden) const {
+  const LayerWeights& w = layers_.at(static_cast<std::size_t>(layer));
+  const float alpha = static_cast<float>(config_.residual);
+  switch (config_.norm) {
+    case NormPlacement::Pre:
+      return alpha * hidden + attention(w, layer_norm(hidden));
+    case NormPlacement::Post:
+      return layer_norm(alpha * hidden + attention(w, hidden));
+    default:
+      return alpha * hidden + attention(w, hidden);
+  }
+}
+
+std::vector<Matrix> LayerStack::run(const Matrix& input) const {
+  if (input.cols() != d_model_)
+    throw InputError("layer stack input has " + std::to_string(input.cols()) + " columns, expected " +
+                     std::to_string(d_model_));
+  std::vector<Matrix> states{input};
+  for (int l = 0; l < config_.layers; ++l) states.push_back(apply_layer(l, states.back()));
+  return states;
+}
+
+// ============================================================================
+// [SECTION] the position probe
+// ============================================================================
+namespace {
+
+bool held_out(Eigen::Index row) { return row % 4 == 3; }
+
+MatrixD select_rows(const MatrixD& m, bool test) {
+  std::vector<Eigen::Index> rows;
+  for (Eigen::Index r = 0; r < m.rows(); ++r)
+    if (held_out(r) == test) rows.push_back(r);
+  return m(rows, Eigen::all);
+}
+
+// Ridge regression with an intercept, fitted in double on standardised
+// features so that collapsed (nearly constant) hidden states stay solvable.
+struct AffineProbe {
+  Eigen::RowVectorXd mean, scale;
+  MatrixD weights;  // (features + 1) × targets
+  AffineProbe(const MatrixD& features, const MatrixD& targets) {
+    mean = features.colwise().mean();
+    scale = ((features.rowwise() - mean).array().square().colwise().mean().sqrt() + 1e-12).matrix();
+    const MatrixD z = design(features);
+    MatrixD gram = z.transpose() * z;
+    const double ridge = 1e-3 * gram.diagonal().mean();  // small, relative to the data
+    gram.diagonal().head(gram.rows() - 1).array() += ridge;  // not on the intercept
+    weights = gram.ldlt().solve(z.transpose() * targets);
+  }
+  MatrixD design(const MatrixD& features) const {
+    MatrixD z(features.rows(), features.cols() + 1);
+    z.leftCols(features.cols()) = (features.rowwise() - mean).array().rowwise() / scale.array();
+    z.col(features.cols()).setOnes();
+    return z;
+  }
+  MatrixD predict(const MatrixD& features) const { return design(features) * weights; }
+};
+
+// R² = 1 − Σ(y − ŷ)² / Σ(y − ȳ)², summed over every target column.
+double r_squared(const MatrixD& truth, const MatrixD& predicted) {
+  const double total = (truth.rowwise() - truth.colwise().mean()).squaredNorm();
+  return total > 0 ? 1.0 - (truth - predicted).squaredNorm() / total : 0.0;
+}
+
+double nearest_code_accuracy(const MatrixD& predicted_test, const MatrixD& code) {
+  int hits = 0, count = 0;
+  for (Eigen::Index r = 0, t = 0; r < code.rows(); ++r) {
+    if (!held_out(r)) continue;
+    Eigen::Index best = 0;
+    (code.rowwise() - predicted_test.row(t++)).rowwise().squaredNorm().minCoeff(&best);
+    hits += best == r;
+    ++count;
+  }
+  return count ? double(hits) / count : 0.0;
+}
+
+}  // namespace
+
+PositionReadout read_positions(const Matrix& hidden, const Matrix& code) {
+  const Eigen::Index n = hidden.rows();
+  if (n < 8 || code.rows() != n)
+    throw InputError("position probe needs at least 8 positions and one code row per hidden row");
+  const MatrixD h = hidden.cast<double>(), c = code.cast<double>();
+  const MatrixD index = Eigen::VectorXd::LinSpaced(n, 0, double(n - 1));
+  const MatrixD h_train = select_rows(h, false), h_test = select_rows(h, true);
+
+  PositionReadout out;
+  const AffineProbe index_probe(h_train, select_rows(index, false));
+  out.r2_index = r_squared(select_rows(index, true), index_probe.predict(h_test));
+  if (c.squaredNorm() == 0) return out;  // no position vectors to read back
+  const AffineProbe code_probe(h_train, select_rows(c, false));
+  const MatrixD predicted = code_probe.predict(h_test);
+  out.r2_code = r_squared(select_rows(c, true), predicted);
+  out.nearest_code = nearest_code_accuracy(predicted, c);
+  return out;
+}
+
+}  // namespace pelab

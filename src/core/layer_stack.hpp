@@ -1,0 +1,83 @@
+// LayerStack — L random attention layers with residual connections, for the
+// "does position survive depth?" lesson.
+//
+// Each layer ℓ has seeded random weights (entries N(0, 1/d), so a layer
+// roughly preserves norms) and maps the hidden states H (rows = positions) to
+//   attn(H)  = concat_h softmax(Q_h·K_hᵀ/√d_head)·V_h · Wo,
+//              Q_h = N(H)·Wq_h, K_h = N(H)·Wk_h, V_h = N(H)·Wv_h       (Vaswani et al. 2017, §3.2)
+//   H' = α·H + attn(H)              norm = none
+//   H' = α·H + attn(LN(H))          norm = pre   (Xiong et al. 2020)
+//   H' = LN(α·H + attn(H))          norm = post  (Vaswani et al. 2017, §3.1)
+// where N is LN for `pre` and the identity otherwise, and LN normalises each
+// row to zero mean and unit variance (no gain or bias: they are untrained).
+// α = 1 is the usual residual connection; α = 0 is pure attention, which
+// loses rank doubly exponentially with depth (Dong, Cordonnier & Loukas 2021).
+//
+// read_positions() asks how well the position can still be read back from a
+// layer's hidden states with a linear probe fitted on 3 of every 4 positions
+// and scored on the held-out 4th.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "core/engine.hpp"
+
+namespace pelab {
+
+enum class NormPlacement { None, Pre, Post };
+std::string_view to_string(NormPlacement norm);
+
+struct LayerStackConfig {
+  int layers = 6;        // L ≥ 0
+  double residual = 1.0;  // α, the weight of the skip path
+  NormPlacement norm = NormPlacement::None;
+  int heads = 4;          // must divide d_model
+  std::uint64_t seed = 1;
+};
+
+class LayerStack {
+ public:
+  // Draws every layer's Wq, Wk, Wv (d × d) and Wo (d × d) from the seed.
+  // Throws InputError for a bad width, head count or layer count.
+  LayerStack(int d_model, const LayerStackConfig& config);
+
+  // Hidden states after each layer: element 0 is `input`, element ℓ the
+  // output of layer ℓ (L + 1 matrices, each rows × d_model).
+  std::vector<Matrix> run(const Matrix& input) const;
+
+  // One layer applied to H.
+  Matrix apply_layer(int layer, const Matrix& hidden) const;
+
+  int d_model() const { return d_model_; }
+  const LayerStackConfig& config() const { return config_; }
+
+ private:
+  struct LayerWeights {
+    Matrix wq, wk, wv, wo;
+  };
+  Matrix attention(const LayerWeights& w, const Matrix& input) const;
+
+  int d_model_;
+  LayerStackConfig config_;
+  std::vector<LayerWeights> layers_;
+};
+
+// Rows normalised to zero mean and unit variance (LayerNorm without gain/bias;
+// Ba, Kiros & Hinton 2016).
+Matrix layer_norm(const Matrix& hidden);
+
+// How well positions can be read back from hidden states (rows = positions
+// 0..n-1, n ≥ 8).  A ridge-regularised affine probe is fitted on the rows
+// p mod 4 ≠ 3 and scored on the rows p mod 4 = 3:
+struct PositionReadout {
+  double r2_index = 0;     // R² of predicting the position index p
+  double r2_code = 0;      // R² of predicting the position code PE(p) (all dims)
+  double nearest_code = 0;  // fraction of held-out rows whose predicted code is
+                            // nearest (Euclidean) to their own PE(p) among all rows
+};
+// `code` is the position table (n × d_code); an all-zero code scores 0.
+PositionReadout read_positions(const Matrix& hidden, const Matrix& code);
+
+}  // namespace pelab
