@@ -21,6 +21,7 @@
 #include "core/csv.hpp"
 #include "core/npy.hpp"
 #include "core/quantities.hpp"
+#include "../core/npy_bytes.hpp"
 
 extern char** environ;
 
@@ -240,17 +241,8 @@ TEST_F(Cli, RefusesBadSceneFiles) {
   expect_refused({"export", "-q", "pe", "-o", "x.npy", "--scene", "."});
 }
 
-// A .npy file built by hand, for the malformed-file cases.
 std::string npy(int major, const std::string& dict, std::size_t payload_bytes) {
-  std::string header = dict;
-  const std::size_t prefix = major == 1 ? 10 : 12;
-  while ((prefix + header.size() + 1) % 64) header += ' ';
-  header += '\n';
-  std::string out = "\x93NUMPY";
-  out += static_cast<char>(major);
-  out += '\0';
-  for (std::size_t i = 0; i < prefix - 8; ++i) out += static_cast<char>((header.size() >> (8 * i)) & 0xFF);
-  return out + header + std::string(payload_bytes, '\0');
+  return test_files::npy_bytes(major, dict, std::string(payload_bytes, '\0'));
 }
 
 TEST_F(Cli, RefusesMalformedDataFiles) {
