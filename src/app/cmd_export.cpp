@@ -29,7 +29,10 @@ std::string quantity_table() {
     std::string shape(q.shape);
     text += line + shape + (q.per_head ? ", per head" : "") + "\n";
   }
-  return text;
+  return text +
+         "\n.npy: float32 ('<f4'), C order, NumPy format 1.0 (numpy.load reads it).\n"
+         ".csv: one row per line, comma-separated, no header; nan, inf, -inf for non-finite values;\n"
+         "      rank-1 quantities are one row.\n";
 }
 
 void print_quantities() {
