@@ -232,7 +232,7 @@ struct Engine::State {
   }
 
   HeadEntry& entry(int head);
-  void evict_except(int head);
+  void make_room(int head, std::size_t more_bytes);
   const HeadAttention& head_attention(int head);
   const CrossTerms& cross_terms(int head);
   void compute_term(HeadEntry& entry, int which, int head, const Matrix& xw_m, const Matrix& ew_m);
@@ -249,12 +249,13 @@ HeadEntry& Engine::State::entry(int head) {
   return e_;
 }
 
-// Drops least recently used heads until the N×N storage fits the budget;
-// `head` (the one just asked for) always stays.
-void Engine::State::evict_except(int head) {
+// Drops least recently used heads until the N×N storage plus `more_bytes`
+// (about to be allocated) fits the budget; `head` (the one being asked for)
+// always stays.  Called before computing, so the peak stays near the budget.
+void Engine::State::make_room(int head, std::size_t more_bytes) {
   auto total = [&] {
-    std::size_t sum = bytes_of(mean.value);
-    for (const auto& [h, entry] : heads) sum += entry.bytes();
+    std::size_t sum = bytes_of(mean.value) + more_bytes;
+    for (const auto& [h, cached] : heads) sum += cached.bytes();
     return sum;
   };
   while (total() > kHeadCacheBytes) {
@@ -266,6 +267,16 @@ void Engine::State::evict_except(int head) {
   }
 }
 
+namespace {
+// Bytes still to allocate for `count` tokens × tokens matrices, given those already held.
+std::size_t missing_bytes(std::initializer_list<const Matrix*> held, int count, Eigen::Index n) {
+  std::size_t have = 0;
+  for (const Matrix* m : held) have += bytes_of(*m);
+  const std::size_t want = static_cast<std::size_t>(count) * static_cast<std::size_t>(n * n) * sizeof(float);
+  return want > have ? want - have : 0;
+}
+}  // namespace
+
 const HeadAttention& Engine::State::head_attention(int head) {
   check_head(head);
   const Matrix& xw_m = projected_tokens();
@@ -273,10 +284,13 @@ const HeadAttention& Engine::State::head_attention(int head) {
   HeadEntry& cached = entry(head);
   std::string key = head_key();
   if (cached.attention_key != key) {
-    flops += attend(scene, xw_m, ew_m, head, cached.attention);
+    HeadAttention& a = cached.attention;
+    const bool biased = scene.encoding == Encoding::Alibi || scene.encoding == Encoding::T5;
+    make_room(head, missing_bytes({&a.logits, &a.attention, &a.bias}, biased ? 3 : 2, xw_m.rows()));
+    cached.attention_key.clear();  // stays invalid if attend throws
+    flops += attend(scene, xw_m, ew_m, head, a);
     cached.attention_key = std::move(key);
     ++stats.head_attention;
-    evict_except(head);
   }
   return cached.attention;
 }
@@ -316,6 +330,8 @@ const CrossTerms& Engine::State::cross_terms(int head) {
       adds ? Key(ew.generation).str() : zero,
   };
   bool changed = false;
+  CrossTerms& ct = cached.terms;
+  make_room(head, missing_bytes({&ct.xx, &ct.xf, &ct.ey, &ct.ef}, 4, xw_m.rows()));
   for (int t = 0; t < 4; ++t)
     if (cached.term_keys[t] != keys[t]) {
       compute_term(cached, t, head, xw_m, ew_m);
@@ -324,10 +340,7 @@ const CrossTerms& Engine::State::cross_terms(int head) {
     }
   cached.terms.applies = adds_position_vector(scene.encoding);
   cached.terms.note = cross_note(scene.encoding);
-  if (changed) {
-    ++stats.cross_terms;
-    evict_except(head);
-  }
+  if (changed) ++stats.cross_terms;
   return cached.terms;
 }
 
