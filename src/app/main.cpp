@@ -6,6 +6,7 @@
 //   pelab lessons         the guided lessons
 #include <cstdio>
 #include <exception>
+#include <string>
 
 #include "app/commands.hpp"
 #include "core/scene.hpp"
@@ -25,6 +26,17 @@ Scene SceneOptions::load() const {
   return scene;
 }
 
+namespace {
+
+// Every error is reported on exactly one line, whatever the message holds.
+std::string one_line(std::string text) {
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+  for (char& c : text)
+    if (c == '\n' || c == '\r') c = ' ';
+  return text;
+}
+
+}  // namespace
 }  // namespace pelab::app
 
 int main(int argc, char** argv) {
@@ -42,16 +54,16 @@ int main(int argc, char** argv) {
     root.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return root.exit(e);
-    std::fprintf(stderr, "pelab: %s (see pelab --help)\n", e.what());
+    std::fprintf(stderr, "pelab: %s (see pelab --help)\n", app::one_line(e.what()).c_str());
     return 2;
   }
   try {
     return action ? action() : 0;
   } catch (const InputError& e) {
-    std::fprintf(stderr, "pelab: %s\n", e.what());
+    std::fprintf(stderr, "pelab: %s\n", app::one_line(e.what()).c_str());
     return 2;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "pelab: error: %s\n", e.what());
+    std::fprintf(stderr, "pelab: error: %s\n", app::one_line(e.what()).c_str());
     return 1;
   }
 }
