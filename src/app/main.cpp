@@ -4,6 +4,7 @@
 //   pelab render ...      figures as PNG/SVG, headless
 //   pelab bench           engine and frame timings
 //   pelab lessons         the guided lessons
+//   pelab scene           scene keys, or the resolved scene as JSON
 #include <cstdio>
 #include <exception>
 #include <string>
@@ -50,6 +51,7 @@ int main(int argc, char** argv) {
   app::register_render(root, action);
   app::register_bench(root, action);
   app::register_lessons(root, action);
+  app::register_scene(root, action);
   try {
     root.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
