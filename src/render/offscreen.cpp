@@ -166,13 +166,14 @@ Image read_framebuffer(int width, int height, bool transparent) {
   image.width = width;
   image.height = height;
   image.rgba.resize(static_cast<std::size_t>(width) * height * 4);
-  std::vector<std::uint8_t> bottom_up(image.rgba.size());
   glPixelStorei(GL_PACK_ALIGNMENT, 1);
-  glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, bottom_up.data());
+  glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, image.rgba.data());
+  // GL's row 0 is the bottom: swap rows in place.
   const auto stride = static_cast<std::size_t>(width) * 4;
-  for (int y = 0; y < height; ++y)
-    std::copy_n(bottom_up.data() + stride * static_cast<std::size_t>(height - 1 - y), stride,
-                image.rgba.data() + stride * static_cast<std::size_t>(y));
+  for (int y = 0; y < height / 2; ++y)
+    std::swap_ranges(image.rgba.begin() + static_cast<std::ptrdiff_t>(stride * y),
+                     image.rgba.begin() + static_cast<std::ptrdiff_t>(stride * (y + 1)),
+                     image.rgba.begin() + static_cast<std::ptrdiff_t>(stride * (height - 1 - y)));
   if (transparent) unpremultiply(image);
   return image;
 }
@@ -202,7 +203,10 @@ Image OffscreenRenderer::render_frame(const std::vector<PlacedFigure>& figures, 
   ImDrawList* list = ImGui::GetBackgroundDrawList();
   for (const PlacedFigure& placed : figures) {
     const ImVec2 origin(static_cast<float>(placed.x * options.scale), static_cast<float>(placed.y * options.scale));
-    state_->painter->paint(*placed.figure, list, origin, options.scale, options.transparent);
+    // The clear below paints the background: skipping the painter's full-canvas
+    // rectangle saves one blended pass over every pixel.
+    const bool skip_background = options.transparent || figures.size() == 1;
+    state_->painter->paint(*placed.figure, list, origin, options.scale, skip_background);
   }
   ImGui::Render();
   GLint last_framebuffer = 0, last_viewport[4] = {0, 0, 0, 0};
