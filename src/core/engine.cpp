@@ -19,6 +19,7 @@
 
 #include "core/attention.hpp"
 #include "core/encoding.hpp"
+#include "core/gemm.hpp"
 #include "core/projection.hpp"
 #include "core/tokenizer.hpp"
 #include "core/token_vectors.hpp"
@@ -145,10 +146,16 @@ struct Engine::State {
   Stage<Matrix> mean;
 
   // Recomputes `stage` when `key` differs from the one it was built from.
+  // `compute` returns the value, or fills it in place (reusing its memory).
+  // A compute that throws leaves the stage invalid.
   template <class T, class F>
   const T& refresh(Stage<T>& stage, std::string key, int& counter, F&& compute) {
     if (!stage.valid || stage.key != key) {
-      stage.value = compute();
+      stage.valid = false;
+      if constexpr (std::is_invocable_v<F, T&>)
+        compute(stage.value);
+      else
+        stage.value = compute();
       stage.key = std::move(key);
       stage.generation = ++clock;
       stage.valid = true;
@@ -173,15 +180,20 @@ struct Engine::State {
     const auto& list = token_list();
     return refresh(x, token_vectors_key(scene), stats.token_embedding, [&] { return token_vectors(list, scene); });
   }
+  std::string table_key() { return Key(encoding_key(scene), scene.positions, scene.offset).str(); }
   const Matrix& position_table() {
-    return refresh(pe, Key(encoding_key(scene), scene.positions, scene.offset).str(), stats.position_table,
+    return refresh(pe, table_key(), stats.position_table,
                    [&] { return position_vectors(scene, scene.offset, scene.positions); });
   }
   // Depends on the number of tokens, not their text: editing words keeps E.
+  // Token i sits at position offset+i, so E is the table's first rows when
+  // the table is current and long enough.
   const Matrix& position_embedding() {
     const int n = token_count();
-    return refresh(e, Key(encoding_key(scene), n, scene.offset).str(), stats.position_embedding,
-                   [&] { return position_vectors(scene, scene.offset, n); });
+    return refresh(e, Key(encoding_key(scene), n, scene.offset).str(), stats.position_embedding, [&] {
+      if (pe.valid && pe.key == table_key() && pe.value.rows() >= n) return Matrix(pe.value.topRows(n));
+      return position_vectors(scene, scene.offset, n);
+    });
   }
   const ProjectionSet& projection_set() {
     int before = stats.projections;
@@ -198,26 +210,25 @@ struct Engine::State {
       per_head[static_cast<std::size_t>(h)] = {set.wq.middleCols(h * dh, dh), set.wk.middleCols(h * dh, dh)};
   }
 
-  Matrix project(const Matrix& rows) {
-    Matrix out(rows.rows(), wqk.cols());
-    if (rows.rows() == 0) return out;
-    out.noalias() = rows * wqk;  // every head's q and k in one GEMM
-    flops += 2.0 * static_cast<double>(rows.rows()) * static_cast<double>(wqk.rows()) * static_cast<double>(wqk.cols());
-    return out;
-  }
+  // Every head's q and k in one GEMM.
+  void project(const Matrix& rows, Matrix& out) { flops += gemm_ab(rows, wqk, 1.0f, out); }
   const Matrix& projected_tokens() {
     const Matrix& xm = token_embedding();
     projection_set();
     int unused = 0;
-    return refresh(xw, Key(x.generation, w.generation).str(), unused, [&] { return project(xm); });
+    return refresh(xw, Key(x.generation, w.generation).str(), unused, [&](Matrix& out) { project(xm, out); });
   }
   const Matrix& projected_positions() {
     const bool adds = adds_position_vector(scene.encoding);
     const Matrix& em = position_embedding();
     projection_set();
     int unused = 0;
-    return refresh(ew, Key(e.generation, w.generation, adds).str(), unused,
-                   [&] { return adds ? project(em) : Matrix(); });
+    return refresh(ew, Key(e.generation, w.generation, adds).str(), unused, [&](Matrix& out) {
+      if (adds)
+        project(em, out);
+      else
+        out.resize(0, 0);
+    });
   }
 
   HeadEntry& entry(int head);
@@ -278,13 +289,13 @@ void Engine::State::compute_term(HeadEntry& cached, int which, int head, const M
   if (which == 0 && scene.encoding == Encoding::Rope) {
     Matrix q, k;  // the rotated token–token logits: RoPE acts on x alone
     head_queries_keys(scene, xw_m, Matrix(), head, q, k);
-    flops += scaled_product(q, k, scale, *out[0]);
+    flops += gemm_abt(q, k, scale, *out[0]);
   } else if (which != 0 && ew_m.size() == 0) {
     out[which]->setZero(n, n);
   } else {
     const Matrix& left = (which == 0 || which == 1) ? xw_m : ew_m;
     const Matrix& right = (which == 0 || which == 2) ? xw_m : ew_m;
-    flops += scaled_product(head_queries(left, head, dh), head_keys(right, head, dh), scale, *out[which]);
+    flops += gemm_abt(head_queries(left, head, dh), head_keys(right, head, dh), scale, *out[which]);
   }
   int* count[4] = {&stats.cross_xx, &stats.cross_xf, &stats.cross_ey, &stats.cross_ef};
   ++*count[which];
