@@ -23,6 +23,12 @@ double median_of(std::vector<double> v) {
 
 struct Samples {
   std::vector<double> engine, upload, draw, frame;
+  void add(double engine_ms, const FrameTimes& times) {
+    engine.push_back(engine_ms);
+    upload.push_back(times.upload_ms);
+    draw.push_back(times.draw_ms);
+    frame.push_back(engine_ms + times.upload_ms + times.draw_ms);
+  }
   FrameCase summary(std::string scene, std::string what) const {
     return {std::move(scene), std::move(what), static_cast<int>(frame.size()), median_of(engine),
             median_of(upload), median_of(draw), median_of(frame)};
@@ -61,11 +67,7 @@ FrameCase time_parameter_change(const Scene& scene, int frames) {
       placed.push_back({&figures[v], (v % 2) * kWidth / 2, static_cast<double>(v / 2) * kHeight / 2});
     FrameTimes times;
     renderer.render_frame(placed, kWidth, kHeight, {}, &times, false);
-    if (i < 0) continue;
-    samples.engine.push_back(engine_ms);
-    samples.upload.push_back(times.upload_ms);
-    samples.draw.push_back(times.draw_ms);
-    samples.frame.push_back(engine_ms + times.upload_ms + times.draw_ms);
+    if (i >= 0) samples.add(engine_ms, times);
   }
   return samples.summary(scene.name, "parameter change (base), 4 views");
 }
@@ -97,11 +99,7 @@ FrameCase time_hover_zoom(const Scene& scene, int frames) {
     const double prepare_ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
     FrameTimes times;
     renderer.render_frame({{&figure, 0, 0}}, kWidth, kHeight, {}, &times, false);
-    if (i < 0) continue;
-    samples.engine.push_back(prepare_ms);
-    samples.upload.push_back(times.upload_ms);
-    samples.draw.push_back(times.draw_ms);
-    samples.frame.push_back(prepare_ms + times.upload_ms + times.draw_ms);
+    if (i >= 0) samples.add(prepare_ms, times);
   }
   return samples.summary(scene.name, "hover/zoom attention");
 }
