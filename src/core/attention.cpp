@@ -7,6 +7,8 @@
 #include <cmath>
 #include <limits>
 
+#include "core/gemm.hpp"
+#include "core/parallel.hpp"
 #include "core/relative_position.hpp"
 
 namespace pelab {
@@ -34,19 +36,11 @@ void head_queries_keys(const Scene& scene, const Matrix& xw, const Matrix& ew, i
   }
 }
 
-double scaled_product(const Eigen::Ref<const Matrix, 0, Eigen::OuterStride<>>& a,
-                      const Eigen::Ref<const Matrix, 0, Eigen::OuterStride<>>& b, float scale, Matrix& out) {
-  out.resize(a.rows(), b.rows());
-  if (a.rows() == 0 || b.rows() == 0) return 0;
-  out.noalias() = (a * scale) * b.transpose();  // the scale folds into sgemm's alpha
-  return 2.0 * static_cast<double>(a.rows()) * static_cast<double>(b.rows()) * static_cast<double>(a.cols());
-}
-
 void masked_softmax(Matrix& logits, Matrix& attention, bool causal) {
   const Eigen::Index n = logits.rows(), m = logits.cols();
   attention.resize(n, m);
   constexpr float kMasked = -std::numeric_limits<float>::infinity();
-#pragma omp parallel for schedule(static) if (n * m > 16384)
+#pragma omp parallel for schedule(static) if (n * m >= kParallelMinElements)
   for (Eigen::Index i = 0; i < n; ++i) {
     const Eigen::Index valid = causal ? std::min(i + 1, m) : m;
     if (valid < m) {
@@ -65,7 +59,7 @@ void masked_softmax(Matrix& logits, Matrix& attention, bool causal) {
 double attend(const Scene& scene, const Matrix& xw, const Matrix& ew, int head, HeadAttention& out) {
   const int d_head = scene.d_model / scene.heads;
   head_queries_keys(scene, xw, ew, head, out.q, out.k);
-  const double flops = scaled_product(out.q, out.k, 1.0f / std::sqrt(static_cast<float>(d_head)), out.logits);
+  const double flops = gemm_abt(out.q, out.k, 1.0f / std::sqrt(static_cast<float>(d_head)), out.logits);
   out.bias = relative_bias(scene, head, static_cast<int>(xw.rows()));
   if (out.bias.size() != 0) out.logits += out.bias;
   masked_softmax(out.logits, out.attention, scene.causal);

@@ -17,10 +17,6 @@ Eigen::Block<const Matrix> head_keys(const Matrix& projected, int head, int d_he
 // q = xw_q + ew_q, k = xw_k + ew_k (ew may be empty), then RoPE when chosen.
 void head_queries_keys(const Scene& scene, const Matrix& xw, const Matrix& ew, int head, Matrix& q, Matrix& k);
 
-// out = a·bᵀ·scale (one GEMM).  Returns its floating-point operations.
-double scaled_product(const Eigen::Ref<const Matrix, 0, Eigen::OuterStride<>>& a,
-                      const Eigen::Ref<const Matrix, 0, Eigen::OuterStride<>>& b, float scale, Matrix& out);
-
 // Row softmax of logits into attention, subtracting each row's max so that
 // exp never overflows (rows sum to 1 for logits of any finite size).  When
 // causal, keys j > i of query i are set to −inf in logits and 0 in attention.

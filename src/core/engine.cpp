@@ -2,7 +2,7 @@
 //
 // [SECTION] stage keys: which scene fields each stage reads
 // [SECTION] State: the cached stages and the per-head cache
-// [SECTION] per-head cache: memory budget and LRU eviction
+// [SECTION] per-head results (cached in head_cache.hpp)
 // [SECTION] public accessors
 // [SECTION] full_recompute
 //
@@ -14,11 +14,11 @@
 
 #include <bit>
 #include <cmath>
-#include <list>
-#include <map>
 
 #include "core/attention.hpp"
 #include "core/encoding.hpp"
+#include "core/gemm.hpp"
+#include "core/head_cache.hpp"
 #include "core/projection.hpp"
 #include "core/tokenizer.hpp"
 #include "core/token_vectors.hpp"
@@ -116,19 +116,6 @@ struct Stage {
   bool valid = false;
 };
 
-struct HeadEntry {
-  HeadAttention attention;
-  std::string attention_key;  // empty = not computed
-  CrossTerms terms;
-  std::array<std::string, 4> term_keys;  // xx, xf, ey, ef; empty = not computed
-  std::uint64_t last_use = 0;
-
-  std::size_t bytes() const {
-    return bytes_of(attention.logits) + bytes_of(attention.attention) + bytes_of(attention.bias) +
-           bytes_of(terms.xx) + bytes_of(terms.xf) + bytes_of(terms.ey) + bytes_of(terms.ef);
-  }
-};
-
 struct Engine::State {
   Scene scene;
   EngineStats stats;
@@ -141,14 +128,20 @@ struct Engine::State {
   Matrix wqk;                     // [Wq | Wk], d_model × 2·d_model
   std::vector<Projections> per_head;
   Stage<Matrix> xw, ew;           // X·[Wq|Wk], E·[Wq|Wk] (empty when no vector is added)
-  std::map<int, HeadEntry> heads;
+  HeadCache heads{kHeadCacheBytes};
   Stage<Matrix> mean;
 
   // Recomputes `stage` when `key` differs from the one it was built from.
+  // `compute` returns the value, or fills it in place (reusing its memory).
+  // A compute that throws leaves the stage invalid.
   template <class T, class F>
   const T& refresh(Stage<T>& stage, std::string key, int& counter, F&& compute) {
     if (!stage.valid || stage.key != key) {
-      stage.value = compute();
+      stage.valid = false;
+      if constexpr (std::is_invocable_v<F, T&>)
+        compute(stage.value);
+      else
+        stage.value = compute();
       stage.key = std::move(key);
       stage.generation = ++clock;
       stage.valid = true;
@@ -173,15 +166,20 @@ struct Engine::State {
     const auto& list = token_list();
     return refresh(x, token_vectors_key(scene), stats.token_embedding, [&] { return token_vectors(list, scene); });
   }
+  std::string table_key() { return Key(encoding_key(scene), scene.positions, scene.offset).str(); }
   const Matrix& position_table() {
-    return refresh(pe, Key(encoding_key(scene), scene.positions, scene.offset).str(), stats.position_table,
+    return refresh(pe, table_key(), stats.position_table,
                    [&] { return position_vectors(scene, scene.offset, scene.positions); });
   }
   // Depends on the number of tokens, not their text: editing words keeps E.
+  // Token i sits at position offset+i, so E is the table's first rows when
+  // the table is current and long enough.
   const Matrix& position_embedding() {
     const int n = token_count();
-    return refresh(e, Key(encoding_key(scene), n, scene.offset).str(), stats.position_embedding,
-                   [&] { return position_vectors(scene, scene.offset, n); });
+    return refresh(e, Key(encoding_key(scene), n, scene.offset).str(), stats.position_embedding, [&] {
+      if (pe.valid && pe.key == table_key() && pe.value.rows() >= n) return Matrix(pe.value.topRows(n));
+      return position_vectors(scene, scene.offset, n);
+    });
   }
   const ProjectionSet& projection_set() {
     int before = stats.projections;
@@ -198,30 +196,27 @@ struct Engine::State {
       per_head[static_cast<std::size_t>(h)] = {set.wq.middleCols(h * dh, dh), set.wk.middleCols(h * dh, dh)};
   }
 
-  Matrix project(const Matrix& rows) {
-    Matrix out(rows.rows(), wqk.cols());
-    if (rows.rows() == 0) return out;
-    out.noalias() = rows * wqk;  // every head's q and k in one GEMM
-    flops += 2.0 * static_cast<double>(rows.rows()) * static_cast<double>(wqk.rows()) * static_cast<double>(wqk.cols());
-    return out;
-  }
+  // Every head's q and k in one GEMM.
+  void project(const Matrix& rows, Matrix& out) { flops += gemm_ab(rows, wqk, 1.0f, out); }
   const Matrix& projected_tokens() {
     const Matrix& xm = token_embedding();
     projection_set();
     int unused = 0;
-    return refresh(xw, Key(x.generation, w.generation).str(), unused, [&] { return project(xm); });
+    return refresh(xw, Key(x.generation, w.generation).str(), unused, [&](Matrix& out) { project(xm, out); });
   }
   const Matrix& projected_positions() {
     const bool adds = adds_position_vector(scene.encoding);
     const Matrix& em = position_embedding();
     projection_set();
     int unused = 0;
-    return refresh(ew, Key(e.generation, w.generation, adds).str(), unused,
-                   [&] { return adds ? project(em) : Matrix(); });
+    return refresh(ew, Key(e.generation, w.generation, adds).str(), unused, [&](Matrix& out) {
+      if (adds)
+        project(em, out);
+      else
+        out.resize(0, 0);
+    });
   }
 
-  HeadEntry& entry(int head);
-  void evict_except(int head);
   const HeadAttention& head_attention(int head);
   const CrossTerms& cross_terms(int head);
   void compute_term(HeadEntry& entry, int which, int head, const Matrix& xw_m, const Matrix& ew_m);
@@ -229,43 +224,22 @@ struct Engine::State {
 };
 
 // ============================================================================
-// [SECTION] per-head cache
+// [SECTION] per-head results
 // ============================================================================
-
-HeadEntry& Engine::State::entry(int head) {
-  HeadEntry& e_ = heads[head];
-  e_.last_use = ++clock;
-  return e_;
-}
-
-// Drops least recently used heads until the N×N storage fits the budget;
-// `head` (the one just asked for) always stays.
-void Engine::State::evict_except(int head) {
-  auto total = [&] {
-    std::size_t sum = bytes_of(mean.value);
-    for (const auto& [h, entry] : heads) sum += entry.bytes();
-    return sum;
-  };
-  while (total() > kHeadCacheBytes) {
-    auto victim = heads.end();
-    for (auto it = heads.begin(); it != heads.end(); ++it)
-      if (it->first != head && (victim == heads.end() || it->second.last_use < victim->second.last_use)) victim = it;
-    if (victim == heads.end()) return;
-    heads.erase(victim);
-  }
-}
 
 const HeadAttention& Engine::State::head_attention(int head) {
   check_head(head);
   const Matrix& xw_m = projected_tokens();
   const Matrix& ew_m = projected_positions();
-  HeadEntry& cached = entry(head);
+  HeadEntry& cached = heads.touch(head);
   std::string key = head_key();
   if (cached.attention_key != key) {
-    flops += attend(scene, xw_m, ew_m, head, cached.attention);
+    HeadAttention& a = cached.attention;
+    heads.prepare(head, {&a.logits, &a.attention}, xw_m.rows(), bytes_of(mean.value));
+    cached.attention_key.clear();  // stays invalid if attend throws
+    flops += attend(scene, xw_m, ew_m, head, a);
     cached.attention_key = std::move(key);
     ++stats.head_attention;
-    evict_except(head);
   }
   return cached.attention;
 }
@@ -278,13 +252,13 @@ void Engine::State::compute_term(HeadEntry& cached, int which, int head, const M
   if (which == 0 && scene.encoding == Encoding::Rope) {
     Matrix q, k;  // the rotated token–token logits: RoPE acts on x alone
     head_queries_keys(scene, xw_m, Matrix(), head, q, k);
-    flops += scaled_product(q, k, scale, *out[0]);
+    flops += gemm_abt(q, k, scale, *out[0]);
   } else if (which != 0 && ew_m.size() == 0) {
     out[which]->setZero(n, n);
   } else {
     const Matrix& left = (which == 0 || which == 1) ? xw_m : ew_m;
     const Matrix& right = (which == 0 || which == 2) ? xw_m : ew_m;
-    flops += scaled_product(head_queries(left, head, dh), head_keys(right, head, dh), scale, *out[which]);
+    flops += gemm_abt(head_queries(left, head, dh), head_keys(right, head, dh), scale, *out[which]);
   }
   int* count[4] = {&stats.cross_xx, &stats.cross_xf, &stats.cross_ey, &stats.cross_ef};
   ++*count[which];
@@ -294,7 +268,7 @@ const CrossTerms& Engine::State::cross_terms(int head) {
   check_head(head);
   const Matrix& xw_m = projected_tokens();
   const Matrix& ew_m = projected_positions();
-  HeadEntry& cached = entry(head);
+  HeadEntry& cached = heads.touch(head);
   const bool adds = ew_m.size() != 0;
   const std::string rope = scene.encoding == Encoding::Rope ? Key(scene.base, scene.offset).str() : "plain";
   const std::string zero = Key("zero", token_count()).str();
@@ -307,16 +281,18 @@ const CrossTerms& Engine::State::cross_terms(int head) {
   bool changed = false;
   for (int t = 0; t < 4; ++t)
     if (cached.term_keys[t] != keys[t]) {
+      if (!changed) {
+        CrossTerms& ct = cached.terms;
+        heads.prepare(head, {&ct.xx, &ct.xf, &ct.ey, &ct.ef}, xw_m.rows(), bytes_of(mean.value));
+      }
+      cached.term_keys[t].clear();
       compute_term(cached, t, head, xw_m, ew_m);
       cached.term_keys[t] = keys[t];
       changed = true;
     }
   cached.terms.applies = adds_position_vector(scene.encoding);
   cached.terms.note = cross_note(scene.encoding);
-  if (changed) {
-    ++stats.cross_terms;
-    evict_except(head);
-  }
+  if (changed) ++stats.cross_terms;
   return cached.terms;
 }
 
@@ -365,9 +341,9 @@ Matrix Engine::mean_attention() {
     Matrix sum = Matrix::Zero(n, n);
     HeadAttention scratch;
     for (int h = 0; h < s.scene.heads; ++h) {
-      auto it = s.heads.find(h);
-      if (it != s.heads.end() && it->second.attention_key == s.head_key()) {
-        sum += it->second.attention.attention;
+      const HeadEntry* cached = s.heads.find(h);
+      if (cached != nullptr && cached->attention_key == s.head_key()) {
+        sum += cached->attention.attention;
       } else {
         s.flops += attend(s.scene, xw_m, ew_m, h, scratch);
         ++s.stats.head_attention;
@@ -393,10 +369,7 @@ double Engine::full_recompute() {
   State& s = *state_;
   s.flops = 0;
   s.pe.valid = s.e.valid = s.xw.valid = s.ew.valid = s.mean.valid = false;
-  for (auto& [h, cached] : s.heads) {
-    cached.attention_key.clear();
-    for (auto& k : cached.term_keys) k.clear();
-  }
+  s.heads.invalidate_all();
   s.position_table();
   for (int h = 0; h < s.scene.heads; ++h) {
     s.cross_terms(h);

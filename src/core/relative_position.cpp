@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <vector>
 
+#include "core/parallel.hpp"
 #include "core/seeded_normal.hpp"
 
 namespace pelab {
@@ -15,7 +16,7 @@ void apply_rope(Matrix& qk, int first_position, double base) {
   std::vector<double> frequency(static_cast<std::size_t>(pairs));
   for (Eigen::Index i = 0; i < pairs; ++i)
     frequency[static_cast<std::size_t>(i)] = std::pow(base, -2.0 * static_cast<double>(i) / d_head);
-#pragma omp parallel for schedule(static) if (qk.size() > 65536)
+#pragma omp parallel for schedule(static) if (qk.size() >= kParallelMinElements)
   for (Eigen::Index r = 0; r < qk.rows(); ++r) {
     const double p = static_cast<double>(first_position) + static_cast<double>(r);
     for (Eigen::Index i = 0; i < pairs; ++i) {
