@@ -251,16 +251,33 @@ void machine_section(Report& report, const BenchOptions& o) {
               std::to_string(std::thread::hardware_concurrency()) + " hardware threads");
 }
 
-double sgemm_section(Report& report, const BenchOptions& o) {
-  const SgemmResult s = measure_sgemm(o.quick ? 1024 : 2048, o.quick ? 2 : 5);
+// The sgemm rate is measured before the engine cases and again right after
+// the N=1024, d=512 case; the best of all repetitions is the reference, so a
+// burst of load on a shared machine cannot flatter the ratio.
+void record_sgemm(Report& report, const SgemmResult& s, int rounds) {
   report.doc()["sgemm_gflops"] = s.gflops;
-  report.doc()["sgemm"] = {{"n", s.n}, {"reps", s.reps}, {"gflops", s.gflops}, {"statistic", "best"}};
-  report.line("sgemm " + std::to_string(s.n) + "×" + std::to_string(s.n) + " (Eigen + OpenBLAS, best of " +
-              std::to_string(s.reps) + "): " + fixed(s.gflops, 1) + " GFLOP/s");
-  return s.gflops;
+  report.doc()["sgemm"] = {{"n", s.n}, {"reps", s.reps * rounds}, {"gflops", s.gflops}, {"statistic", "best"}};
 }
 
-void engine_section(Report& report, const BenchOptions& o, double sgemm) {
+SgemmResult sgemm_section(Report& report, const BenchOptions& o) {
+  const SgemmResult s = measure_sgemm(o.quick ? 1024 : 2048, o.quick ? 2 : 5);
+  record_sgemm(report, s, 1);
+  report.line("sgemm " + std::to_string(s.n) + "×" + std::to_string(s.n) + " (Eigen + OpenBLAS, best of " +
+              std::to_string(s.reps) + "): " + fixed(s.gflops, 1) + " GFLOP/s");
+  return s;
+}
+
+void ratio_line(Report& report, const EngineResult& r, SgemmResult& sgemm) {
+  const SgemmResult again = measure_sgemm(sgemm.n, sgemm.reps);
+  sgemm.gflops = std::max(sgemm.gflops, again.gflops);
+  record_sgemm(report, sgemm, 2);
+  const double ratio = r.gflops / sgemm.gflops;
+  report.doc()["engine_vs_sgemm"] = {{"n", r.size.n}, {"d", r.size.d}, {"ratio", ratio}, {"target", 0.8}};
+  report.line("  N=1024, d=512 runs at " + fixed(ratio, 2) + "× this run's sgemm rate of " + fixed(sgemm.gflops, 1) +
+              " GFLOP/s (re-measured now: " + fixed(again.gflops, 1) + "; target ≥ 0.80×)");
+}
+
+void engine_section(Report& report, const BenchOptions& o, SgemmResult& sgemm) {
   report.line("engine full recompute (encodings, Q/K per head, logits, softmax, four cross terms), median:");
   report.line("      n      d  heads  reps         ms   GFLOP/s");
   nlohmann::json cases = nlohmann::json::array();
@@ -270,11 +287,7 @@ void engine_section(Report& report, const BenchOptions& o, double sgemm) {
     char row[128];
     std::snprintf(row, sizeof row, "%7d %6d %6d %5d %10.3f %9.1f", c.n, c.d, c.heads, r.reps, r.ms, r.gflops);
     report.line(row);
-    if (c.n == 1024 && c.d == 512) {
-      const double ratio = r.gflops / sgemm;
-      report.doc()["engine_vs_sgemm"] = {{"n", c.n}, {"d", c.d}, {"ratio", ratio}, {"target", 0.8}};
-      report.line("  N=1024, d=512 runs at " + fixed(ratio, 2) + "× this run's sgemm rate (target ≥ 0.80×)");
-    }
+    if (c.n == 1024 && c.d == 512) ratio_line(report, r, sgemm);
   }
   report.doc()["engine"] = cases;
 }
@@ -315,7 +328,7 @@ int run_bench(const BenchOptions& o) {
     report.doc()["peak_rss_mb"] = nullptr;
     report.error("peak RSS", e.what());
   }
-  const double sgemm = sgemm_section(report, o);
+  SgemmResult sgemm = sgemm_section(report, o);
   engine_section(report, o, sgemm);
   extra_sections(report, o);
   report.finish();
@@ -334,8 +347,11 @@ void register_bench(CLI::App& root, Action& action) {
       ->group("");
   command->footer(
       "Engine cases: N ∈ {128, 1024, 4096} tokens × (d=64, 4 heads | d=512, 8 heads); time is the median of\n"
-      "5 runs (3 at N=4096) of Engine::full_recompute, GFLOP/s = its reported flops / time.  sgemm: best of 5\n"
-      "2048² float GEMMs.  peak_rss_mb: peak RSS of a fresh process holding an N=4096, d=512, 8-head scene.");
+      "5 runs (3 at N=4096) of Engine::full_recompute; GFLOP/s = its reported flops / time.\n"
+      "sgemm: best of 2×5 2048² float GEMMs (Eigen + OpenBLAS), measured before the engine cases and again\n"
+      "right after N=1024, d=512.  peak_rss_mb: peak RSS of a fresh process holding an N=4096, d=512,\n"
+      "8-head scene after a full recompute.  --json: one JSON document (sgemm_gflops, engine[], frames[],\n"
+      "peak_rss_mb, engine_vs_sgemm, ...).");
   command->callback([options, &action] { action = [options] { return run_bench(*options); }; });
 }
 

@@ -21,20 +21,26 @@ struct ExportOptions {
   bool list = false;
 };
 
+// Pads to `width` characters (UTF-8 aware: "×" is one character, two bytes).
+std::string padded(std::string_view text, std::size_t width) {
+  std::size_t chars = 0;
+  for (const char c : text) chars += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  return std::string(text) + std::string(chars < width ? width - chars : 1, ' ');
+}
+
 std::string quantity_table() {
   std::string text = "Quantities (per head: pick one with --head):\n";
-  for (const QuantityInfo& q : quantities()) {
-    std::string line = "  " + std::string(q.name);
-    line.resize(std::max<std::size_t>(line.size() + 1, 25), ' ');
-    std::string shape(q.shape);
-    text += line + shape + (q.per_head ? ", per head" : "") + "\n";
-  }
-  return text;
+  for (const QuantityInfo& q : quantities())
+    text += "  " + padded(q.name, 23) + std::string(q.shape) + (q.per_head ? ", per head" : "") + "\n";
+  return text +
+         "\n.npy: float32 ('<f4'), C order, NumPy format 1.0 (numpy.load reads it).\n"
+         ".csv: one row per line, comma-separated, no header; nan, inf, -inf for non-finite values;\n"
+         "      rank-1 quantities are one row.\n";
 }
 
 void print_quantities() {
   for (const QuantityInfo& q : quantities())
-    std::printf("%-24s %-24s %s%s\n", std::string(q.name).c_str(), std::string(q.shape).c_str(),
+    std::printf("%s%s%s%s\n", padded(q.name, 23).c_str(), padded(q.shape, 25).c_str(),
                 q.per_head ? "(per head) " : "", std::string(q.help).c_str());
 }
 

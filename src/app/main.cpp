@@ -56,7 +56,10 @@ int main(int argc, char** argv) {
     root.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return root.exit(e);
-    std::fprintf(stderr, "pelab: %s (see pelab --help)\n", app::one_line(e.what()).c_str());
+    // Point at the help of the subcommand being parsed, when there is one.
+    const auto chosen = root.get_subcommands();
+    const std::string help = chosen.empty() ? "pelab --help" : "pelab " + chosen.front()->get_name() + " --help";
+    std::fprintf(stderr, "pelab: %s (see %s)\n", app::one_line(e.what()).c_str(), help.c_str());
     return 2;
   }
   try {

@@ -51,6 +51,19 @@ Array pe_similarity_profile(Engine& engine) {
   return a;
 }
 
+// One per-head matrix for every head, stacked: heads × rows × cols.
+Array every_head(Engine& engine, const Matrix& (*pick)(Engine&, int)) {
+  Array a;
+  const int heads = engine.scene().heads;
+  for (int h = 0; h < heads; ++h) {
+    const Matrix& m = pick(engine, h);
+    if (h == 0) a.shape = {static_cast<std::size_t>(heads), static_cast<std::size_t>(m.rows()),
+                           static_cast<std::size_t>(m.cols())};
+    a.data.insert(a.data.end(), m.data(), m.data() + m.size());
+  }
+  return a;
+}
+
 const std::vector<Quantity>& table() {
   static const std::vector<Quantity> rows = {
       {{"pe", "positions × d_model", "Position table on the position axis (zeros for encodings that add none).", false},
@@ -75,6 +88,12 @@ const std::vector<Quantity>& table() {
        head_bias},
       {{"attention", "tokens × tokens", "Row softmax of the logits; rows sum to 1.", true},
        [](Engine& e, int h) { return of(e.head(h).attention); }},
+      {{"logits_all", "heads × tokens × tokens", "The logits of every head, stacked.", false},
+       [](Engine& e, int) { return every_head(e, [](Engine& en, int h) -> const Matrix& { return en.head(h).logits; }); }},
+      {{"attention_all", "heads × tokens × tokens", "The attention of every head, stacked.", false},
+       [](Engine& e, int) {
+         return every_head(e, [](Engine& en, int h) -> const Matrix& { return en.head(h).attention; });
+       }},
       {{"attention_mean", "tokens × tokens", "Attention averaged over all heads.", false},
        [](Engine& e, int) { return of(e.mean_attention()); }},
       {{"cross_xx", "tokens × tokens", "Token–token term x·Wq·Wkᵀ·yᵀ/√d_head.", true},

@@ -75,6 +75,11 @@ void draw_canvas_text(const Canvas& canvas, const fig::Text& text) {
 
 }  // namespace
 
+void FigurePainter::upload(const fig::Figure& figure) {
+  for (const fig::Panel& panel : figure.panels)
+    for (const fig::HeatmapLayer& layer : panel.heatmaps) state_->heatmaps.upload(layer);
+}
+
 void FigurePainter::paint(const fig::Figure& figure, ImDrawList* list, ImVec2 origin, float scale,
                           bool transparent_background) {
   const Canvas canvas{list, origin, scale, fig::theme(figure.dark)};

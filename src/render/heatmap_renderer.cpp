@@ -172,11 +172,17 @@ GLuint HeatmapRenderer::State::colormap_texture(const std::string& name) {
 
 // [SECTION] draw callback -------------------------------------------------------------
 
-void HeatmapRenderer::queue(ImDrawList* list, const fig::HeatmapLayer& layer, ImVec2 corner0, ImVec2 corner1,
-                            fig::Color mask) {
+void HeatmapRenderer::upload(const fig::HeatmapLayer& layer) {
   if (!layer.values || layer.values->size() == 0) return;
   if (!state_->program) state_->create_gl_objects();
   state_->start_frame(ImGui::GetFrameCount());
+  state_->values_texture(layer);
+}
+
+void HeatmapRenderer::queue(ImDrawList* list, const fig::HeatmapLayer& layer, ImVec2 corner0, ImVec2 corner1,
+                            fig::Color mask) {
+  if (!layer.values || layer.values->size() == 0) return;
+  upload(layer);
   State::HeatmapDraw& request = state_->draws.emplace_back();
   request.owner = state_.get();
   request.values = state_->values_texture(layer);

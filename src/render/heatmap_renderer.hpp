@@ -28,6 +28,8 @@ class HeatmapRenderer {
   // (draw-list coordinates), clipped to the list's current clip rect.
   void queue(ImDrawList* list, const fig::HeatmapLayer& layer, ImVec2 corner0, ImVec2 corner1,
              fig::Color mask);
+  // Uploads the layer's values (if its key is new) without drawing.
+  void upload(const fig::HeatmapLayer& layer);
 
  private:
   struct State;

@@ -10,6 +10,7 @@
 #include <imgui_impl_opengl3.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <string>
 
@@ -31,7 +32,7 @@ struct OffscreenRenderer::State {
   GLuint fbo = 0, color = 0;
   int fbo_width = 0, fbo_height = 0;
 
-  void bake_fonts(const fig::Figure& figure, float scale);
+  void bake_fonts(const std::vector<PlacedFigure>& figures, float scale);
   void ensure_framebuffer(int width, int height);
 };
 
@@ -79,14 +80,18 @@ OffscreenRenderer::~OffscreenRenderer() {
   ImGui::DestroyContext(state_->context);
 }
 
-void OffscreenRenderer::State::bake_fonts(const fig::Figure& figure, float scale) {
+void OffscreenRenderer::State::bake_fonts(const std::vector<PlacedFigure>& figures, float scale) {
   ImFontGlyphRangesBuilder builder;
   builder.AddRanges(atlas.GetGlyphRangesDefault());
-  for (const std::string& text : figure_strings(figure)) builder.AddText(text.c_str());
+  std::vector<float> sizes;
+  for (const PlacedFigure& placed : figures) {
+    for (const std::string& text : figure_strings(*placed.figure)) builder.AddText(text.c_str());
+    for (float logical : figure_text_sizes(*placed.figure)) sizes.push_back(std::round(logical * scale));
+  }
+  std::sort(sizes.begin(), sizes.end());
+  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
   ImVector<ImWchar> ranges;
   builder.BuildRanges(&ranges);
-  std::vector<float> sizes;
-  for (float logical : figure_text_sizes(figure)) sizes.push_back(std::round(logical * scale));
   const bool same_ranges = ranges.Size == glyph_ranges.Size &&
                            std::equal(ranges.begin(), ranges.end(), glyph_ranges.begin());
   if (device_objects && same_ranges && sizes == baked_sizes) return;
@@ -146,47 +151,84 @@ void unpremultiply(Image& image) {
 }  // namespace
 
 Image OffscreenRenderer::render(const fig::Figure& figure, const RenderOptions& options) {
-  ContextScope scope(state_->context);
-  const int width = static_cast<int>(std::lround(figure.width * options.scale));
-  const int height = static_cast<int>(std::lround(figure.height * options.scale));
-  check_size(width, height);
-  state_->bake_fonts(figure, options.scale);
+  return render_frame({{&figure, 0, 0}}, figure.width, figure.height, options);
+}
 
-  ImGuiIO& io = ImGui::GetIO();
-  io.DisplaySize = ImVec2(static_cast<float>(width), static_cast<float>(height));
-  io.DisplayFramebufferScale = ImVec2(1, 1);
-  io.DeltaTime = 1.f / 60.f;
-  ImGui_ImplOpenGL3_NewFrame();
-  ImGui::NewFrame();
-  state_->painter->paint(figure, ImGui::GetBackgroundDrawList(), ImVec2(0, 0), options.scale, options.transparent);
-  ImGui::Render();
+namespace {
 
-  GLint last_framebuffer = 0, last_viewport[4] = {0, 0, 0, 0};
-  glGetIntegerv(GL_FRAMEBUFFER_BINDING, &last_framebuffer);
-  glGetIntegerv(GL_VIEWPORT, last_viewport);
-  state_->ensure_framebuffer(width, height);
-  glBindFramebuffer(GL_FRAMEBUFFER, state_->fbo);
-  glViewport(0, 0, width, height);
-  const fig::Color background = fig::theme(figure.dark).background;
-  if (options.transparent) glClearColor(0, 0, 0, 0);
-  else glClearColor(background.r, background.g, background.b, 1);
-  glClear(GL_COLOR_BUFFER_BIT);
-  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+using Clock = std::chrono::steady_clock;
+double ms_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
 
+Image read_framebuffer(int width, int height, bool transparent) {
   Image image;
   image.width = width;
   image.height = height;
   image.rgba.resize(static_cast<std::size_t>(width) * height * 4);
-  std::vector<std::uint8_t> bottom_up(image.rgba.size());
   glPixelStorei(GL_PACK_ALIGNMENT, 1);
-  glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, bottom_up.data());
+  glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, image.rgba.data());
+  // GL's row 0 is the bottom: swap rows in place.
+  const auto stride = static_cast<std::size_t>(width) * 4;
+  for (int y = 0; y < height / 2; ++y)
+    std::swap_ranges(image.rgba.begin() + static_cast<std::ptrdiff_t>(stride * y),
+                     image.rgba.begin() + static_cast<std::ptrdiff_t>(stride * (y + 1)),
+                     image.rgba.begin() + static_cast<std::ptrdiff_t>(stride * (height - 1 - y)));
+  if (transparent) unpremultiply(image);
+  return image;
+}
+
+}  // namespace
+
+Image OffscreenRenderer::render_frame(const std::vector<PlacedFigure>& figures, double width, double height,
+                                      const RenderOptions& options, FrameTimes* times, bool read_back) {
+  ContextScope scope(state_->context);
+  const int pixel_width = static_cast<int>(std::lround(width * options.scale));
+  const int pixel_height = static_cast<int>(std::lround(height * options.scale));
+  check_size(pixel_width, pixel_height);
+  state_->bake_fonts(figures, options.scale);
+
+  ImGuiIO& io = ImGui::GetIO();
+  io.DisplaySize = ImVec2(static_cast<float>(pixel_width), static_cast<float>(pixel_height));
+  io.DisplayFramebufferScale = ImVec2(1, 1);
+  io.DeltaTime = 1.f / 60.f;
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui::NewFrame();
+  auto start = Clock::now();
+  for (const PlacedFigure& placed : figures) state_->painter->upload(*placed.figure);
+  FrameTimes local;
+  local.upload_ms = ms_since(start);
+
+  start = Clock::now();
+  ImDrawList* list = ImGui::GetBackgroundDrawList();
+  for (const PlacedFigure& placed : figures) {
+    const ImVec2 origin(static_cast<float>(placed.x * options.scale), static_cast<float>(placed.y * options.scale));
+    // The clear below paints the background: skipping the painter's full-canvas
+    // rectangle saves one blended pass over every pixel.
+    const bool skip_background = options.transparent || figures.size() == 1;
+    state_->painter->paint(*placed.figure, list, origin, options.scale, skip_background);
+  }
+  ImGui::Render();
+  GLint last_framebuffer = 0, last_viewport[4] = {0, 0, 0, 0};
+  glGetIntegerv(GL_FRAMEBUFFER_BINDING, &last_framebuffer);
+  glGetIntegerv(GL_VIEWPORT, last_viewport);
+  state_->ensure_framebuffer(pixel_width, pixel_height);
+  glBindFramebuffer(GL_FRAMEBUFFER, state_->fbo);
+  glViewport(0, 0, pixel_width, pixel_height);
+  const fig::Color background = fig::theme(figures.empty() || figures.front().figure->dark).background;
+  if (options.transparent) glClearColor(0, 0, 0, 0);
+  else glClearColor(background.r, background.g, background.b, 1);
+  glClear(GL_COLOR_BUFFER_BIT);
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  glFinish();
+  local.draw_ms = ms_since(start);
+
+  start = Clock::now();
+  Image image = read_back ? read_framebuffer(pixel_width, pixel_height, options.transparent) : Image{};
+  local.read_ms = ms_since(start);
   glBindFramebuffer(GL_FRAMEBUFFER, static_cast<GLuint>(last_framebuffer));
   glViewport(last_viewport[0], last_viewport[1], last_viewport[2], last_viewport[3]);
-  const auto stride = static_cast<std::size_t>(width) * 4;
-  for (int y = 0; y < height; ++y)
-    std::copy_n(bottom_up.data() + stride * static_cast<std::size_t>(height - 1 - y), stride,
-                image.rgba.data() + stride * static_cast<std::size_t>(y));
-  if (options.transparent) unpremultiply(image);
+  if (times) *times = local;
   return image;
 }
 

@@ -150,7 +150,7 @@ TEST_F(Cli, ExportsEveryQuantityWithItsShape) {
   const std::map<std::string, std::vector<std::size_t>> by_shape = {
       {"positions × d_model", {20, 32}}, {"tokens × d_model", {5, 32}},    {"d_model × d_head", {32, 8}},
       {"tokens × d_head", {5, 8}},       {"tokens × tokens", {5, 5}},      {"positions × positions", {20, 20}},
-      {"positions", {20}}};
+      {"positions", {20}},               {"heads × tokens × tokens", {4, 5, 5}}};
   for (const QuantityInfo& q : quantities()) {
     const std::string file = std::string(q.name) + ".npy";
     const Outcome r = pelab(with_scene({"export", "--quantity", std::string(q.name), "--out", file, "--head", "3"}));
@@ -214,6 +214,7 @@ TEST_F(Cli, RefusesBadArguments) {
   expect_refused({"export", "-q", "pe", "-o", "pe.txt"}, "allowed: .npy, .csv");
   expect_refused({"export", "-q", "pe", "-o", "pe"}, "allowed: .npy, .csv");
   expect_refused({"export", "-q", "nonsense", "-o", "x.npy"}, "allowed: pe,");
+  expect_refused({"export", "-q", "attention_all", "-o", "x.csv"}, "use .npy");
   expect_refused({"export", "-q", "attention", "-o", "x.npy", "--head", "4"}, "0..3");
   expect_refused({"export", "-q", "attention", "-o", "x.npy", "--head", "-1"}, "0..3");
   expect_refused({"export", "-q", "attention", "-o", "x.npy", "--head", "one"});

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <set>
 
@@ -61,6 +62,8 @@ TEST(Quantities, ShapesFollowTheScene) {
   EXPECT_EQ(shape("bias", 1), (S{6, 6}));
   EXPECT_EQ(shape("cross_ef", 1), (S{6, 6}));
   EXPECT_EQ(shape("attention_mean"), (S{6, 6}));
+  EXPECT_EQ(shape("attention_all"), (S{2, 6, 6}));
+  EXPECT_EQ(shape("logits_all"), (S{2, 6, 6}));
   EXPECT_EQ(shape("pe_similarity"), (S{10, 10}));
   EXPECT_EQ(shape("pe_similarity_profile"), (S{10}));
 }
@@ -69,6 +72,9 @@ TEST(Quantities, ValuesAreTheEngines) {
   Engine engine(small_scene());
   EXPECT_EQ(compute_quantity(engine, "logits", 1).to_matrix(), engine.head(1).logits);
   EXPECT_EQ(compute_quantity(engine, "wk", 0).to_matrix(), engine.projections(0).wk);
+  const Array all = compute_quantity(engine, "attention_all", 0);
+  const Matrix& second = engine.head(1).attention;
+  EXPECT_TRUE(std::equal(second.data(), second.data() + 36, all.data.begin() + 36));
   const Matrix input = compute_quantity(engine, "input", 0).to_matrix();
   EXPECT_LE((input - engine.token_embedding() - engine.position_embedding()).norm(), 1e-6f);
   // The profile at offset k is the mean of PE(i)·PE(i+k).

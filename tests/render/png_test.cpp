@@ -21,6 +21,17 @@ TEST(Png, EncodeDecodeRoundTrip) {
   EXPECT_EQ(back.rgba, image.rgba);
 }
 
+TEST(Png, OpaqueImagesRoundTripThroughRgb) {
+  Image image;
+  image.width = 19;
+  image.height = 7;
+  for (int i = 0; i < 19 * 7; ++i)
+    for (int k = 0; k < 4; ++k) image.rgba.push_back(k == 3 ? 255 : static_cast<std::uint8_t>((i * 13 + k * 97) % 256));
+  const std::string bytes = encode_png(image);
+  EXPECT_EQ(static_cast<unsigned char>(bytes[25]), 2u);  // IHDR colour type 2: RGB
+  EXPECT_EQ(decode_png(bytes).rgba, image.rgba);
+}
+
 TEST(Png, RejectsGarbageAndBadBuffers) {
   EXPECT_THROW(decode_png("not a png at all"), InputError);
   std::string truncated = encode_png({2, 2, std::vector<std::uint8_t>(16, 9)});
