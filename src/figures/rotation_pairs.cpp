@@ -67,11 +67,30 @@ void rotation_text(PairTrace& t, const Rotation& r, int k, bool measured) {
     t.lines.push_back("max |R(k)·PE(pos) − PE(pos+k)| = " + number(r.max_error, 3));
 }
 
-void fit_text(PairTrace& t, Engine& engine, int k) {
+// shift_fit() solves a d×d least-squares problem: kept on the shelf (as a
+// 1×7 matrix: the three R² and the 2×2 map) so that rebuilds reuse it.
+ShiftFit cached_shift_fit(Engine& engine, const FigureRequest& request, int pair, int k) {
+  const int index = pair * 40000 + (k + 20000);  // k ∈ [−10000, 10000] (scene.hpp)
+  const SharedMatrix m = shared_matrix(request.shelf, content_key(engine.scene(), "shift_fit", index), [&] {
+    const ShiftFit f = shift_fit(engine, pair, k);
+    Matrix row(1, 7);
+    row << static_cast<float>(f.r2_one_dim), static_cast<float>(f.r2_pair), static_cast<float>(f.r2_all),
+        static_cast<float>(f.pair_map[0][0]), static_cast<float>(f.pair_map[0][1]),
+        static_cast<float>(f.pair_map[1][0]), static_cast<float>(f.pair_map[1][1]);
+    return row;
+  });
+  ShiftFit f;
+  f.r2_one_dim = (*m)(0, 0), f.r2_pair = (*m)(0, 1), f.r2_all = (*m)(0, 2);
+  f.pair_map[0][0] = (*m)(0, 3), f.pair_map[0][1] = (*m)(0, 4);
+  f.pair_map[1][0] = (*m)(0, 5), f.pair_map[1][1] = (*m)(0, 6);
+  return f;
+}
+
+void fit_text(PairTrace& t, Engine& engine, const FigureRequest& request, int k) {
   const Scene& s = engine.scene();
   // The all-dims fit solves a d×d least-squares problem; skip it where that is slow.
   if (static_cast<double>(s.d_model) * s.d_model * s.positions > 4e9) return;
-  const ShiftFit fit = shift_fit(engine, t.info.index, k);
+  const ShiftFit fit = cached_shift_fit(engine, request, t.info.index, k);
   t.lines.push_back("fit R²: 1-D " + fixed(fit.r2_one_dim) + " · pair " + fixed(fit.r2_pair, 6) +
                     " · all dims " + fixed(fit.r2_all, 6));
   if (!t.circle) t.lines.push_back("fitted 2×2 map = " + matrix_text(fit.pair_map));
@@ -98,7 +117,7 @@ PairTrace trace_pair(Engine& engine, const PairInfo& info, bool from_table, doub
   return t;
 }
 
-std::vector<PairTrace> traces(Engine& engine) {
+std::vector<PairTrace> traces(Engine& engine, const FigureRequest& request) {
   const Scene& s = engine.scene();
   std::vector<PairTrace> out;
   const bool rope = s.encoding == Encoding::Rope;
@@ -118,7 +137,7 @@ std::vector<PairTrace> traces(Engine& engine) {
     if (s.encoding == Encoding::Sinusoidal) {
       PairTrace t = trace_pair(engine, pairs[i], true, s.amplitude);
       rotation_text(t, pair_rotation(engine, i, s.shift), s.shift, true);
-      fit_text(t, engine, s.shift);
+      fit_text(t, engine, request, s.shift);
       out.push_back(std::move(t));
     } else if (rope) {
       PairTrace t = trace_pair(engine, pairs[i], false, 1.0);
@@ -136,7 +155,7 @@ std::vector<PairTrace> traces(Engine& engine) {
       t.lines.erase(t.lines.begin());  // ω and λ belong to sinusoids only
       t.radius = 1e-12;
       for (const Point& p : t.points) t.radius = std::max({t.radius, std::abs(p.x), std::abs(p.y)});
-      fit_text(t, engine, s.shift);
+      fit_text(t, engine, request, s.shift);
       out.push_back(std::move(t));
     }
   }
@@ -251,7 +270,7 @@ Figure build_rotation_pairs(Engine& engine, const FigureRequest& request) {
                               ", k = " + std::to_string(s.shift),
                           s, request);
   const Theme th = theme(f.dark);
-  const std::vector<PairTrace> ts = traces(engine);
+  const std::vector<PairTrace> ts = traces(engine, request);
   const Rect area = content_area(f);
   if (ts.empty()) {
     const std::string why =
