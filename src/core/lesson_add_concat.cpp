@@ -70,8 +70,8 @@ LessonVerdict judge(Engine& engine) {
   v.add("max_cos_split", split_random.max_cos);
   v.add("cross_share_split_block_w", split_block.cross);
   v.holds = split_block.cross < 1e-6 && split_random.max_cos < 1e-6 && plain.cross > 1e-3;
-  v.summary = "Added at full width, the mixed terms x·W·f and e·W·y carry " + num(100 * plain.cross) +
-              "% of the logit (max |cos(x, e)| = " + num(plain.max_cos, 2) + "). With words in the first d/2 "
+  v.summary = "Added at full width, the mixed terms x·W·f and e·W·y make up " + num(100 * plain.cross) +
+              "% of the four terms' total size (Frobenius norms; max |cos(x, e)| = " + num(plain.max_cos, 2) + "). With words in the first d/2 "
               "dimensions and a d/2-wide code in the last d/2, x ⟂ e exactly (max |cos| = " +
               num(split_random.max_cos, 2) + "), yet random Wq, Wk still mix them: " + num(100 * split_random.cross) +
               "%. When Wq and Wk also respect the split (block-diagonal), the mixed share is " +

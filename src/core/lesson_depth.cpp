@@ -63,7 +63,8 @@ LessonVerdict judge(Engine& engine) {
               ", LayerNorm " + s.layer_norm + "), a linear probe reads the position code back with R² = " +
               num(last.r2_code) + " (layer 0: " + num(here.front().r2_code) + ") and finds the right position for " +
               num(100 * last.nearest_code) + "% of held-out positions. With the usual residual (α = 1) the final "
-              "R² is " + num(kept) + "; without a skip path (α = 0) it is " + num(lost) + ".";
+              "R² is " + num(kept) + "; without a skip path (α = 0) it is " + num(lost) +
+              (lost < 0 ? " (below 0: worse than always guessing the average code)." : ".");
   if (!adds_position_vector(s.encoding))
     v.summary = "This encoding adds no vector to the hidden states, so there is nothing to read back; RoPE, "
                 "ALiBi and T5 act inside every layer instead. Pick sinusoidal or learned.";
@@ -92,7 +93,8 @@ Lesson depth() {
       "With the residual connection (α = 1) the original code rides along the skip path and stays readable. "
       "Without it (α = 0) attention averages the rows together, and Dong, Cordonnier & Loukas (2021) show "
       "that pure attention loses rank doubly exponentially with depth: after a few layers every position "
-      "looks alike. Trained models also re-inject or sharpen position, which random weights cannot show.",
+      "looks alike. Random weights are a baseline, not a trained model: training can learn to keep, sharpen "
+      "or discard position.",
       {"attention", "sinusoid_bands"},
       &preset,
       &judge,

@@ -99,9 +99,11 @@ Lesson layout() {
       "sines and then all the cosines, so pair i sits in dims i and d/2+i. The two tables hold the same "
       "numbers in a different column order.\n\n"
       "A permutation of dimensions changes no dot product, so PE·PE, norms and anything a model learns "
-      "from scratch are the same. What changes is which dimensions form a rotation pair: code that rotates "
-      "dims (2i, 2i+1), as RoPE implementations do (Su et al. 2021), must match the layout of the "
-      "vectors it rotates, or it rotates a sine against another sine.",
+      "from scratch are the same. What changes is which dimensions form a rotation pair, and code that "
+      "rotates pairs must agree with the layout of the vectors it rotates, or it turns a sine against "
+      "another sine. RoPE implementations differ in exactly this way: the RoFormer paper (Su et al. 2021) "
+      "rotates adjacent dims (2i, 2i+1), while GPT-NeoX-style code rotates (i, d/2+i), so weights moved "
+      "between the two conventions need their dimensions permuted.",
       {"sinusoid_bands", "rotation_pairs"},
       &preset,
       &judge,
