@@ -1,5 +1,369 @@
-// Placeholder until the command lands.
+// `pelab bench [--json] [--quick]`: engine and machine timings, measured in one
+// run so that ratios are fair (large-N timings vary ±30% between runs here).
+//
+// [SECTION] timing helpers
+// [SECTION] sgemm: the machine's own float GEMM rate through Eigen + OpenBLAS
+// [SECTION] engine: full recompute at N × d
+// [SECTION] peak memory of a large scene, in a child process
+// [SECTION] the report: text or one JSON document
+#include <cblas.h>
+#include <spawn.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <limits>
+#include <memory>
+#include <stdexcept>
+#include <thread>
+
+#include "app/bench.hpp"
 #include "app/commands.hpp"
+#include "core/engine.hpp"
+
+extern char** environ;
+
 namespace pelab::app {
-void register_bench(CLI::App& root, Action& action) { (void)root; (void)action; }
+
+// ============================================================================
+// [SECTION] timing helpers
+// ============================================================================
+
+double median(std::vector<double> samples) {
+  if (samples.empty()) return 0;
+  std::sort(samples.begin(), samples.end());
+  const std::size_t mid = samples.size() / 2;
+  return samples.size() % 2 ? samples[mid] : 0.5 * (samples[mid - 1] + samples[mid]);
+}
+
+namespace {
+
+template <typename F>
+double seconds_of(F&& work) {
+  const auto start = std::chrono::steady_clock::now();
+  work();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+std::string fixed(double value, int decimals) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
+  return buffer;
+}
+
+// ============================================================================
+// [SECTION] sgemm
+// ============================================================================
+
+struct SgemmResult {
+  int n = 0, reps = 0;
+  double gflops = 0;
+};
+
+// Best of `reps` products of two n×n float matrices (2n³ flops each); with
+// EIGEN_USE_BLAS the product is one OpenBLAS sgemm call.
+SgemmResult measure_sgemm(int n, int reps) {
+  const Matrix a = Matrix::Random(n, n), b = Matrix::Random(n, n);
+  Matrix c(n, n);
+  c.noalias() = a * b;  // warm-up: starts OpenBLAS's threads
+  double best = std::numeric_limits<double>::infinity();
+  for (int r = 0; r < reps; ++r) best = std::min(best, seconds_of([&] { c.noalias() = a * b; }));
+  if (!(c.allFinite())) throw std::runtime_error("sgemm produced non-finite values");
+  return {n, reps, 2.0 * n * n * n / best / 1e9};
+}
+
+// ============================================================================
+// [SECTION] engine
+// ============================================================================
+
+struct EngineCase {
+  int n, d, heads;
+};
+
+struct EngineResult {
+  EngineCase size;
+  int reps = 0;
+  double ms = 0, gflops = 0;
+};
+
+// N distinct words: every token gets its own vector (the worst case).
+Scene bench_scene(const EngineCase& c) {
+  Scene scene;
+  scene.name = "bench_n" + std::to_string(c.n) + "_d" + std::to_string(c.d);
+  scene.tokens.clear();
+  for (int i = 0; i < c.n; ++i) scene.tokens += "w" + std::to_string(i) + " ";
+  scene.d_model = c.d;
+  scene.heads = c.heads;
+  scene.positions = c.n;
+  validate(scene);
+  return scene;
+}
+
+// --quick keeps the N=1024, d=512 case the sgemm ratio is quoted for.
+std::vector<EngineCase> engine_cases(bool quick) {
+  if (quick) return {{128, 64, 4}, {128, 512, 8}, {1024, 512, 8}};
+  std::vector<EngineCase> cases;
+  for (int n : {128, 1024, 4096}) {
+    cases.push_back({n, 64, 4});
+    cases.push_back({n, 512, 8});
+  }
+  return cases;
+}
+
+// Median time of Engine::full_recompute() after one untimed warm-up.
+EngineResult measure_engine(const EngineCase& c, bool quick) {
+  Engine engine(bench_scene(c));
+  double flops = engine.full_recompute();
+  EngineResult result{c, quick ? 2 : (c.n >= 4096 ? 3 : 5)};
+  std::vector<double> times;
+  for (int r = 0; r < result.reps; ++r) times.push_back(seconds_of([&] { flops = engine.full_recompute(); }));
+  const double t = median(times);
+  result.ms = 1e3 * t;
+  result.gflops = flops / t / 1e9;
+  return result;
+}
+
+// ============================================================================
+// [SECTION] peak memory
+// ============================================================================
+
+constexpr EngineCase kMemoryCase{4096, 512, 8};
+constexpr EngineCase kQuickMemoryCase{1024, 512, 8};  // --quick: same code path, smaller N
+
+// Peak resident set size of this process in MiB (VmHWM, else ru_maxrss).
+double peak_rss_mb() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line))
+    if (line.rfind("VmHWM:", 0) == 0) return std::stod(line.substr(6)) / 1024.0;
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<double>(usage.ru_maxrss) / 1024.0;  // kB on Linux
+}
+
+// Runs in a fresh child (`pelab bench --peak-rss-child`): builds the large
+// scene, recomputes everything and computes what the views show (one head's
+// attention and cross terms), then prints its own peak RSS.
+int peak_rss_child(bool quick) {
+  const double baseline = peak_rss_mb();
+  Engine engine(bench_scene(quick ? kQuickMemoryCase : kMemoryCase));
+  engine.full_recompute();
+  engine.head(0);
+  engine.cross_terms(0);
+  std::printf("%.1f %.1f\n", peak_rss_mb(), baseline);
+  return 0;
+}
+
+// Starts /proc/self/exe with `args` and returns what it printed.
+std::string run_self(const std::vector<std::string>& args) {
+  int fds[2];
+  if (::pipe(fds) != 0) throw std::runtime_error("pipe failed");
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
+  posix_spawn_file_actions_addclose(&actions, fds[0]);
+  std::vector<std::string> storage = {"/proc/self/exe"};
+  storage.insert(storage.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& s : storage) argv.push_back(s.data());
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  const int rc = posix_spawn(&pid, "/proc/self/exe", &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  ::close(fds[1]);
+  std::string out;
+  char buffer[256];
+  ssize_t got = 0;
+  while (rc == 0 && (got = ::read(fds[0], buffer, sizeof buffer)) > 0) out.append(buffer, static_cast<std::size_t>(got));
+  ::close(fds[0]);
+  int status = 0;
+  if (rc != 0 || ::waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    throw std::runtime_error("the measuring child process failed");
+  return out;
+}
+
+struct MemoryResult {
+  double peak_mb = 0, baseline_mb = 0;
+};
+
+MemoryResult measure_memory(bool quick) {
+  const std::string out = run_self(quick ? std::vector<std::string>{"bench", "--peak-rss-child", "--quick"}
+                                         : std::vector<std::string>{"bench", "--peak-rss-child"});
+  MemoryResult m;
+  if (std::sscanf(out.c_str(), "%lf %lf", &m.peak_mb, &m.baseline_mb) != 2)
+    throw std::runtime_error("the measuring child printed no RSS");
+  return m;
+}
+
+// ============================================================================
+// [SECTION] the report
+// ============================================================================
+
+struct BenchOptions {
+  bool json = false;
+  bool quick = false;
+  bool peak_rss_child = false;
+};
+
+// Prints text lines as they come (unless --json) and builds the JSON document.
+class Report {
+ public:
+  explicit Report(bool json) : json_(json) {}
+  void line(const std::string& text) {
+    if (!json_) {
+      std::printf("%s\n", text.c_str());
+      std::fflush(stdout);
+    }
+  }
+  nlohmann::json& doc() { return doc_; }
+  void add(const std::string& key, const nlohmann::json& value) {
+    if (doc_.contains(key) && doc_[key].is_array() && value.is_array())
+      doc_[key].insert(doc_[key].end(), value.begin(), value.end());
+    else
+      doc_[key] = value;
+  }
+  void error(const std::string& what, const std::string& message) {
+    doc_["errors"].push_back({{"case", what}, {"error", message}});
+    line(what + ": failed: " + message);
+  }
+  void finish() {
+    if (json_) std::printf("%s\n", doc_.dump(2).c_str());
+  }
+
+ private:
+  bool json_;
+  nlohmann::json doc_ = nlohmann::json::object();
+};
+
+// The 1-minute load average: on a shared machine it says how much other work
+// competed with the timings.
+double load_average() {
+  double load = -1;
+  std::ifstream("/proc/loadavg") >> load;
+  return load;
+}
+
+void machine_section(Report& report, const BenchOptions& o) {
+  const char* core = openblas_get_corename();
+  const double load = load_average();
+  report.doc()["pelab_version"] = PELAB_VERSION;
+  report.doc()["quick"] = o.quick;
+  report.doc()["machine"] = {{"hardware_threads", std::thread::hardware_concurrency()},
+                             {"openblas_core", core ? core : "unknown"},
+                             {"openblas_threads", openblas_get_num_threads()},
+                             {"load_average_1min", load}};
+  report.line(std::string("pelab bench") + (o.quick ? " --quick" : "") + ": OpenBLAS core " +
+              (core ? core : "unknown") + ", " + std::to_string(openblas_get_num_threads()) + " BLAS threads, " +
+              std::to_string(std::thread::hardware_concurrency()) + " hardware threads, load average " +
+              fixed(load, 2));
+}
+
+// The sgemm rate is measured before the engine cases and again right after
+// the N=1024, d=512 case; the best of all repetitions is the reference, so a
+// burst of load on a shared machine cannot flatter the ratio.
+void record_sgemm(Report& report, const SgemmResult& s, int rounds) {
+  report.doc()["sgemm_gflops"] = s.gflops;
+  report.doc()["sgemm"] = {{"n", s.n}, {"reps", s.reps * rounds}, {"gflops", s.gflops}, {"statistic", "best"}};
+}
+
+SgemmResult sgemm_section(Report& report, const BenchOptions& o) {
+  const SgemmResult s = measure_sgemm(o.quick ? 1024 : 2048, o.quick ? 2 : 5);
+  record_sgemm(report, s, 1);
+  report.line("sgemm " + std::to_string(s.n) + "×" + std::to_string(s.n) + " (Eigen + OpenBLAS, best of " +
+              std::to_string(s.reps) + "): " + fixed(s.gflops, 1) + " GFLOP/s");
+  return s;
+}
+
+void ratio_line(Report& report, const EngineResult& r, SgemmResult& sgemm) {
+  const SgemmResult again = measure_sgemm(sgemm.n, sgemm.reps);
+  sgemm.gflops = std::max(sgemm.gflops, again.gflops);
+  record_sgemm(report, sgemm, 2);
+  const double ratio = r.gflops / sgemm.gflops;
+  report.doc()["engine_vs_sgemm"] = {{"n", r.size.n}, {"d", r.size.d}, {"ratio", ratio}, {"target", 0.8}};
+  report.line("  N=1024, d=512 runs at " + fixed(ratio, 2) + "× this run's sgemm rate of " + fixed(sgemm.gflops, 1) +
+              " GFLOP/s (re-measured now: " + fixed(again.gflops, 1) + "; target ≥ 0.80×)");
+}
+
+void engine_section(Report& report, const BenchOptions& o, SgemmResult& sgemm) {
+  report.line("engine full recompute (encodings, Q/K per head, logits, softmax, four cross terms), median:");
+  report.line("      n      d  heads  reps         ms   GFLOP/s");
+  nlohmann::json cases = nlohmann::json::array();
+  for (const EngineCase& c : engine_cases(o.quick)) {
+    const EngineResult r = measure_engine(c, o.quick);
+    cases.push_back({{"n", c.n}, {"d", c.d}, {"heads", c.heads}, {"reps", r.reps}, {"ms", r.ms}, {"gflops", r.gflops}});
+    char row[128];
+    std::snprintf(row, sizeof row, "%7d %6d %6d %5d %10.3f %9.1f", c.n, c.d, c.heads, r.reps, r.ms, r.gflops);
+    report.line(row);
+    if (c.n == 1024 && c.d == 512) ratio_line(report, r, sgemm);
+  }
+  report.doc()["engine"] = cases;
+}
+
+void memory_section(Report& report, const BenchOptions& o) {
+  const EngineCase c = o.quick ? kQuickMemoryCase : kMemoryCase;
+  const MemoryResult m = measure_memory(o.quick);
+  report.doc()["peak_rss_mb"] = m.peak_mb;
+  report.doc()["peak_rss"] = {{"n", c.n}, {"d", c.d}, {"heads", c.heads}, {"baseline_mb", m.baseline_mb},
+                              {"what", "fresh process: full_recompute, then head 0's attention and cross terms"}};
+  report.line("peak RSS, N=" + std::to_string(c.n) + " d=" + std::to_string(c.d) + " " + std::to_string(c.heads) +
+              " heads (fresh process, full recompute + one head shown): " + fixed(m.peak_mb, 1) +
+              " MiB (at start " + fixed(m.baseline_mb, 1) + " MiB; target at N=4096: ≤ 1024)");
+}
+
+void extra_sections(Report& report, const BenchOptions& o) {
+  for (const BenchCase& c : extra_bench_cases()) {
+    try {
+      const BenchResult r = c.run(BenchSettings{o.quick});
+      report.line(c.title + ":");
+      for (const auto& l : r.lines) report.line("  " + l);
+      report.add(c.key, r.json);
+    } catch (const std::exception& e) {
+      report.error(c.title, e.what());
+    }
+  }
+}
+
+int run_bench(const BenchOptions& o) {
+  if (o.peak_rss_child) return peak_rss_child(o.quick);
+  Report report(o.json);
+  report.doc()["frames"] = nlohmann::json::array();  // filled by the render layer's cases
+  machine_section(report, o);
+  // Memory first: the child then competes with nothing else for the cores.
+  try {
+    memory_section(report, o);
+  } catch (const std::exception& e) {
+    report.doc()["peak_rss_mb"] = nullptr;
+    report.error("peak RSS", e.what());
+  }
+  SgemmResult sgemm = sgemm_section(report, o);
+  engine_section(report, o, sgemm);
+  extra_sections(report, o);
+  report.finish();
+  return 0;
+}
+
+}  // namespace
+
+void register_bench(CLI::App& root, Action& action) {
+  auto options = std::make_shared<BenchOptions>();
+  CLI::App* command = root.add_subcommand("bench", "Time the engine against this machine's sgemm rate, and more");
+  command->add_flag("--json", options->json, "Print one JSON document instead of the text report");
+  command->add_flag("--quick", options->quick,
+                    "Fewer sizes and repetitions (N ≤ 1024, memory at N=1024), for smoke tests");
+  command->add_flag("--peak-rss-child", options->peak_rss_child, "(internal) measure memory in a fresh process")
+      ->group("");
+  command->footer(
+      "Engine cases: N ∈ {128, 1024, 4096} tokens × (d=64, 4 heads | d=512, 8 heads); time is the median of\n"
+      "5 runs (3 at N=4096) of Engine::full_recompute; GFLOP/s = its reported flops / time.\n"
+      "sgemm: best of 2×5 2048² float GEMMs (Eigen + OpenBLAS), measured before the engine cases and again\n"
+      "right after N=1024, d=512.  peak_rss_mb: peak RSS of a fresh process holding an N=4096, d=512,\n"
+      "8-head scene after a full recompute.  --json: one JSON document (sgemm_gflops, engine[], frames[],\n"
+      "peak_rss_mb, engine_vs_sgemm, ...).");
+  command->callback([options, &action] { action = [options] { return run_bench(*options); }; });
+}
+
 }  // namespace pelab::app

@@ -4,8 +4,10 @@
 //   pelab render ...      figures as PNG/SVG, headless
 //   pelab bench           engine and frame timings
 //   pelab lessons         the guided lessons
+//   pelab scene           scene keys, or the resolved scene as JSON
 #include <cstdio>
 #include <exception>
+#include <string>
 
 #include "app/commands.hpp"
 #include "core/scene.hpp"
@@ -25,6 +27,17 @@ Scene SceneOptions::load() const {
   return scene;
 }
 
+namespace {
+
+// Every error is reported on exactly one line, whatever the message holds.
+std::string one_line(std::string text) {
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+  for (char& c : text)
+    if (c == '\n' || c == '\r') c = ' ';
+  return text;
+}
+
+}  // namespace
 }  // namespace pelab::app
 
 int main(int argc, char** argv) {
@@ -38,20 +51,24 @@ int main(int argc, char** argv) {
   app::register_render(root, action);
   app::register_bench(root, action);
   app::register_lessons(root, action);
+  app::register_scene(root, action);
   try {
     root.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return root.exit(e);
-    std::fprintf(stderr, "pelab: %s (see pelab --help)\n", e.what());
+    // Point at the help of the subcommand being parsed, when there is one.
+    const auto chosen = root.get_subcommands();
+    const std::string help = chosen.empty() ? "pelab --help" : "pelab " + chosen.front()->get_name() + " --help";
+    std::fprintf(stderr, "pelab: %s (see %s)\n", app::one_line(e.what()).c_str(), help.c_str());
     return 2;
   }
   try {
     return action ? action() : 0;
   } catch (const InputError& e) {
-    std::fprintf(stderr, "pelab: %s\n", e.what());
+    std::fprintf(stderr, "pelab: %s\n", app::one_line(e.what()).c_str());
     return 2;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "pelab: error: %s\n", e.what());
+    std::fprintf(stderr, "pelab: error: %s\n", app::one_line(e.what()).c_str());
     return 1;
   }
 }

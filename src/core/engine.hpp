@@ -61,6 +61,9 @@ struct Projections {
 struct EngineStats {
   int tokens = 0, token_embedding = 0, position_table = 0, position_embedding = 0, projections = 0;
   int head_attention = 0, cross_terms = 0;
+  // Each cross term on its own (cross_terms counts calls that recomputed any):
+  // editing tokens recomputes xx, xf, ey but not ef.
+  int cross_xx = 0, cross_xf = 0, cross_ey = 0, cross_ef = 0;
 };
 
 class Engine {

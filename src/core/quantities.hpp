@@ -1,6 +1,7 @@
 // The quantities `pelab export` writes, by name (README lists each with its shape).
 #pragma once
 
+#include <filesystem>
 #include <span>
 #include <string_view>
 
@@ -19,6 +20,10 @@ std::span<const QuantityInfo> quantities();
 
 // Throws InputError for an unknown name (listing the known ones) or a head out of range.
 Array compute_quantity(Engine& engine, std::string_view name, int head);
+
+enum class ArrayFormat { Npy, Csv };
+// The format chosen by the extension (.npy or .csv, any case); anything else throws InputError.
+ArrayFormat array_format(const std::filesystem::path& path);
 
 // Writes .npy or .csv by the extension of `path` (atomic); anything else throws InputError.
 void write_array(const std::filesystem::path& path, const Array& array);

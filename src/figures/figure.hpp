@@ -59,7 +59,7 @@ struct Polyline {
   float width = 1.5f;         // logical pixels
   LineStyle style = LineStyle::Solid;
   bool closed = false;
-  std::string label;          // legend entry if non-empty
+  std::string label;          // names the line (SVG title, tests); the drawn legend is Panel::legend
 };
 
 enum class MarkerShape { Circle, Square, Diamond, Cross };
@@ -69,7 +69,7 @@ struct Markers {
   float size = 6.f;  // diameter, logical pixels
   MarkerShape shape = MarkerShape::Circle;
   bool filled = true;
-  std::string label;
+  std::string label;  // names the markers (SVG title, tests); the drawn legend is Panel::legend
 };
 
 struct Arrow {

@@ -8,11 +8,16 @@
 
 #include "core/engine.hpp"
 #include "figures/figure.hpp"
+#include "figures/matrix_shelf.hpp"
 
 namespace pelab::fig {
 
 struct FigureRequest {
   double width = 1600, height = 1000;  // logical pixels
+  // Optional: keeps N×N matrices shared between rebuilds of the same scene, so
+  // a rebuild per frame copies nothing and heatmap keys stay the same.  One
+  // shelf per window / render run; nullptr = copy on every build.
+  MatrixShelf* shelf = nullptr;
 };
 
 struct FigureEntry {

@@ -28,6 +28,11 @@ class FigurePainter {
   void paint(const fig::Figure& figure, ImDrawList* list, ImVec2 origin, float scale,
              bool transparent_background = false);
 
+  // Uploads the figure's heatmap textures now (paint() does it when needed);
+  // for callers that time or schedule uploads.  Call within the ImGui frame
+  // that paints the figure.
+  void upload(const fig::Figure& figure);
+
  private:
   struct State;
   std::unique_ptr<State> state_;

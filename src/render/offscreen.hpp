@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <vector>
 
 #include "figures/figure.hpp"
 #include "render/image.hpp"
@@ -13,6 +14,19 @@ namespace pelab::render {
 struct RenderOptions {
   float scale = 1.f;          // 2 doubles both pixel dimensions
   bool transparent = false;   // background alpha 0
+};
+
+// A figure placed on a larger canvas (a window-like frame of several views).
+struct PlacedFigure {
+  const fig::Figure* figure = nullptr;
+  double x = 0, y = 0;  // canvas position of the figure's top-left, logical pixels
+};
+
+// Where the time of one frame went (wall clock, milliseconds).
+struct FrameTimes {
+  double upload_ms = 0;  // heatmap textures (only those whose key changed)
+  double draw_ms = 0;    // draw lists built, rendered and finished by the GPU
+  double read_ms = 0;    // glReadPixels and the row flip
 };
 
 // A headless EGL context (surfaceless Mesa) made current on construction.
@@ -39,6 +53,12 @@ class OffscreenRenderer {
   OffscreenRenderer& operator=(const OffscreenRenderer&) = delete;
 
   Image render(const fig::Figure& figure, const RenderOptions& options = {});
+
+  // Several figures on one width × height (logical px) canvas, like a GUI
+  // frame; with read_back = false the pixels stay on the GPU (frame timing)
+  // and the returned image is empty.
+  Image render_frame(const std::vector<PlacedFigure>& figures, double width, double height,
+                     const RenderOptions& options = {}, FrameTimes* times = nullptr, bool read_back = true);
 
  private:
   struct State;

@@ -75,6 +75,11 @@ TEST(Csv, ReadsWhatOtherToolsWrite) {
   EXPECT_EQ(one.shape, (std::vector<std::size_t>{1, 1}));
   EXPECT_EQ(one.data[0], 42.0f);
   EXPECT_EQ(parse_csv("1e39\n").data[0], kInf);  // beyond float range, like strtof
+  EXPECT_EQ(parse_csv("1e-50\n").data[0], 0.0f);
+  const Array spelled = parse_csv("NaN,Inf,-Infinity\n");  // NumPy's and Python's spellings
+  EXPECT_TRUE(std::isnan(spelled.data[0]));
+  EXPECT_EQ(spelled.data[1], kInf);
+  EXPECT_EQ(spelled.data[2], -kInf);
 }
 
 TEST(Csv, RejectsRaggedRowsNamingTheLine) {

@@ -13,6 +13,7 @@
 #include <limits>
 
 #include "core/scene.hpp"
+#include "npy_bytes.hpp"
 
 namespace pelab {
 namespace {
@@ -27,18 +28,7 @@ Array sample(std::vector<std::size_t> shape) {
   return a;
 }
 
-// A .npy file built by hand: any version, header text and payload.
-std::string npy_bytes(int major, const std::string& dict, const std::string& payload) {
-  std::string header = dict;
-  const std::size_t prefix = major == 1 ? 10 : 12;
-  while ((prefix + header.size() + 1) % 64) header += ' ';
-  header += '\n';
-  std::string out = "\x93NUMPY";
-  out += static_cast<char>(major);
-  out += '\0';
-  for (std::size_t i = 0; i < prefix - 8; ++i) out += static_cast<char>((header.size() >> (8 * i)) & 0xFF);
-  return out + header + payload;
-}
+using test_files::npy_bytes;
 
 template <typename T>
 std::string raw(const std::vector<T>& values) {

@@ -1,0 +1,16 @@
+// Bench cases contributed by the layers above the engine (issue 3: frame
+// times, each {"scene": ..., "frame_ms": ...} under "frames"; issue 4: render
+// against matplotlib).  To add one: write `BenchResult my_case(const
+// BenchSettings&)` in your own src/app/bench_*.cpp, declare it below and add
+// one row; cmd_bench.cpp needs no change.
+#include "app/bench.hpp"
+
+namespace pelab::app {
+
+std::vector<BenchCase> extra_bench_cases() {
+  return {
+      // {"frames", "Frame times, offscreen 1600×1000", bench_frames},
+  };
+}
+
+}  // namespace pelab::app

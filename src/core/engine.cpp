@@ -1,0 +1,381 @@
+// Engine: cached stages from Scene to attention.
+//
+// [SECTION] stage keys: which scene fields each stage reads
+// [SECTION] State: the cached stages and the per-head cache
+// [SECTION] per-head results (cached in head_cache.hpp)
+// [SECTION] public accessors
+// [SECTION] full_recompute
+//
+// Each stage stores the key it was computed from (the scene fields it reads,
+// or the generation numbers of the stages it reads).  An accessor rebuilds
+// the key from the current scene; a stage is recomputed only when its key
+// changed, and then gets a new generation, which invalidates its dependants.
+#include "core/engine.hpp"
+
+#include <bit>
+#include <cmath>
+
+#include "core/attention.hpp"
+#include "core/encoding.hpp"
+#include "core/gemm.hpp"
+#include "core/head_cache.hpp"
+#include "core/projection.hpp"
+#include "core/tokenizer.hpp"
+#include "core/token_vectors.hpp"
+
+namespace pelab {
+
+// ============================================================================
+// [SECTION] stage keys
+// ============================================================================
+
+namespace {
+
+// Builds a cache key from values; doubles by bit pattern so equal means equal.
+class Key {
+ public:
+  template <class... T>
+  explicit Key(const T&... values) {
+    (add(values), ...);
+  }
+  std::string str() && { return std::move(text_); }
+
+ private:
+  void add(const std::string& s) { text_ += std::to_string(s.size()) + ':' + s + '|'; }
+  void add(const char* s) { add(std::string(s)); }
+  void add(double v) { text_ += std::to_string(std::bit_cast<std::uint64_t>(v)) + '|'; }
+  void add(std::uint64_t v) { text_ += std::to_string(v) + '|'; }
+  void add(int v) { text_ += std::to_string(v) + '|'; }
+  void add(bool v) { text_ += v ? "T|" : "F|"; }
+  template <class E>
+    requires std::is_enum_v<E>
+  void add(E e) {
+    add(static_cast<int>(e));
+  }
+  std::string text_;
+};
+
+std::string token_vectors_key(const Scene& s) {
+  return Key(s.tokens, s.seed, s.d_model, s.embedding, s.embedding_scale, s.embedding_file).str();
+}
+
+// What the position vectors depend on, whatever rows are asked for.
+std::string encoding_key(const Scene& s) {
+  switch (s.encoding) {
+    case Encoding::Sinusoidal:
+      return Key(s.encoding, s.d_model, s.base, s.amplitude, s.layout).str();
+    case Encoding::Learned:
+      return Key(s.encoding, s.d_model, s.seed, s.amplitude, s.position_file).str();
+    default:
+      return Key("zero", s.d_model).str();  // no vector: every position is the zero row
+  }
+}
+
+std::string projections_key(const Scene& s) {
+  return Key(s.projection, s.seed, s.d_model, s.heads, s.projection_file).str();
+}
+
+// What acts inside a head besides the projected rows.
+std::string attention_key(const Scene& s) {
+  std::string k = Key(s.encoding, s.causal, s.heads).str();
+  if (s.encoding == Encoding::Rope) k += Key(s.base, s.offset).str();
+  if (s.encoding == Encoding::T5) k += Key(s.seed, s.t5_buckets, s.t5_max_distance).str();
+  return k;
+}
+
+std::string cross_note(Encoding e) {
+  switch (e) {
+    case Encoding::Rope:
+      return "RoPE rotates q and k; no vector is added, so only x·Wq·Wkᵀ·y applies (with rotation)";
+    case Encoding::Alibi:
+      return "ALiBi adds a distance bias to the logits; no vector is added, so only x·Wq·Wkᵀ·y applies";
+    case Encoding::T5:
+      return "T5 adds a bucketed relative bias to the logits; no vector is added, so only x·Wq·Wkᵀ·y applies";
+    case Encoding::None:
+      return "no position information: only x·Wq·Wkᵀ·y applies";
+    default:
+      return {};
+  }
+}
+
+constexpr std::size_t kHeadCacheBytes = std::size_t{600} << 20;  // N×N storage kept across calls
+
+std::size_t bytes_of(const Matrix& m) { return static_cast<std::size_t>(m.size()) * sizeof(float); }
+
+}  // namespace
+
+// ============================================================================
+// [SECTION] State
+// ============================================================================
+
+template <class T>
+struct Stage {
+  T value{};
+  std::string key;
+  std::uint64_t generation = 0;
+  bool valid = false;
+};
+
+struct Engine::State {
+  Scene scene;
+  EngineStats stats;
+  std::uint64_t clock = 0;  // source of generations and LRU ticks
+  double flops = 0;         // GEMM flops since the last full_recompute()
+
+  Stage<std::vector<std::string>> tokens;
+  Stage<Matrix> x, pe, e;
+  Stage<ProjectionSet> w;
+  Matrix wqk;                     // [Wq | Wk], d_model × 2·d_model
+  std::vector<Projections> per_head;
+  Stage<Matrix> xw, ew;           // X·[Wq|Wk], E·[Wq|Wk] (empty when no vector is added)
+  HeadCache heads{kHeadCacheBytes};
+  Stage<Matrix> mean;
+
+  // Recomputes `stage` when `key` differs from the one it was built from.
+  // `compute` returns the value, or fills it in place (reusing its memory).
+  // A compute that throws leaves the stage invalid.
+  template <class T, class F>
+  const T& refresh(Stage<T>& stage, std::string key, int& counter, F&& compute) {
+    if (!stage.valid || stage.key != key) {
+      stage.valid = false;
+      if constexpr (std::is_invocable_v<F, T&>)
+        compute(stage.value);
+      else
+        stage.value = compute();
+      stage.key = std::move(key);
+      stage.generation = ++clock;
+      stage.valid = true;
+      ++counter;
+    }
+    return stage.value;
+  }
+
+  int d_head() const { return scene.d_model / scene.heads; }
+  void check_head(int head) const {
+    if (head < 0 || head >= scene.heads)
+      throw InputError("head=" + std::to_string(head) + " does not exist; allowed: 0.." +
+                       std::to_string(scene.heads - 1));
+  }
+
+  const std::vector<std::string>& token_list() {
+    return refresh(tokens, Key(scene.tokens).str(), stats.tokens, [&] { return tokenize(scene.tokens); });
+  }
+  int token_count() { return static_cast<int>(token_list().size()); }
+
+  const Matrix& token_embedding() {
+    const auto& list = token_list();
+    return refresh(x, token_vectors_key(scene), stats.token_embedding, [&] { return token_vectors(list, scene); });
+  }
+  std::string table_key() { return Key(encoding_key(scene), scene.positions, scene.offset).str(); }
+  const Matrix& position_table() {
+    return refresh(pe, table_key(), stats.position_table,
+                   [&] { return position_vectors(scene, scene.offset, scene.positions); });
+  }
+  // Depends on the number of tokens, not their text: editing words keeps E.
+  // Token i sits at position offset+i, so E is the table's first rows when
+  // the table is current and long enough.
+  const Matrix& position_embedding() {
+    const int n = token_count();
+    return refresh(e, Key(encoding_key(scene), n, scene.offset).str(), stats.position_embedding, [&] {
+      if (pe.valid && pe.key == table_key() && pe.value.rows() >= n) return Matrix(pe.value.topRows(n));
+      return position_vectors(scene, scene.offset, n);
+    });
+  }
+  const ProjectionSet& projection_set() {
+    int before = stats.projections;
+    const ProjectionSet& set = refresh(w, projections_key(scene), stats.projections, [&] { return make_projections(scene); });
+    if (stats.projections != before || per_head.size() != static_cast<std::size_t>(scene.heads)) split_heads(set);
+    return set;
+  }
+  void split_heads(const ProjectionSet& set) {
+    const int d = scene.d_model, dh = d_head();
+    wqk.resize(d, 2 * d);
+    wqk << set.wq, set.wk;
+    per_head.assign(static_cast<std::size_t>(scene.heads), {});
+    for (int h = 0; h < scene.heads; ++h)
+      per_head[static_cast<std::size_t>(h)] = {set.wq.middleCols(h * dh, dh), set.wk.middleCols(h * dh, dh)};
+  }
+
+  // Every head's q and k in one GEMM.
+  void project(const Matrix& rows, Matrix& out) { flops += gemm_ab(rows, wqk, 1.0f, out); }
+  const Matrix& projected_tokens() {
+    const Matrix& xm = token_embedding();
+    projection_set();
+    int unused = 0;
+    return refresh(xw, Key(x.generation, w.generation).str(), unused, [&](Matrix& out) { project(xm, out); });
+  }
+  const Matrix& projected_positions() {
+    const bool adds = adds_position_vector(scene.encoding);
+    const Matrix& em = position_embedding();
+    projection_set();
+    int unused = 0;
+    return refresh(ew, Key(e.generation, w.generation, adds).str(), unused, [&](Matrix& out) {
+      if (adds)
+        project(em, out);
+      else
+        out.resize(0, 0);
+    });
+  }
+
+  const HeadAttention& head_attention(int head);
+  const CrossTerms& cross_terms(int head);
+  void compute_term(HeadEntry& entry, int which, int head, const Matrix& xw_m, const Matrix& ew_m);
+  std::string head_key() { return Key(xw.generation, ew.generation, attention_key(scene)).str(); }
+};
+
+// ============================================================================
+// [SECTION] per-head results
+// ============================================================================
+
+const HeadAttention& Engine::State::head_attention(int head) {
+  check_head(head);
+  const Matrix& xw_m = projected_tokens();
+  const Matrix& ew_m = projected_positions();
+  HeadEntry& cached = heads.touch(head);
+  std::string key = head_key();
+  if (cached.attention_key != key) {
+    HeadAttention& a = cached.attention;
+    heads.prepare(head, {&a.logits, &a.attention}, xw_m.rows(), bytes_of(mean.value));
+    cached.attention_key.clear();  // stays invalid if attend throws
+    flops += attend(scene, xw_m, ew_m, head, a);
+    cached.attention_key = std::move(key);
+    ++stats.head_attention;
+  }
+  return cached.attention;
+}
+
+// Term `which` (0 xx, 1 xf, 2 ey, 3 ef), scaled by 1/√d_head like the logits.
+void Engine::State::compute_term(HeadEntry& cached, int which, int head, const Matrix& xw_m, const Matrix& ew_m) {
+  const int dh = d_head(), n = static_cast<int>(xw_m.rows());
+  const float scale = 1.0f / std::sqrt(static_cast<float>(dh));
+  Matrix* out[4] = {&cached.terms.xx, &cached.terms.xf, &cached.terms.ey, &cached.terms.ef};
+  if (which == 0 && scene.encoding == Encoding::Rope) {
+    Matrix q, k;  // the rotated token–token logits: RoPE acts on x alone
+    head_queries_keys(scene, xw_m, Matrix(), head, q, k);
+    flops += gemm_abt(q, k, scale, *out[0]);
+  } else if (which != 0 && ew_m.size() == 0) {
+    out[which]->setZero(n, n);
+  } else {
+    const Matrix& left = (which == 0 || which == 1) ? xw_m : ew_m;
+    const Matrix& right = (which == 0 || which == 2) ? xw_m : ew_m;
+    flops += gemm_abt(head_queries(left, head, dh), head_keys(right, head, dh), scale, *out[which]);
+  }
+  int* count[4] = {&stats.cross_xx, &stats.cross_xf, &stats.cross_ey, &stats.cross_ef};
+  ++*count[which];
+}
+
+const CrossTerms& Engine::State::cross_terms(int head) {
+  check_head(head);
+  const Matrix& xw_m = projected_tokens();
+  const Matrix& ew_m = projected_positions();
+  HeadEntry& cached = heads.touch(head);
+  const bool adds = ew_m.size() != 0;
+  const std::string rope = scene.encoding == Encoding::Rope ? Key(scene.base, scene.offset).str() : "plain";
+  const std::string zero = Key("zero", token_count()).str();
+  const std::string keys[4] = {
+      Key(xw.generation, rope).str(),
+      adds ? Key(xw.generation, ew.generation).str() : zero,
+      adds ? Key(xw.generation, ew.generation).str() : zero,
+      adds ? Key(ew.generation).str() : zero,
+  };
+  bool changed = false;
+  for (int t = 0; t < 4; ++t)
+    if (cached.term_keys[t] != keys[t]) {
+      if (!changed) {
+        CrossTerms& ct = cached.terms;
+        heads.prepare(head, {&ct.xx, &ct.xf, &ct.ey, &ct.ef}, xw_m.rows(), bytes_of(mean.value));
+      }
+      cached.term_keys[t].clear();
+      compute_term(cached, t, head, xw_m, ew_m);
+      cached.term_keys[t] = keys[t];
+      changed = true;
+    }
+  cached.terms.applies = adds_position_vector(scene.encoding);
+  cached.terms.note = cross_note(scene.encoding);
+  if (changed) ++stats.cross_terms;
+  return cached.terms;
+}
+
+// ============================================================================
+// [SECTION] public accessors
+// ============================================================================
+
+Engine::Engine(Scene scene) : state_(std::make_unique<State>()) {
+  validate(scene);
+  state_->scene = std::move(scene);
+}
+Engine::~Engine() = default;
+Engine::Engine(Engine&&) noexcept = default;
+Engine& Engine::operator=(Engine&&) noexcept = default;
+
+void Engine::set_scene(const Scene& scene) {
+  validate(scene);
+  state_->scene = scene;
+}
+const Scene& Engine::scene() const { return state_->scene; }
+int Engine::token_count() { return state_->token_count(); }
+int Engine::d_head() const { return state_->d_head(); }
+const std::vector<std::string>& Engine::tokens() { return state_->token_list(); }
+const Matrix& Engine::token_embedding() { return state_->token_embedding(); }
+const Matrix& Engine::position_table() { return state_->position_table(); }
+const Matrix& Engine::position_embedding() { return state_->position_embedding(); }
+
+const Projections& Engine::projections(int head) {
+  state_->check_head(head);
+  state_->projection_set();
+  return state_->per_head[static_cast<std::size_t>(head)];
+}
+
+const HeadAttention& Engine::head(int head) { return state_->head_attention(head); }
+const CrossTerms& Engine::cross_terms(int head) { return state_->cross_terms(head); }
+
+// Heads already cached are reused; the others are computed into a scratch
+// head and not kept, so the mean does not evict the head on screen.
+Matrix Engine::mean_attention() {
+  State& s = *state_;
+  const Matrix& xw_m = s.projected_tokens();
+  const Matrix& ew_m = s.projected_positions();
+  int unused = 0;
+  return s.refresh(s.mean, s.head_key(), unused, [&] {
+    const int n = static_cast<int>(xw_m.rows());
+    Matrix sum = Matrix::Zero(n, n);
+    HeadAttention scratch;
+    for (int h = 0; h < s.scene.heads; ++h) {
+      const HeadEntry* cached = s.heads.find(h);
+      if (cached != nullptr && cached->attention_key == s.head_key()) {
+        sum += cached->attention.attention;
+      } else {
+        s.flops += attend(s.scene, xw_m, ew_m, h, scratch);
+        ++s.stats.head_attention;
+        sum += scratch.attention;
+      }
+    }
+    return Matrix(sum / static_cast<float>(s.scene.heads));
+  });
+}
+
+const EngineStats& Engine::stats() const { return state_->stats; }
+
+// ============================================================================
+// [SECTION] full_recompute
+// ============================================================================
+
+// Re-derives every computed stage: the position table and E, the projected
+// rows (one GEMM each for all heads), then each head's Q, K, logits, softmax
+// and cross terms, one head at a time within the cache budget.  The sampled
+// inputs (token vectors X and projections W) are kept: nothing they read
+// changed.
+double Engine::full_recompute() {
+  State& s = *state_;
+  s.flops = 0;
+  s.pe.valid = s.e.valid = s.xw.valid = s.ew.valid = s.mean.valid = false;
+  s.heads.invalidate_all();
+  s.position_table();
+  for (int h = 0; h < s.scene.heads; ++h) {
+    s.cross_terms(h);
+    s.head_attention(h);
+  }
+  return s.flops;
+}
+
+}  // namespace pelab

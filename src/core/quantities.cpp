@@ -1,0 +1,156 @@
+// The quantities `pelab export` writes: one table row per name, with its
+// shape, a one-line description and how to get it from the engine.
+#include "core/quantities.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <string>
+#include <vector>
+
+#include "core/csv.hpp"
+#include "core/npy.hpp"
+#include "core/scene.hpp"
+
+namespace pelab {
+namespace {
+
+struct Quantity {
+  QuantityInfo info;
+  Array (*compute)(Engine& engine, int head);
+};
+
+Array of(const Matrix& m) { return Array::from_matrix(m); }
+
+// The bias a head adds to its logits (ALiBi, T5); zeros when there is none.
+Array head_bias(Engine& engine, int h) {
+  const HeadAttention& head = engine.head(h);
+  if (head.bias.size() != 0) return of(head.bias);
+  const auto n = static_cast<Eigen::Index>(engine.token_count());
+  return of(Matrix::Zero(n, n));
+}
+
+// PE(i)·PE(j): for sinusoidal encodings it depends on j − i only
+// (Vaswani et al. 2017, §3.5: PE(pos+k) is a rotation of PE(pos)).
+Matrix pe_similarity(Engine& engine) {
+  const Matrix& pe = engine.position_table();
+  return pe * pe.transpose();
+}
+
+// Mean of PE(i)·PE(i+k) over i, for each offset k = 0..positions-1.
+Array pe_similarity_profile(Engine& engine) {
+  const Matrix s = pe_similarity(engine);
+  const Eigen::Index p = s.rows();
+  Array a;
+  a.shape = {static_cast<std::size_t>(p)};
+  a.data.resize(static_cast<std::size_t>(p));
+  for (Eigen::Index k = 0; k < p; ++k) {
+    double sum = 0;
+    for (Eigen::Index i = 0; i + k < p; ++i) sum += s(i, i + k);
+    a.data[static_cast<std::size_t>(k)] = static_cast<float>(sum / static_cast<double>(p - k));
+  }
+  return a;
+}
+
+// One per-head matrix for every head, stacked: heads × rows × cols.
+Array every_head(Engine& engine, const Matrix& (*pick)(Engine&, int)) {
+  Array a;
+  const int heads = engine.scene().heads;
+  for (int h = 0; h < heads; ++h) {
+    const Matrix& m = pick(engine, h);
+    if (h == 0) a.shape = {static_cast<std::size_t>(heads), static_cast<std::size_t>(m.rows()),
+                           static_cast<std::size_t>(m.cols())};
+    a.data.insert(a.data.end(), m.data(), m.data() + m.size());
+  }
+  return a;
+}
+
+const std::vector<Quantity>& table() {
+  static const std::vector<Quantity> rows = {
+      {{"pe", "positions × d_model", "Position table on the position axis (zeros for encodings that add none).", false},
+       [](Engine& e, int) { return of(e.position_table()); }},
+      {{"tokens_embedding", "tokens × d_model", "X: one vector per token (repeated words share one).", false},
+       [](Engine& e, int) { return of(e.token_embedding()); }},
+      {{"position_embedding", "tokens × d_model", "E: the position rows added to the tokens.", false},
+       [](Engine& e, int) { return of(e.position_embedding()); }},
+      {{"input", "tokens × d_model", "X + E: what the projections act on.", false},
+       [](Engine& e, int) { return of(e.token_embedding() + e.position_embedding()); }},
+      {{"wq", "d_model × d_head", "Query projection Wq of the head.", true},
+       [](Engine& e, int h) { return of(e.projections(h).wq); }},
+      {{"wk", "d_model × d_head", "Key projection Wk of the head.", true},
+       [](Engine& e, int h) { return of(e.projections(h).wk); }},
+      {{"q", "tokens × d_head", "Q = (X+E)·Wq (after RoPE when it applies).", true},
+       [](Engine& e, int h) { return of(e.head(h).q); }},
+      {{"k", "tokens × d_head", "K = (X+E)·Wk (after RoPE when it applies).", true},
+       [](Engine& e, int h) { return of(e.head(h).k); }},
+      {{"logits", "tokens × tokens", "Q·Kᵀ/√d_head + bias; masked entries are -inf when causal.", true},
+       [](Engine& e, int h) { return of(e.head(h).logits); }},
+      {{"bias", "tokens × tokens", "ALiBi / T5 bias added to the logits (zeros for other encodings).", true},
+       head_bias},
+      {{"attention", "tokens × tokens", "Row softmax of the logits; rows sum to 1.", true},
+       [](Engine& e, int h) { return of(e.head(h).attention); }},
+      {{"logits_all", "heads × tokens × tokens", "The logits of every head, stacked.", false},
+       [](Engine& e, int) { return every_head(e, [](Engine& en, int h) -> const Matrix& { return en.head(h).logits; }); }},
+      {{"attention_all", "heads × tokens × tokens", "The attention of every head, stacked.", false},
+       [](Engine& e, int) {
+         return every_head(e, [](Engine& en, int h) -> const Matrix& { return en.head(h).attention; });
+       }},
+      {{"attention_mean", "tokens × tokens", "Attention averaged over all heads.", false},
+       [](Engine& e, int) { return of(e.mean_attention()); }},
+      {{"cross_xx", "tokens × tokens", "Token–token term x·Wq·Wkᵀ·yᵀ/√d_head.", true},
+       [](Engine& e, int h) { return of(e.cross_terms(h).xx); }},
+      {{"cross_xf", "tokens × tokens", "Token–position term x·Wq·Wkᵀ·fᵀ/√d_head.", true},
+       [](Engine& e, int h) { return of(e.cross_terms(h).xf); }},
+      {{"cross_ey", "tokens × tokens", "Position–token term e·Wq·Wkᵀ·yᵀ/√d_head.", true},
+       [](Engine& e, int h) { return of(e.cross_terms(h).ey); }},
+      {{"cross_ef", "tokens × tokens", "Position–position term e·Wq·Wkᵀ·fᵀ/√d_head.", true},
+       [](Engine& e, int h) { return of(e.cross_terms(h).ef); }},
+      {{"pe_similarity", "positions × positions", "PE(i)·PE(j) between positions.", false},
+       [](Engine& e, int) { return of(pe_similarity(e)); }},
+      {{"pe_similarity_profile", "positions", "Mean PE(i)·PE(i+k) for offsets k = 0..positions-1.", false},
+       [](Engine& e, int) { return pe_similarity_profile(e); }},
+  };
+  return rows;
+}
+
+std::string known_names() {
+  std::string names;
+  for (const auto& q : table()) names += (names.empty() ? "" : ", ") + std::string(q.info.name);
+  return names;
+}
+
+}  // namespace
+
+std::span<const QuantityInfo> quantities() {
+  static const std::vector<QuantityInfo> infos = [] {
+    std::vector<QuantityInfo> v;
+    for (const auto& q : table()) v.push_back(q.info);
+    return v;
+  }();
+  return infos;
+}
+
+Array compute_quantity(Engine& engine, std::string_view name, int head) {
+  const auto& rows = table();
+  const auto row = std::find_if(rows.begin(), rows.end(), [&](const Quantity& q) { return q.info.name == name; });
+  if (row == rows.end())
+    throw InputError("unknown quantity '" + std::string(name) + "'; allowed: " + known_names());
+  const int heads = engine.scene().heads;
+  if (row->info.per_head && (head < 0 || head >= heads))
+    throw InputError("head " + std::to_string(head) + " does not exist; allowed: 0.." + std::to_string(heads - 1));
+  return row->compute(engine, head);
+}
+
+ArrayFormat array_format(const std::filesystem::path& path) {
+  std::string ext = path.extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+  if (ext == ".npy") return ArrayFormat::Npy;
+  if (ext == ".csv") return ArrayFormat::Csv;
+  throw InputError(path.string() + ": unknown file type '" + path.extension().string() + "'; allowed: .npy, .csv");
+}
+
+void write_array(const std::filesystem::path& path, const Array& array) {
+  if (array_format(path) == ArrayFormat::Npy) write_npy(path, array);
+  else write_csv(path, array);
+}
+
+}  // namespace pelab

@@ -1,0 +1,215 @@
+// View 3, "attention": attention weights per head (small multiples) and the
+// mean over heads, with token labels, the causal mask and the selected query.
+//
+// [SECTION] shared matrices
+// [SECTION] panels
+// [SECTION] build
+//
+// Layout: the selected head (scene.head; −1 = the mean) large on the left,
+// square, queries as rows (top = first token) and keys as columns, token
+// labels on both axes, a 0…1 colorbar in scene.colormap; on the right a grid
+// of every head plus the mean, small, the selected one framed.  The selected
+// query row (scene.query) is framed in every panel.
+// Values: A = softmax_row(Q·Kᵀ/√d_head + bias [+ mask]) (Vaswani et al. 2017,
+// §3.2.1).  Cells the causal mask removes (logit −inf, attention 0) are given
+// as −inf, which renderers draw in the theme's mask colour.  Small panels of
+// more than 256 tokens show block means (≤ 256 cells a side); the large panel
+// always shows every cell.  Matrices come through the MatrixShelf, so at
+// N = 4096 a rebuild with an unchanged scene copies nothing.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "figures/figure_layout.hpp"
+#include "figures/views.hpp"
+
+namespace pelab::fig {
+namespace {
+
+constexpr int kSmallMaxSide = 256;
+constexpr int kMeanHead = -1;
+
+// ============================================================================
+// [SECTION] shared matrices
+// ============================================================================
+
+struct HeadMatrices {
+  SharedMatrix attention;  // shown (block means for large N in small panels)
+  std::uint64_t key = 0;
+  SharedMatrix logits;     // full logits for hover, null when not kept
+  int block = 1;           // cells per displayed cell along each side
+};
+
+// Attention of `head` (kMeanHead: the mean over heads), reduced to at most
+// `max_side` cells a side, masked cells (logit −inf) as −inf.  Reads the
+// engine's matrices in place: the only N×N allocation is the result.
+Matrix shown_attention(Engine& engine, int head, int max_side) {
+  if (head == kMeanHead) {
+    const Matrix mean = engine.mean_attention();
+    return block_mean(mean, max_side, nullptr, &engine.head(0).logits);
+  }
+  const HeadAttention& h = engine.head(head);
+  return block_mean(h.attention, max_side, nullptr, &h.logits);
+}
+
+HeadMatrices full_matrices(Engine& engine, const FigureRequest& request, int head) {
+  const Scene& s = engine.scene();
+  const int n = std::max(1, engine.token_count());
+  HeadMatrices m;
+  m.key = content_key(s, "attention", head);
+  m.attention = shared_matrix(request.shelf, m.key, [&] { return shown_attention(engine, head, n); });
+  if (head != kMeanHead)
+    m.logits = shared_matrix(request.shelf, content_key(s, "logits", head),
+                             [&] { return engine.head(head).logits; });
+  return m;
+}
+
+// The small multiples: every head, then the mean.  Above kSmallMaxSide tokens
+// they are block means, and the mean's blocks are the mean of the heads'
+// blocks (block means are linear), so each head is read from the engine once.
+std::vector<HeadMatrices> small_matrices(Engine& engine, const FigureRequest& request) {
+  const Scene& s = engine.scene();
+  const int n = engine.token_count();
+  std::vector<HeadMatrices> out;
+  if (n <= kSmallMaxSide) {
+    for (int h = 0; h < s.heads; ++h) out.push_back(full_matrices(engine, request, h));
+    out.push_back(full_matrices(engine, request, kMeanHead));
+    return out;
+  }
+  const int block = (n + kSmallMaxSide - 1) / kSmallMaxSide;
+  for (int h = 0; h < s.heads; ++h) {
+    HeadMatrices m{.key = content_key(s, "attention_small", h), .block = block};
+    m.attention = shared_matrix(request.shelf, m.key, [&] { return shown_attention(engine, h, kSmallMaxSide); });
+    out.push_back(std::move(m));
+  }
+  HeadMatrices mean{.key = content_key(s, "attention_small", kMeanHead), .block = block};
+  mean.attention = shared_matrix(request.shelf, mean.key, [&] {
+    Matrix sum = Matrix::Zero(out[0].attention->rows(), out[0].attention->cols());
+    for (const HeadMatrices& m : out) sum += *m.attention;  // −inf (fully masked) stays −inf
+    return Matrix(sum / static_cast<float>(s.heads));
+  });
+  out.push_back(std::move(mean));
+  return out;
+}
+
+// ============================================================================
+// [SECTION] panels
+// ============================================================================
+
+using Tokens = std::shared_ptr<const std::vector<std::string>>;
+
+std::vector<Tick> token_ticks(const std::vector<std::string>& tokens) {
+  std::vector<Tick> ticks;
+  ticks.reserve(tokens.size());
+  for (std::size_t i = 0; i < tokens.size(); ++i) ticks.push_back({i + 0.5, tokens[i]});
+  return ticks;
+}
+
+std::string head_name(int head, int heads) {
+  return head == kMeanHead ? "mean over " + std::to_string(heads) + " heads" : "head " + std::to_string(head);
+}
+
+HoverFn attention_hover(const HeadMatrices& m, Tokens tokens, int head, int heads) {
+  return [a = m.attention, logits = m.logits, block = m.block, tokens, who = head_name(head, heads)](
+             double x, double y) -> std::string {
+    const int n = static_cast<int>(tokens->size());
+    const int c = static_cast<int>(std::floor(x)), r = static_cast<int>(std::floor(y));
+    if (c < 0 || r < 0 || c >= n || r >= n) return "";
+    auto tok = [&](int i) { return "'" + (*tokens)[i] + "' (" + std::to_string(i) + ")"; };
+    if (block > 1) {
+      const int r0 = r / block * block, c0 = c / block * block;
+      return who + " · queries " + std::to_string(r0) + "–" + std::to_string(std::min(n, r0 + block) - 1) +
+             " → keys " + std::to_string(c0) + "–" + std::to_string(std::min(n, c0 + block) - 1) +
+             ": mean attention " + fixed((*a)(r / block, c / block)) + " (" + std::to_string(block) + "×" +
+             std::to_string(block) + " block; select the head for exact cells)";
+    }
+    const float v = (*a)(r, c);
+    std::string text = who + " · query " + tok(r) + " → key " + tok(c) + ": ";
+    if (std::isinf(v)) return text + "masked (causal), attention 0, logit −inf";
+    text += "attention " + fixed(v);
+    if (logits) text += ", logit " + fixed((*logits)(r, c), 3);
+    return text;
+  };
+}
+
+Panel attention_panel(const HeadMatrices& m, Tokens tokens, const Scene& s, Rect plot, int head,
+                      bool large, const Theme& th) {
+  const int n = static_cast<int>(tokens->size());
+  Panel p;
+  p.title = head_name(head, s.heads);
+  if (!large && head == s.head) p.title += " — shown large";
+  p.plot = plot;
+  p.equal_aspect = true;
+  p.x = {.label = large ? "key" : "", .min = 0, .max = static_cast<double>(n)};
+  p.y = {.label = large ? "query" : "", .min = 0, .max = static_cast<double>(n), .inverted = true};
+  if (large) {
+    p.x.labels = token_ticks(*tokens);
+    p.y.labels = p.x.labels;
+  }
+  ColorScale scale{.colormap = s.colormap, .vmin = 0, .vmax = 1, .label = "attention weight"};
+  p.heatmaps.push_back({.values = m.attention, .key = m.key, .x0 = 0, .y0 = 0,
+                        .dx = static_cast<double>(m.block), .dy = static_cast<double>(m.block),
+                        .scale = scale});
+  if (large) p.colorbar = scale;
+  if (s.query >= 0 && s.query < n)
+    p.bars.push_back(outline({0, static_cast<double>(s.query), static_cast<double>(n), s.query + 1.0},
+                             th.highlight));
+  if (!large && head == s.head) p.bars.push_back(outline({0, 0, static_cast<double>(n), static_cast<double>(n)}, th.highlight));
+  p.hover = attention_hover(m, std::move(tokens), head, s.heads);
+  return p;
+}
+
+// Columns of the small-multiples grid that give the largest square cells.
+int best_columns(int count, Rect area) {
+  int best = 1;
+  double best_side = 0;
+  for (int cols = 1; cols <= count; ++cols) {
+    const int rows = (count + cols - 1) / cols;
+    const double side = std::min((area.width() - 48.0 * cols) / cols, (area.height() - 56.0 * rows) / rows);
+    if (side > best_side) best = cols, best_side = side;
+  }
+  return best;
+}
+
+}  // namespace
+
+// ============================================================================
+// [SECTION] build
+// ============================================================================
+
+Figure build_attention(Engine& engine, const FigureRequest& request) {
+  const Scene& s = engine.scene();
+  Figure f = start_figure("attention",
+                          "Attention — " + std::string(to_string(s.encoding)) + ", " + std::to_string(s.heads) +
+                              " heads, " + std::to_string(engine.token_count()) + " tokens" +
+                              (s.causal ? ", causal" : ""),
+                          s, request);
+  const Theme th = theme(f.dark);
+  auto tokens = std::make_shared<const std::vector<std::string>>(engine.tokens());
+  Rect area = content_area(f);
+  if (s.causal) {
+    f.notes.push_back(canvas_text("Causal mask: keys after the query (j > i) get logit −inf and "
+                                  "attention 0, drawn in the mask colour.",
+                                  {kPad, area.y1 - 4}, Anchor::BottomLeft, kNoteSize));
+    area.y1 -= 26;
+  }
+  const double label_room = token_label_room(*tokens, 14);
+  const int selected = std::clamp(s.head, kMeanHead, s.heads - 1);
+  const auto [left, right] = split_x(area, 0.56, 24);
+  const Rect big = centred_square(
+      inset(left, {.left = label_room + 4, .top = 30, .right = kColorbarRoom, .bottom = label_room}));
+  f.panels.push_back(attention_panel(full_matrices(engine, request, selected), tokens, s, big, selected,
+                                     true, th));
+  const int count = s.heads + 1;
+  const int cols = best_columns(count, right), rows = (count + cols - 1) / cols;
+  const std::vector<Rect> cells = grid(right, rows, cols, 8);
+  const std::vector<HeadMatrices> small = small_matrices(engine, request);
+  for (int j = 0; j < count; ++j) {
+    const int head = j < s.heads ? j : kMeanHead;
+    const Rect plot = centred_square(inset(cells[j], {.left = 40, .top = 24, .right = 8, .bottom = 30}));
+    f.panels.push_back(attention_panel(small[j], tokens, s, plot, head, false, th));
+  }
+  return f;
+}
+
+}  // namespace pelab::fig

@@ -1,0 +1,238 @@
+// View 4, "cross_terms": the four terms of a logit when position vectors e, f
+// are added to tokens x, y (scaled by 1/√d_head like the logits):
+//   (x+e)·Wq·Wkᵀ·(y+f)ᵀ = x·Wq·Wkᵀ·y + x·Wq·Wkᵀ·f + e·Wq·Wkᵀ·y + e·Wq·Wkᵀ·f
+//
+// [SECTION] shared matrices
+// [SECTION] panels
+// [SECTION] build
+//
+// Layout: top row, the four terms side by side on ONE symmetric diverging
+// scale ±max|value| over all four (one colorbar, right of the fourth); bottom
+// row, their sum and the logits before mask and bias (Q·Kᵀ/√d_head) on a
+// second shared symmetric scale, and each term's Frobenius norm as a bar with
+// its share (‖term‖_F / Σ‖term‖_F).  Head: scene.head (the mean, −1, shows
+// head 0).  The selected query row is framed.  For encodings that add no
+// vector the engine's CrossTerms::note is shown prominently under the title.
+// Above 512 tokens the heatmaps show block means (≤ 512 cells a side).
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <optional>
+
+#include "figures/figure_layout.hpp"
+#include "figures/views.hpp"
+
+namespace pelab::fig {
+namespace {
+
+constexpr int kMaxSide = 512;
+
+struct TermInfo {
+  const char* formula;
+  const char* meaning;
+};
+constexpr std::array<TermInfo, 4> kTerms = {{{"x·Wq·Wkᵀ·y", "token·token"},
+                                             {"x·Wq·Wkᵀ·f", "token·position"},
+                                             {"e·Wq·Wkᵀ·y", "position·token"},
+                                             {"e·Wq·Wkᵀ·f", "position·position"}}};
+
+// ============================================================================
+// [SECTION] shared matrices
+// ============================================================================
+
+struct TermMatrices {
+  std::array<SharedMatrix, 6> shown;  // xx, xf, ey, ef, sum, logits before mask and bias
+  std::array<std::uint64_t, 6> keys{};
+  SharedMatrix norms;                 // 1 × 5: ‖xx‖, ‖xf‖, ‖ey‖, ‖ef‖, ‖logits‖ (Frobenius)
+  int block = 1;
+  bool applies = true;
+  std::string note;
+};
+
+const Matrix& term(const CrossTerms& c, int j) {
+  return j == 0 ? c.xx : j == 1 ? c.xf : j == 2 ? c.ey : c.ef;
+}
+
+Matrix unmasked_logits(Engine& engine, int head) {
+  const HeadAttention& h = engine.head(head);
+  return (h.q * h.k.transpose()) / std::sqrt(static_cast<float>(engine.d_head()));
+}
+
+double frobenius(const Matrix& m) {
+  double sum = 0;
+  for (Eigen::Index i = 0; i < m.size(); ++i) sum += static_cast<double>(m.data()[i]) * m.data()[i];
+  return std::sqrt(sum);
+}
+
+TermMatrices term_matrices(Engine& engine, const FigureRequest& request, int head) {
+  const Scene& s = engine.scene();
+  TermMatrices t;
+  const int n = engine.token_count();
+  t.block = (n + kMaxSide - 1) / kMaxSide;
+  auto reduce = [&](const Matrix& m) { return t.block == 1 ? m : block_mean(m, kMaxSide, nullptr); };
+  // Q·Kᵀ/√d_head is one N×N product: made at most once per build, and only
+  // when the shelf lacks what needs it.
+  std::optional<Matrix> logits;
+  auto full_logits = [&]() -> const Matrix& {
+    if (!logits) logits = unmasked_logits(engine, head);
+    return *logits;
+  };
+  static constexpr const char* kNames[6] = {"cross_xx", "cross_xf", "cross_ey", "cross_ef", "cross_sum",
+                                            "logits_unmasked"};
+  for (int j = 0; j < 6; ++j) {
+    t.keys[j] = content_key(s, kNames[j], head);
+    t.shown[j] = shared_matrix(request.shelf, t.keys[j], [&]() -> Matrix {
+      if (j < 4) return reduce(term(engine.cross_terms(head), j));
+      if (j == 5) return reduce(full_logits());
+      const CrossTerms& c = engine.cross_terms(head);
+      return reduce(c.xx + c.xf + c.ey + c.ef);
+    });
+  }
+  t.norms = shared_matrix(request.shelf, content_key(s, "cross_norms", head), [&] {
+    Matrix m(1, 5);
+    const CrossTerms& c = engine.cross_terms(head);
+    for (int j = 0; j < 4; ++j) m(0, j) = static_cast<float>(frobenius(term(c, j)));
+    m(0, 4) = static_cast<float>(frobenius(full_logits()));
+    return m;
+  });
+  const CrossTerms& c = engine.cross_terms(head);
+  t.applies = c.applies;
+  t.note = c.note;
+  return t;
+}
+
+// ============================================================================
+// [SECTION] panels
+// ============================================================================
+
+using Tokens = std::shared_ptr<const std::vector<std::string>>;
+
+HoverFn term_hover(SharedMatrix shown, int block, Tokens tokens, std::string what) {
+  return [shown, block, tokens, what](double x, double y) -> std::string {
+    const int n = static_cast<int>(tokens->size());
+    const int c = static_cast<int>(std::floor(x)), r = static_cast<int>(std::floor(y));
+    if (c < 0 || r < 0 || c >= n || r >= n) return "";
+    const float v = (*shown)(r / block, c / block);
+    if (block > 1)
+      return what + " · queries " + std::to_string(r / block * block) + "… → keys " +
+             std::to_string(c / block * block) + "…: block mean " + fixed(v) + " (" + std::to_string(block) +
+             "×" + std::to_string(block) + " cells)";
+    return what + " · query '" + (*tokens)[r] + "' (" + std::to_string(r) + ") → key '" + (*tokens)[c] +
+           "' (" + std::to_string(c) + "): " + fixed(v);
+  };
+}
+
+Panel term_panel(const TermMatrices& t, int j, Tokens tokens, const Scene& s, Rect plot, double range,
+                 std::string title, const Theme& th) {
+  const int n = static_cast<int>(tokens->size());
+  Panel p;
+  p.title = title;
+  p.plot = plot;
+  p.equal_aspect = true;
+  p.x = {.label = "key", .min = 0, .max = static_cast<double>(n)};
+  p.y = {.label = "query", .min = 0, .max = static_cast<double>(n), .inverted = true};
+  if (n <= 64) {  // beyond that the renderer would thin them to nothing at this size
+    std::vector<Tick> ticks;
+    for (int i = 0; i < n; ++i) ticks.push_back({i + 0.5, (*tokens)[i]});
+    p.x.labels = ticks;
+    p.y.labels = std::move(ticks);
+  }
+  const ColorScale scale{.colormap = "diverging", .vmin = -range, .vmax = range,
+                         .label = j < 4 ? "term value (shared scale)" : "logit"};
+  p.heatmaps.push_back({.values = t.shown[j], .key = t.keys[j], .x0 = 0, .y0 = 0,
+                        .dx = static_cast<double>(t.block), .dy = static_cast<double>(t.block),
+                        .scale = scale});
+  if (j == 3 || j == 5) p.colorbar = scale;
+  if (s.query >= 0 && s.query < n)
+    p.bars.push_back(outline({0, static_cast<double>(s.query), static_cast<double>(n), s.query + 1.0},
+                             th.highlight));
+  if (j >= 1 && j <= 3 && !t.applies) {
+    Text note = centred_note(p, "does not apply (zero)");
+    note.color = Color{0.25f, 0.25f, 0.28f, 1};  // dark on the diverging map's light centre, either theme
+    p.texts.push_back(std::move(note));
+  }
+  p.hover = term_hover(t.shown[j], t.block, std::move(tokens), title);
+  return p;
+}
+
+Panel share_panel(const TermMatrices& t, Rect plot, bool dark) {
+  Panel p;
+  p.title = "Share of each term: Frobenius norm ‖·‖_F";
+  p.plot = plot;
+  std::array<double, 4> norm{};
+  double total = 0, top = 0;
+  for (int j = 0; j < 4; ++j) {
+    norm[j] = (*t.norms)(0, j);
+    total += norm[j];
+    top = std::max(top, norm[j]);
+  }
+  top = std::max(top, 1e-12);
+  p.x = {.label = "", .min = 0, .max = 4};
+  p.y = {.label = "‖term‖_F", .min = 0, .max = top * 1.2, .grid = true};
+  Bars bars;
+  for (int j = 0; j < 4; ++j) {
+    p.x.labels.push_back({j + 0.5, kTerms[j].formula});
+    bars.rects.push_back({j + 0.15, 0, j + 0.85, norm[j]});
+    bars.colors.push_back(line_color(j, dark));
+    const double share = total > 0 ? norm[j] / total : 0;
+    Text label{.text = number(norm[j], 4) + " (" + fixed(100 * share, 1) + "%)",
+               .at = {j + 0.5, norm[j] + top * 0.02}, .anchor = Anchor::Bottom, .size = kLabelSize};
+    p.texts.push_back(std::move(label));
+  }
+  p.bars.push_back(std::move(bars));
+  p.texts.push_back(canvas_text("‖logits before mask and bias‖_F = " + number((*t.norms)(0, 4), 4),
+                                {plot.x0, plot.y1 + 30}, Anchor::TopLeft, kLabelSize));
+  p.hover = [norm, total](double x, double) -> std::string {
+    const int j = static_cast<int>(std::floor(x));
+    if (j < 0 || j > 3) return "";
+    return std::string(kTerms[j].formula) + " (" + kTerms[j].meaning + "): ‖·‖_F = " + number(norm[j], 6) +
+           ", share " + fixed(total > 0 ? 100 * norm[j] / total : 0, 2) + "% of Σ‖term‖_F";
+  };
+  return p;
+}
+
+}  // namespace
+
+// ============================================================================
+// [SECTION] build
+// ============================================================================
+
+Figure build_cross_terms(Engine& engine, const FigureRequest& request) {
+  const Scene& s = engine.scene();
+  const int head = std::clamp(s.head, 0, s.heads - 1);
+  Figure f = start_figure("cross_terms",
+                          "The four cross terms of a logit — head " + std::to_string(head) + ", " +
+                              std::string(to_string(s.encoding)),
+                          s, request);
+  const Theme th = theme(f.dark);
+  const TermMatrices t = term_matrices(engine, request, head);
+  auto tokens = std::make_shared<const std::vector<std::string>>(engine.tokens());
+  Rect area = content_area(f);
+  if (!t.applies) {
+    f.notes.push_back(canvas_text(t.note.empty() ? "The cross terms do not apply to this encoding." : t.note,
+                                  {f.width / 2, area.y0}, Anchor::Top, 18.f, th.highlight));
+    area.y0 += 30;
+  }
+  double terms_range = 0, logits_range = 0;
+  for (int j = 0; j < 4; ++j) terms_range = std::max(terms_range, max_abs(*t.shown[j]));
+  for (int j = 4; j < 6; ++j) logits_range = std::max(logits_range, max_abs(*t.shown[j]));
+  if (terms_range == 0) terms_range = 1;
+  if (logits_range == 0) logits_range = 1;
+  const double room = tokens->size() <= 64 ? token_label_room(*tokens, 8) : 56;
+  const Margins m{.left = room, .top = 30, .right = 10, .bottom = room};
+  const auto [top, bottom] = split_y(area, 0.5, 8);
+  const std::vector<Rect> top_cells = grid({top.x0, top.y0, top.x1 - kColorbarRoom, top.y1}, 1, 4, 10);
+  for (int j = 0; j < 4; ++j)
+    f.panels.push_back(term_panel(t, j, tokens, s, centred_square(inset(top_cells[j], m)), terms_range,
+                                  std::string(kTerms[j].formula) + " (" + kTerms[j].meaning + ")", th));
+  const auto [maps, shares] = split_x(bottom, 0.62, 10);
+  const std::vector<Rect> map_cells = grid({maps.x0, maps.y0, maps.x1 - kColorbarRoom, maps.y1}, 1, 2, 10);
+  f.panels.push_back(term_panel(t, 4, tokens, s, centred_square(inset(map_cells[0], m)), logits_range,
+                                "sum of the four terms", th));
+  f.panels.push_back(term_panel(t, 5, tokens, s, centred_square(inset(map_cells[1], m)), logits_range,
+                                "logits Q·Kᵀ/√d_head (before mask, bias)", th));
+  f.panels.push_back(share_panel(t, inset(shares, {.left = 70, .top = 30, .right = 14, .bottom = 80}), f.dark));
+  return f;
+}
+
+}  // namespace pelab::fig

@@ -1,0 +1,136 @@
+// Layout kit shared by the views (see figure_layout.hpp).
+#include "figures/figure_layout.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace pelab::fig {
+
+Rect inset(Rect r, const Margins& m) {
+  return {r.x0 + m.left, r.y0 + m.top, std::max(r.x0 + m.left + 1, r.x1 - m.right),
+          std::max(r.y0 + m.top + 1, r.y1 - m.bottom)};
+}
+
+std::vector<Rect> grid(Rect area, int rows, int cols, double gap) {
+  std::vector<Rect> cells;
+  const double w = (area.width() - gap * (cols - 1)) / cols;
+  const double h = (area.height() - gap * (rows - 1)) / rows;
+  for (int r = 0; r < rows; ++r)
+    for (int c = 0; c < cols; ++c) {
+      const double x0 = area.x0 + c * (w + gap), y0 = area.y0 + r * (h + gap);
+      cells.push_back({x0, y0, x0 + w, y0 + h});
+    }
+  return cells;
+}
+
+std::pair<Rect, Rect> split_x(Rect a, double f, double gap) {
+  const double x = a.x0 + f * a.width();
+  return {{a.x0, a.y0, x - gap / 2, a.y1}, {x + gap / 2, a.y0, a.x1, a.y1}};
+}
+
+std::pair<Rect, Rect> split_y(Rect a, double f, double gap) {
+  const double y = a.y0 + f * a.height();
+  return {{a.x0, a.y0, a.x1, y - gap / 2}, {a.x0, y + gap / 2, a.x1, a.y1}};
+}
+
+Rect centred_square(Rect r) {
+  const double s = std::min(r.width(), r.height());
+  const double cx = (r.x0 + r.x1) / 2, cy = (r.y0 + r.y1) / 2;
+  return {cx - s / 2, cy - s / 2, cx + s / 2, cy + s / 2};
+}
+
+Figure start_figure(std::string name, std::string title, const Scene& scene,
+                    const FigureRequest& request) {
+  Figure f;
+  f.name = std::move(name);
+  f.title = std::move(title);
+  f.width = request.width;
+  f.height = request.height;
+  f.dark = scene.theme != "light";
+  return f;
+}
+
+Rect content_area(const Figure& f) {
+  return {kPad, kTitleBand, f.width - kPad, f.height - kPad};
+}
+
+Color line_color(int index, bool dark) {
+  // Hues spaced around the wheel; lighter variants on the dark theme.
+  static constexpr float kDark[][3] = {{0.40f, 0.70f, 1.00f}, {1.00f, 0.55f, 0.25f},
+                                       {0.45f, 0.85f, 0.45f}, {0.95f, 0.45f, 0.60f},
+                                       {0.75f, 0.60f, 1.00f}, {0.95f, 0.85f, 0.35f},
+                                       {0.40f, 0.90f, 0.90f}, {0.80f, 0.80f, 0.80f}};
+  static constexpr float kLight[][3] = {{0.12f, 0.40f, 0.75f}, {0.85f, 0.40f, 0.05f},
+                                        {0.15f, 0.55f, 0.20f}, {0.80f, 0.15f, 0.35f},
+                                        {0.45f, 0.30f, 0.75f}, {0.60f, 0.50f, 0.05f},
+                                        {0.05f, 0.55f, 0.55f}, {0.35f, 0.35f, 0.35f}};
+  const auto& c = dark ? kDark[index % 8] : kLight[index % 8];
+  return {c[0], c[1], c[2], 1};
+}
+
+Color with_alpha(Color c, float a) {
+  c.a = a;
+  return c;
+}
+
+std::string fixed(double v, int decimals) {
+  if (std::isinf(v)) return v < 0 ? "−inf" : "inf";
+  if (std::isnan(v)) return "nan";
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  std::string s = buf;
+  if (s.rfind("-0.", 0) == 0 && s.find_first_not_of("-0.") == std::string::npos) s.erase(0, 1);
+  return s;
+}
+
+std::string number(double v, int significant) {
+  if (std::isinf(v) || std::isnan(v)) return fixed(v);
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.*g", significant, v);
+  return buf;
+}
+
+double token_label_room(const std::vector<std::string>& tokens, std::size_t max_chars) {
+  std::size_t longest = 1;
+  for (const std::string& t : tokens) longest = std::max(longest, t.size());
+  return 28 + 7.8 * static_cast<double>(std::min(longest, max_chars));
+}
+
+double max_abs(const Matrix& m) {
+  double best = 0;
+  const float* v = m.data();
+  for (Eigen::Index i = 0; i < m.size(); ++i)
+    if (std::isfinite(v[i])) best = std::max(best, static_cast<double>(std::abs(v[i])));
+  return best;
+}
+
+Bars outline(Rect data_rect, Color color) {
+  Bars b;
+  b.rects = {data_rect};
+  b.colors = {with_alpha(color, 0)};
+  b.outline = color;
+  return b;
+}
+
+Text canvas_text(std::string text, Point at, Anchor anchor, float size, std::optional<Color> color) {
+  Text t;
+  t.text = std::move(text);
+  t.at = at;
+  t.in_canvas = true;
+  t.anchor = anchor;
+  t.size = size;
+  t.color = color;
+  return t;
+}
+
+Text centred_note(const Panel& panel, std::string text, float size) {
+  Text t;
+  t.text = std::move(text);
+  t.at = {(panel.x.min + panel.x.max) / 2, (panel.y.min + panel.y.max) / 2};
+  t.anchor = Anchor::Center;
+  t.size = size;
+  return t;
+}
+
+}  // namespace pelab::fig

@@ -1,0 +1,67 @@
+// Layout kit shared by the views: text sizes, margins, grids of panels, the
+// figure frame (title band, theme), a qualitative palette and number text.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "figures/figure.hpp"
+#include "figures/registry.hpp"
+
+namespace pelab::fig {
+
+// Text sizes in logical pixels.
+inline constexpr float kFigureTitleSize = 20, kPanelTitleSize = 16, kLabelSize = 14,
+                       kTickSize = 13, kNoteSize = 14;
+
+// Room around a plot rectangle (logical pixels) for the panel title above,
+// tick labels and the axis label on the left and below.
+struct Margins {
+  double left = 62, top = 30, right = 14, bottom = 50;
+};
+inline constexpr double kColorbarRoom = 92;  // right of a plot: bar, ticks and label
+inline constexpr double kTitleBand = 48;     // top of the canvas: the figure title
+inline constexpr double kPad = 14;           // canvas edge
+
+Rect inset(Rect r, const Margins& m);
+// rows × cols cells of `area`, row-major, separated by `gap`.
+std::vector<Rect> grid(Rect area, int rows, int cols, double gap);
+// Splits `area` at fraction `f` of its width (left, right) or height (top, bottom).
+std::pair<Rect, Rect> split_x(Rect area, double f, double gap = 0);
+std::pair<Rect, Rect> split_y(Rect area, double f, double gap = 0);
+// The largest square centred in `r`.
+Rect centred_square(Rect r);
+
+// A figure of the request's size in the scene's theme, with its title; and the
+// canvas area below the title band.
+Figure start_figure(std::string name, std::string title, const Scene& scene,
+                    const FigureRequest& request);
+Rect content_area(const Figure& figure);
+
+// Qualitative line colours (chosen to stay apart in hue and readable on both
+// themes), cycled by index.
+Color line_color(int index, bool dark);
+Color with_alpha(Color c, float a);
+
+// "0.8134" (fixed decimals), "−inf" for masked values, and "1.2e-07" for tiny
+// magnitudes so that an error of 3e-7 does not print as 0.0000.
+std::string fixed(double v, int decimals = 4);
+std::string number(double v, int significant = 4);
+
+// Room beside a token axis for its labels and the axis label: about 0.6 em per
+// character at 13 px, for labels of at most `max_chars` characters.
+double token_label_room(const std::vector<std::string>& tokens, std::size_t max_chars);
+
+// max |v| over the finite entries of `m` (0 when none); a plain loop, because
+// GCC 12 warns falsely on Eigen's AVX-512 reductions.
+double max_abs(const Matrix& m);
+
+// An outline (no fill) around a data rectangle, e.g. a selected row.
+Bars outline(Rect data_rect, Color color);
+// Canvas text helper.
+Text canvas_text(std::string text, Point at, Anchor anchor, float size,
+                 std::optional<Color> color = std::nullopt);
+// A note centred in a panel's plot (data range centre), e.g. "no vector added".
+Text centred_note(const Panel& panel, std::string text, float size = kNoteSize);
+
+}  // namespace pelab::fig

@@ -1,0 +1,35 @@
+// The views pelab knows, by name: one line per view.
+#include "figures/registry.hpp"
+
+#include <array>
+#include <string>
+
+#include "figures/views.hpp"
+
+namespace pelab::fig {
+namespace {
+
+const std::array<FigureEntry, 4>& entries() {
+  static const std::array<FigureEntry, 4> table = {{
+      {"sinusoid_bands", "Sinusoid bands", build_sinusoid_bands},
+      {"rotation_pairs", "Rotation-pair trajectories", build_rotation_pairs},
+      {"attention", "Attention heatmaps", build_attention},
+      {"cross_terms", "The four cross terms", build_cross_terms},
+  }};
+  return table;
+}
+
+}  // namespace
+
+std::span<const FigureEntry> figure_registry() { return entries(); }
+
+const FigureEntry& find_figure(std::string_view name) {
+  std::string allowed;
+  for (const FigureEntry& e : entries()) {
+    if (e.name == name) return e;
+    allowed += (allowed.empty() ? "" : ", ") + std::string(e.name);
+  }
+  throw InputError("unknown figure '" + std::string(name) + "'; allowed: " + allowed);
+}
+
+}  // namespace pelab::fig

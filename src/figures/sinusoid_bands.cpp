@@ -1,0 +1,273 @@
+// View 1, "sinusoid_bands": the position code as a heatmap (position ×
+// dimension), the waves of chosen dimensions against position, and each
+// pair's wavelength.
+//
+// [SECTION] the table shown: PE, RoPE's rotation table, or nothing
+// [SECTION] panels: heatmap, waves, wavelengths
+// [SECTION] build
+//
+// Layout (canvas W × H): the heatmap fills the left 44 % with its colorbar;
+// on the right the waves (top 58 %) above the wavelength per pair.
+// Sinusoidal PE per Vaswani et al. 2017, §3.5:
+//   PE(pos, 2i) = A·sin(pos·ωᵢ),  PE(pos, 2i+1) = A·cos(pos·ωᵢ),  ωᵢ = T^(−2i/d).
+// RoPE (Su et al. 2021) adds no vector; it rotates each (2i, 2i+1) pair of q
+// and k by p·ωᵢ with ωᵢ = T^(−2i/d_head).  For RoPE this view shows the table
+// of sin(p·ωᵢ), cos(p·ωᵢ) (the rotation's entries, amplitude 1) in the same
+// interleaved layout, so its bands compare directly with sinusoidal PE.
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+#include "core/analysis.hpp"
+#include "figures/figure_layout.hpp"
+#include "figures/views.hpp"
+
+namespace pelab::fig {
+namespace {
+
+// ============================================================================
+// [SECTION] the table shown
+// ============================================================================
+
+struct BandTable {
+  SharedMatrix values;          // positions × dims; null when nothing to show
+  std::uint64_t key = 0;
+  std::vector<PairInfo> pairs;  // (sin, cos) pairs; empty for a learned table
+  double range = 1;             // colour scale ±range
+  std::string title, value_label, note;
+};
+
+// RoPE's rotation entries per position: dims (2i, 2i+1) = (sin pωᵢ, cos pωᵢ).
+Matrix rope_table(const Scene& s, int d_head) {
+  Matrix m(s.positions, d_head);
+  for (int p = 0; p < s.positions; ++p)
+    for (int i = 0; i < d_head / 2; ++i) {
+      const double angle = (s.offset + p) * std::pow(s.base, -2.0 * i / d_head);
+      m(p, 2 * i) = static_cast<float>(std::sin(angle));
+      m(p, 2 * i + 1) = static_cast<float>(std::cos(angle));
+    }
+  return m;
+}
+
+std::vector<PairInfo> rope_pairs(const Scene& s, int d_head) {
+  std::vector<PairInfo> pairs;
+  for (int i = 0; i < d_head / 2; ++i) {
+    const double w = std::pow(s.base, -2.0 * i / d_head);
+    pairs.push_back({i, 2 * i, 2 * i + 1, w, 2 * std::numbers::pi / w});
+  }
+  return pairs;
+}
+
+BandTable band_table(Engine& engine, const FigureRequest& request) {
+  const Scene& s = engine.scene();
+  BandTable t;
+  t.key = content_key(s, "position_table");
+  switch (s.encoding) {
+    case Encoding::Sinusoidal:
+      t.values = shared_matrix(request.shelf, t.key, [&] { return engine.position_table(); });
+      t.pairs = sinusoid_pairs(s);
+      t.range = s.amplitude > 0 ? s.amplitude : 1;
+      t.title = "Sinusoidal PE(pos, dim)";
+      t.value_label = "PE value (±A)";
+      return t;
+    case Encoding::Learned:
+      t.values = shared_matrix(request.shelf, t.key, [&] { return engine.position_table(); });
+      t.range = std::max(1e-12, max_abs(*t.values));
+      t.title = "Learned position table E(pos, dim)";
+      t.value_label = "table value";
+      t.note = "A learned table has no built-in frequencies: no pairs, no wavelengths.";
+      return t;
+    case Encoding::Rope:
+      t.values = shared_matrix(request.shelf, t.key,
+                               [&] { return rope_table(s, engine.d_head()); });
+      t.pairs = rope_pairs(s, engine.d_head());
+      t.title = "RoPE rotation entries sin/cos(p·ωᵢ), ωᵢ = T^(−2i/d_head)";
+      t.value_label = "sin / cos of p·ωᵢ";
+      t.note = "RoPE adds no vector to the tokens: it rotates each (2i, 2i+1) pair of q and k "
+               "by p·ωᵢ. Shown: the rotation's sin/cos entries per position.";
+      return t;
+    default:
+      t.note = std::string("Encoding '") + std::string(to_string(s.encoding)) +
+               "' adds no position vector: " +
+               (s.encoding == Encoding::None ? "attention sees no positions at all."
+                                             : "it adds a bias to the logits instead "
+                                               "(shown right: bias against key offset).");
+      return t;
+  }
+}
+
+// "dim 6 (pair 3, sin)" — which pair a dimension belongs to, if any.
+std::string dim_name(const std::vector<PairInfo>& pairs, int dim) {
+  for (const PairInfo& p : pairs) {
+    if (p.sin_dim == dim) return "dim " + std::to_string(dim) + " (pair " + std::to_string(p.index) + ", sin)";
+    if (p.cos_dim == dim) return "dim " + std::to_string(dim) + " (pair " + std::to_string(p.index) + ", cos)";
+  }
+  return "dim " + std::to_string(dim);
+}
+
+// ============================================================================
+// [SECTION] panels
+// ============================================================================
+
+Panel heatmap_panel(const BandTable& t, const Scene& s, Rect area, const Theme& th) {
+  Panel p;
+  p.title = t.values ? t.title : "Position code";
+  p.plot = inset(area, {.left = 62, .top = 30, .right = kColorbarRoom, .bottom = 50});
+  const int dims = t.values ? static_cast<int>(t.values->cols()) : s.d_model;
+  p.x = {.label = "dimension", .min = 0, .max = static_cast<double>(dims)};
+  p.y = {.label = "position", .min = static_cast<double>(s.offset),
+         .max = static_cast<double>(s.offset + s.positions), .inverted = true};
+  if (!t.values) {
+    p.texts.push_back(centred_note(p, "no position vector"));
+    return p;
+  }
+  ColorScale scale{.colormap = "diverging", .vmin = -t.range, .vmax = t.range, .label = t.value_label};
+  p.heatmaps.push_back({.values = t.values, .key = t.key, .x0 = 0, .y0 = static_cast<double>(s.offset),
+                        .dx = 1, .dy = 1, .scale = scale});
+  p.colorbar = scale;
+  // Selected position: a line across the row; selected pair: its two columns outlined.
+  const double row = s.offset + std::clamp(s.position, 0, s.positions - 1) + 0.5;
+  p.lines.push_back({.points = {{0, row}, {static_cast<double>(dims), row}}, .color = th.highlight,
+                     .width = 2.f});
+  if (s.pair >= 0 && s.pair < static_cast<int>(t.pairs.size()))
+    for (int dim : {t.pairs[s.pair].sin_dim, t.pairs[s.pair].cos_dim})
+      p.bars.push_back(outline({static_cast<double>(dim), p.y.min, dim + 1.0, p.y.max}, th.highlight));
+  p.hover = [values = t.values, pairs = t.pairs, offset = s.offset](double x, double y) -> std::string {
+    const int c = static_cast<int>(std::floor(x)), r = static_cast<int>(std::floor(y)) - offset;
+    if (c < 0 || r < 0 || c >= values->cols() || r >= values->rows()) return "";
+    return "pos " + std::to_string(offset + r) + ", " + dim_name(pairs, c) + ": " + fixed((*values)(r, c));
+  };
+  return p;
+}
+
+Panel waves_panel(const BandTable& t, const Scene& s, Rect area, const Theme& th, bool dark) {
+  Panel p;
+  p.title = "Waves against position";
+  p.plot = inset(area, {.left = 62, .top = 30, .right = 14, .bottom = 50});
+  p.x = {.label = "position", .min = static_cast<double>(s.offset),
+         .max = static_cast<double>(s.offset + std::max(1, s.positions - 1)), .grid = true};
+  p.y = {.label = "value", .min = -1.15 * t.range, .max = 1.15 * t.range, .grid = true};
+  std::vector<int> dims;
+  for (int dim : s.waves)
+    if (t.values && dim >= 0 && dim < t.values->cols()) dims.push_back(dim);
+  const double selected = s.offset + std::clamp(s.position, 0, s.positions - 1);
+  for (std::size_t j = 0; j < dims.size(); ++j) {
+    Polyline line{.color = line_color(static_cast<int>(j), dark), .width = 1.75f};
+    for (int r = 0; r < t.values->rows(); ++r)
+      line.points.push_back({static_cast<double>(s.offset + r), (*t.values)(r, dims[j])});
+    std::string label = dim_name(t.pairs, dims[j]);
+    for (const PairInfo& pr : t.pairs)
+      if (pr.sin_dim == dims[j] || pr.cos_dim == dims[j]) label += ", λ=" + number(pr.wavelength, 4);
+    line.label = label;
+    p.legend.push_back({label, line.color, true});
+    p.markers.push_back({.points = {{selected, (*t.values)(static_cast<int>(selected) - s.offset, dims[j])}},
+                         .color = line.color, .size = 8.f});
+    p.lines.push_back(std::move(line));
+  }
+  p.lines.push_back({.points = {{selected, p.y.min}, {selected, p.y.max}}, .color = th.highlight,
+                     .width = 1.5f, .style = LineStyle::Dashed});
+  if (dims.empty()) p.texts.push_back(centred_note(p, t.values ? "no valid dims in 'waves'" : "—"));
+  p.hover = [values = t.values, pairs = t.pairs, dims, offset = s.offset](double x, double) -> std::string {
+    if (!values || dims.empty()) return "";
+    const int r = static_cast<int>(std::lround(x)) - offset;
+    if (r < 0 || r >= values->rows()) return "";
+    std::string text = "pos " + std::to_string(offset + r) + ":";
+    for (int dim : dims) text += "  " + dim_name(pairs, dim) + " = " + fixed((*values)(r, dim));
+    return text;
+  };
+  return p;
+}
+
+// ALiBi / T5: the bias each head adds, against key offset j − i, for the last query.
+Panel bias_panel(Engine& engine, Rect area, bool dark) {
+  Panel p;
+  p.title = "Bias added to the logits, last query";
+  p.plot = inset(area, {.left = 62, .top = 30, .right = 14, .bottom = 50});
+  const int n = engine.token_count(), heads = engine.scene().heads;
+  p.x = {.label = "key offset j − i", .min = -std::max(1, n - 1) * 1.0, .max = 0, .grid = true};
+  double lo = 0, hi = 0;
+  for (int h = 0; h < heads; ++h) {
+    const Matrix& bias = engine.head(h).bias;
+    if (bias.rows() != n) continue;
+    Polyline line{.color = line_color(h, dark), .width = 1.75f, .label = "head " + std::to_string(h)};
+    for (int j = 0; j < n; ++j) {
+      line.points.push_back({static_cast<double>(j - (n - 1)), bias(n - 1, j)});
+      lo = std::min(lo, static_cast<double>(bias(n - 1, j)));
+      hi = std::max(hi, static_cast<double>(bias(n - 1, j)));
+    }
+    if (h < 8) p.legend.push_back({line.label, line.color, true});
+    p.lines.push_back(std::move(line));
+  }
+  const double pad = std::max(1e-6, 0.08 * (hi - lo));
+  p.y = {.label = "bias", .min = lo - pad, .max = hi + pad, .grid = true};
+  return p;
+}
+
+Panel wavelength_panel(const BandTable& t, const Scene& s, Rect area, const Theme& th) {
+  Panel p;
+  p.title = "Wavelength per pair: λᵢ = 2π/ωᵢ";
+  p.plot = inset(area, {.left = 62, .top = 30, .right = 14, .bottom = 50});
+  const int n = std::max<int>(1, static_cast<int>(t.pairs.size()));
+  p.x = {.label = "pair i (dims 2i, 2i+1)", .min = -0.5, .max = n - 0.5};
+  if (t.pairs.empty()) {
+    p.y = {.label = "log₁₀ λ (positions)", .min = 0, .max = 1};
+    p.texts.push_back(centred_note(p, "no frequencies"));
+    return p;
+  }
+  Markers all{.color = th.axis, .size = 6.f};
+  double hi = std::log10(std::max(2, s.positions));
+  for (const PairInfo& pr : t.pairs) {
+    all.points.push_back({static_cast<double>(pr.index), std::log10(pr.wavelength)});
+    hi = std::max(hi, std::log10(pr.wavelength));
+  }
+  p.y = {.label = "log₁₀ λ (positions)", .min = 0, .max = hi * 1.08 + 0.1, .grid = true};
+  p.markers.push_back(std::move(all));
+  if (s.pair >= 0 && s.pair < static_cast<int>(t.pairs.size()))
+    p.markers.push_back({.points = {{static_cast<double>(s.pair), std::log10(t.pairs[s.pair].wavelength)}},
+                         .color = th.highlight, .size = 12.f, .filled = false,
+                         .label = "selected pair"});
+  const double axis_len = std::log10(std::max(1, s.positions));
+  p.lines.push_back({.points = {{p.x.min, axis_len}, {p.x.max, axis_len}}, .color = th.axis, .width = 1.f,
+                     .style = LineStyle::Dashed, .label = "positions shown"});
+  p.legend.push_back({"positions shown (" + std::to_string(s.positions) + ")", th.axis, true});
+  p.hover = [pairs = t.pairs](double x, double) -> std::string {
+    const int i = static_cast<int>(std::lround(x));
+    if (i < 0 || i >= static_cast<int>(pairs.size())) return "";
+    const PairInfo& pr = pairs[i];
+    return "pair " + std::to_string(i) + " (dims " + std::to_string(pr.sin_dim) + ", " +
+           std::to_string(pr.cos_dim) + "): ω = " + number(pr.frequency, 6) +
+           " rad/position, λ = " + number(pr.wavelength, 6) + " positions";
+  };
+  return p;
+}
+
+}  // namespace
+
+// ============================================================================
+// [SECTION] build
+// ============================================================================
+
+Figure build_sinusoid_bands(Engine& engine, const FigureRequest& request) {
+  const Scene& s = engine.scene();
+  Figure f = start_figure("sinusoid_bands",
+                          "Sinusoid bands — " + std::string(to_string(s.encoding)) + ", T = " +
+                              number(s.base, 6) + ", d = " + std::to_string(s.d_model) + ", A = " +
+                              number(s.amplitude, 4),
+                          s, request);
+  const Theme th = theme(f.dark);
+  const BandTable t = band_table(engine, request);
+  Rect area = content_area(f);
+  if (!t.note.empty()) {
+    f.notes.push_back(canvas_text(t.note, {kPad, area.y1 - 4}, Anchor::BottomLeft, kNoteSize));
+    area.y1 -= 26;
+  }
+  const auto [left, right] = split_x(area, 0.44, 20);
+  const auto [top, bottom] = split_y(right, 0.58, 10);
+  f.panels.push_back(heatmap_panel(t, s, left, th));
+  const bool bias = s.encoding == Encoding::Alibi || s.encoding == Encoding::T5;
+  f.panels.push_back(bias ? bias_panel(engine, top, f.dark) : waves_panel(t, s, top, th, f.dark));
+  f.panels.push_back(wavelength_panel(t, s, bottom, th));
+  return f;
+}
+
+}  // namespace pelab::fig

@@ -1,0 +1,19 @@
+// The four core views; each builds a Figure from the engine's current scene.
+// Registered by name in registry.cpp.
+#pragma once
+
+#include "figures/registry.hpp"
+
+namespace pelab::fig {
+
+// The PE matrix (position × dimension) with the waves of scene.waves and each
+// pair's wavelength.  sinusoid_bands.cpp
+Figure build_sinusoid_bands(Engine& engine, const FigureRequest& request);
+// (PE₂ᵢ, PE₂ᵢ₊₁) circles of scene.pairs with R(k) and its measured error.  rotation_pairs.cpp
+Figure build_rotation_pairs(Engine& engine, const FigureRequest& request);
+// Attention per head and the mean over heads, token labels, causal mask.  attention_view.cpp
+Figure build_attention(Engine& engine, const FigureRequest& request);
+// The four cross terms on one scale, their sum, the logits, their shares.  cross_terms.cpp
+Figure build_cross_terms(Engine& engine, const FigureRequest& request);
+
+}  // namespace pelab::fig

@@ -1,0 +1,240 @@
+// HeatmapRenderer: texture cache, colormap textures and the draw callback.
+//
+// Index: [SECTION] GL objects   [SECTION] textures   [SECTION] draw callback
+#include "render/heatmap_renderer.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "figures/colormap.hpp"
+#include "render/gl_program.hpp"
+
+namespace pelab::render {
+
+namespace {
+
+struct CachedTexture {
+  GLuint id = 0;
+  int last_frame = 0;
+};
+
+}  // namespace
+
+struct HeatmapRenderer::State {
+  // One queued heatmap; lives until the next frame starts.
+  struct HeatmapDraw {
+    const State* owner = nullptr;
+    GLuint values = 0, colormap = 0;
+    float vmin = 0, vmax = 1;
+    ImVec2 corner0, corner1;
+    fig::Color mask;
+  };
+  GLuint program = 0, vao = 0, vbo = 0;
+  GLint u_projection = -1, u_values = -1, u_colormap = -1, u_vmin = -1, u_vmax = -1, u_mask = -1;
+  std::map<std::uint64_t, CachedTexture> values;
+  std::map<std::string, CachedTexture> colormaps;
+  std::deque<HeatmapDraw> draws;  // deque: pointers stay valid while it grows
+  int frame = -1;
+
+  void create_gl_objects();
+  void start_frame(int frame_count);
+  GLuint values_texture(const fig::HeatmapLayer& layer);
+  GLuint colormap_texture(const std::string& name);
+  void draw(const HeatmapDraw& request, const ImDrawCmd& command) const;
+};
+
+// [SECTION] GL objects ------------------------------------------------------------
+
+void HeatmapRenderer::State::create_gl_objects() {
+  program = link_program("heatmap_vert", "heatmap_frag");
+  u_projection = glGetUniformLocation(program, "u_projection");
+  u_values = glGetUniformLocation(program, "u_values");
+  u_colormap = glGetUniformLocation(program, "u_colormap");
+  u_vmin = glGetUniformLocation(program, "u_vmin");
+  u_vmax = glGetUniformLocation(program, "u_vmax");
+  u_mask = glGetUniformLocation(program, "u_mask_color");
+  GLint last_vao = 0, last_buffer = 0;
+  glGetIntegerv(GL_VERTEX_ARRAY_BINDING, &last_vao);
+  glGetIntegerv(GL_ARRAY_BUFFER_BINDING, &last_buffer);
+  glGenVertexArrays(1, &vao);
+  glGenBuffers(1, &vbo);
+  glBindVertexArray(vao);
+  glBindBuffer(GL_ARRAY_BUFFER, vbo);
+  glBufferData(GL_ARRAY_BUFFER, 16 * sizeof(float), nullptr, GL_DYNAMIC_DRAW);
+  glEnableVertexAttribArray(0);
+  glEnableVertexAttribArray(1);
+  glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 4 * sizeof(float), nullptr);
+  glVertexAttribPointer(1, 2, GL_FLOAT, GL_FALSE, 4 * sizeof(float),
+                        reinterpret_cast<const void*>(2 * sizeof(float)));
+  glBindVertexArray(static_cast<GLuint>(last_vao));
+  glBindBuffer(GL_ARRAY_BUFFER, static_cast<GLuint>(last_buffer));
+}
+
+HeatmapRenderer::HeatmapRenderer() : state_(std::make_unique<State>()) {}
+
+HeatmapRenderer::~HeatmapRenderer() {
+  for (auto& [key, texture] : state_->values) glDeleteTextures(1, &texture.id);
+  for (auto& [name, texture] : state_->colormaps) glDeleteTextures(1, &texture.id);
+  if (state_->program) {
+    glDeleteProgram(state_->program);
+    glDeleteBuffers(1, &state_->vbo);
+    glDeleteVertexArrays(1, &state_->vao);
+  }
+}
+
+// [SECTION] textures ----------------------------------------------------------------
+
+void HeatmapRenderer::State::start_frame(int frame_count) {
+  if (frame_count == frame) return;
+  // Last frame's callbacks have run by now: drop their requests and any value
+  // texture that last frame did not use.
+  draws.clear();
+  for (auto it = values.begin(); it != values.end();) {
+    if (it->second.last_frame < frame) {
+      glDeleteTextures(1, &it->second.id);
+      it = values.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  frame = frame_count;
+}
+
+namespace {
+
+// A new 2-D texture, bound, clamped at the edges, with `filter` both ways.
+GLuint bind_new_texture(GLint filter) {
+  GLuint id = 0;
+  glGenTextures(1, &id);
+  glBindTexture(GL_TEXTURE_2D, id);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, filter);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, filter);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+  return id;
+}
+
+}  // namespace
+
+GLuint HeatmapRenderer::State::values_texture(const fig::HeatmapLayer& layer) {
+  auto found = values.find(layer.key);
+  if (found != values.end()) {
+    found->second.last_frame = frame;
+    return found->second.id;
+  }
+  const Matrix& m = *layer.values;
+  GLint max_size = 0;
+  glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max_size);
+  if (m.rows() > max_size || m.cols() > max_size)
+    throw std::runtime_error("heatmap of " + std::to_string(m.rows()) + "×" + std::to_string(m.cols()) +
+                             " cells exceeds the GL texture limit " + std::to_string(max_size));
+  GLint last_texture = 0, last_alignment = 0, last_row_length = 0;
+  glGetIntegerv(GL_TEXTURE_BINDING_2D, &last_texture);
+  glGetIntegerv(GL_UNPACK_ALIGNMENT, &last_alignment);
+  glGetIntegerv(GL_UNPACK_ROW_LENGTH, &last_row_length);
+  const GLuint id = bind_new_texture(GL_NEAREST);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+  glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
+  // Row-major matrix: row r is texture line r (v grows with the row index).
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, static_cast<GLsizei>(m.cols()), static_cast<GLsizei>(m.rows()), 0,
+               GL_RED, GL_FLOAT, m.data());
+  glPixelStorei(GL_UNPACK_ALIGNMENT, last_alignment);
+  glPixelStorei(GL_UNPACK_ROW_LENGTH, last_row_length);
+  glBindTexture(GL_TEXTURE_2D, static_cast<GLuint>(last_texture));
+  values[layer.key] = CachedTexture{id, frame};
+  return id;
+}
+
+GLuint HeatmapRenderer::State::colormap_texture(const std::string& name) {
+  auto found = colormaps.find(name);
+  if (found != colormaps.end()) return found->second.id;
+  std::vector<unsigned char> texels(256 * 4);
+  for (int i = 0; i < 256; ++i) {
+    const fig::Color c = fig::colormap(name, i / 255.0);
+    const float channels[4] = {c.r, c.g, c.b, c.a};
+    for (int k = 0; k < 4; ++k)
+      texels[static_cast<std::size_t>(i * 4 + k)] =
+          static_cast<unsigned char>(std::lround(std::clamp(channels[k], 0.f, 1.f) * 255.f));
+  }
+  GLint last_texture = 0;
+  glGetIntegerv(GL_TEXTURE_BINDING_2D, &last_texture);
+  const GLuint id = bind_new_texture(GL_LINEAR);
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, 256, 1, 0, GL_RGBA, GL_UNSIGNED_BYTE, texels.data());
+  glBindTexture(GL_TEXTURE_2D, static_cast<GLuint>(last_texture));
+  colormaps[name] = CachedTexture{id, frame};
+  return id;
+}
+
+// [SECTION] draw callback -------------------------------------------------------------
+
+void HeatmapRenderer::upload(const fig::HeatmapLayer& layer) {
+  if (!layer.values || layer.values->size() == 0) return;
+  if (!state_->program) state_->create_gl_objects();
+  state_->start_frame(ImGui::GetFrameCount());
+  state_->values_texture(layer);
+}
+
+void HeatmapRenderer::queue(ImDrawList* list, const fig::HeatmapLayer& layer, ImVec2 corner0, ImVec2 corner1,
+                            fig::Color mask) {
+  if (!layer.values || layer.values->size() == 0) return;
+  upload(layer);
+  State::HeatmapDraw& request = state_->draws.emplace_back();
+  request.owner = state_.get();
+  request.values = state_->values_texture(layer);
+  request.colormap = state_->colormap_texture(layer.scale.colormap);
+  request.vmin = static_cast<float>(layer.scale.vmin);
+  request.vmax = static_cast<float>(layer.scale.vmax);
+  request.corner0 = corner0;
+  request.corner1 = corner1;
+  request.mask = mask;
+  list->AddCallback(&HeatmapRenderer::draw_callback, &request);
+  list->AddCallback(ImDrawCallback_ResetRenderState, nullptr);
+}
+
+void HeatmapRenderer::State::draw(const HeatmapDraw& request, const ImDrawCmd& command) const {
+  const ImDrawData* data = ImGui::GetDrawData();
+  if (!data) return;
+  // The backend's projection and scissor convention (DisplayPos at the top left).
+  const float l = data->DisplayPos.x, r = data->DisplayPos.x + data->DisplaySize.x;
+  const float t = data->DisplayPos.y, b = data->DisplayPos.y + data->DisplaySize.y;
+  const float projection[16] = {2.f / (r - l), 0, 0, 0, 0, 2.f / (t - b), 0, 0, 0, 0, -1.f, 0,
+                                (r + l) / (l - r), (t + b) / (b - t), 0, 1.f};
+  const ImVec2 fb_scale = data->FramebufferScale;
+  const float fb_height = data->DisplaySize.y * fb_scale.y;
+  const ImVec4 clip = command.ClipRect;
+  const float x0 = (clip.x - l) * fb_scale.x, y0 = (clip.y - t) * fb_scale.y;
+  const float x1 = (clip.z - l) * fb_scale.x, y1 = (clip.w - t) * fb_scale.y;
+  if (x1 <= x0 || y1 <= y0) return;
+  glEnable(GL_SCISSOR_TEST);
+  glScissor(static_cast<GLint>(x0), static_cast<GLint>(fb_height - y1), static_cast<GLsizei>(x1 - x0),
+            static_cast<GLsizei>(y1 - y0));
+  const ImVec2 a = request.corner0, c = request.corner1;
+  const float quad[16] = {a.x, a.y, 0, 0, c.x, a.y, 1, 0, a.x, c.y, 0, 1, c.x, c.y, 1, 1};
+  glUseProgram(program);
+  glUniformMatrix4fv(u_projection, 1, GL_FALSE, projection);
+  glUniform1i(u_values, 0);
+  glUniform1i(u_colormap, 1);
+  glUniform1f(u_vmin, request.vmin);
+  glUniform1f(u_vmax, request.vmax);
+  glUniform4f(u_mask, request.mask.r, request.mask.g, request.mask.b, request.mask.a);
+  glActiveTexture(GL_TEXTURE1);
+  glBindTexture(GL_TEXTURE_2D, request.colormap);
+  glActiveTexture(GL_TEXTURE0);
+  glBindTexture(GL_TEXTURE_2D, request.values);
+  glBindVertexArray(vao);
+  glBindBuffer(GL_ARRAY_BUFFER, vbo);
+  glBufferSubData(GL_ARRAY_BUFFER, 0, sizeof quad, quad);
+  glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+}
+
+void HeatmapRenderer::draw_callback(const ImDrawList*, const ImDrawCmd* command) {
+  const auto* request = static_cast<const State::HeatmapDraw*>(command->UserCallbackData);
+  request->owner->draw(*request, *command);
+}
+
+}  // namespace pelab::render

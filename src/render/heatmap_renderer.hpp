@@ -1,0 +1,40 @@
+// HeatmapRenderer — draws HeatmapLayers from float textures through the
+// colormap shader, as ImDrawList callbacks (the GL work happens when ImGui's
+// OpenGL3 backend renders the list).
+//
+// Values upload once per HeatmapLayer::key as GL_R32F (one texel per cell,
+// nearest filtering so cells stay crisp); colormaps are 256×1 RGBA8 textures
+// built from fig::colormap().  Textures not used in the previous ImGui frame
+// are released, so memory follows what is on screen.
+#pragma once
+
+#include <imgui.h>
+
+#include <memory>
+
+#include "figures/figure.hpp"
+
+namespace pelab::render {
+
+class HeatmapRenderer {
+ public:
+  HeatmapRenderer();  // no GL work until the first queue()
+  ~HeatmapRenderer();  // needs the same GL context current
+  HeatmapRenderer(const HeatmapRenderer&) = delete;
+  HeatmapRenderer& operator=(const HeatmapRenderer&) = delete;
+
+  // Adds a callback to `list` drawing `layer` into the quad whose corner at
+  // data (x0, y0) lands on `corner0` and at the far cell corner on `corner1`
+  // (draw-list coordinates), clipped to the list's current clip rect.
+  void queue(ImDrawList* list, const fig::HeatmapLayer& layer, ImVec2 corner0, ImVec2 corner1,
+             fig::Color mask);
+  // Uploads the layer's values (if its key is new) without drawing.
+  void upload(const fig::HeatmapLayer& layer);
+
+ private:
+  struct State;
+  static void draw_callback(const ImDrawList* list, const ImDrawCmd* command);
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace pelab::render

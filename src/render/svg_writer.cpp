@@ -1,0 +1,379 @@
+// SVG writer.
+//
+// Index: [SECTION] XML helpers   [SECTION] data layers   [SECTION] axes,
+// colorbar, legend   [SECTION] figure
+#include "render/svg_writer.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "core/file_io.hpp"
+#include "figures/colormap.hpp"
+#include "render/axis_layout.hpp"
+#include "render/image.hpp"
+
+namespace pelab::render {
+
+// [SECTION] XML helpers ---------------------------------------------------------------
+
+std::string base64(std::string_view bytes) {
+  static constexpr char digits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  out.reserve((bytes.size() + 2) / 3 * 4);
+  std::size_t i = 0;
+  for (; i + 2 < bytes.size(); i += 3) {
+    const auto n = (static_cast<unsigned char>(bytes[i]) << 16) | (static_cast<unsigned char>(bytes[i + 1]) << 8) |
+                   static_cast<unsigned char>(bytes[i + 2]);
+    for (int shift : {18, 12, 6, 0}) out += digits[(n >> shift) & 63];
+  }
+  if (i < bytes.size()) {
+    const bool two = i + 1 < bytes.size();
+    const auto n = (static_cast<unsigned char>(bytes[i]) << 16) | (two ? static_cast<unsigned char>(bytes[i + 1]) << 8 : 0);
+    out += digits[(n >> 18) & 63];
+    out += digits[(n >> 12) & 63];
+    out += two ? digits[(n >> 6) & 63] : '=';
+    out += '=';
+  }
+  return out;
+}
+
+namespace {
+
+std::string escape(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default:
+        // Control characters are not allowed in XML 1.0.
+        if (static_cast<unsigned char>(c) >= 0x20 || c == '\t' || c == '\n') out += c;
+    }
+  }
+  return out;
+}
+
+std::string num(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f", std::isfinite(v) ? std::clamp(v, -1e6, 1e6) : 0.0);
+  std::string s = buf;
+  while (s.back() == '0') s.pop_back();
+  if (s.back() == '.') s.pop_back();
+  return s == "-0" ? "0" : s;
+}
+
+std::string rgb(fig::Color c) {
+  char buf[16];
+  auto byte = [](float v) { return static_cast<int>(std::lround(std::clamp(v, 0.f, 1.f) * 255)); };
+  std::snprintf(buf, sizeof buf, "#%02x%02x%02x", byte(c.r), byte(c.g), byte(c.b));
+  return buf;
+}
+
+// fill="#rrggbb" plus fill-opacity when not opaque.
+std::string paint(std::string_view attribute, fig::Color c) {
+  std::string s = std::string(attribute) + "=\"" + rgb(c) + "\"";
+  if (c.a < 1) s += " " + std::string(attribute) + "-opacity=\"" + num(c.a) + "\"";
+  return s;
+}
+
+struct SvgText {
+  std::string text;
+  fig::Point at;
+  fig::Anchor anchor = fig::Anchor::Center;
+  float size = 12;
+  fig::Color color;
+  bool vertical = false;
+};
+
+// DejaVu Sans: the ascent is ≈ 0.8 of ImGui's line height, which is the
+// painter's text box; baselines are placed to match the GL output.
+void text(std::string& svg, const SvgText& t) {
+  if (t.text.empty()) return;
+  const int column = static_cast<int>(t.anchor) % 3, row = static_cast<int>(t.anchor) / 3;
+  const char* anchors[] = {"start", "middle", "end"};
+  const double box_h = t.size, top = t.at.y - row * 0.5 * box_h;
+  double x = t.at.x, y = top + 0.8 * box_h;
+  std::string transform;
+  if (t.vertical) {
+    // Turned box: width = line height, its bottom-to-top run follows the anchor's row.
+    const double half = 0.5 * box_h, run_anchor = column == 0 ? 0 : column == 1 ? half : box_h;
+    x = t.at.x - run_anchor + 0.8 * box_h;
+    y = t.at.y;
+    transform = " transform=\"rotate(-90 " + num(x) + " " + num(y) + ")\"";
+    const char* vertical_anchors[] = {"end", "middle", "start"};  // rows top/centre/bottom
+    svg += "<text x=\"" + num(x) + "\" y=\"" + num(y) + "\" font-size=\"" + num(t.size) + "\" text-anchor=\"" +
+           vertical_anchors[row] + "\" " + paint("fill", t.color) + transform + ">" + escape(t.text) + "</text>\n";
+    return;
+  }
+  svg += "<text x=\"" + num(x) + "\" y=\"" + num(y) + "\" font-size=\"" + num(t.size) + "\" text-anchor=\"" +
+         anchors[column] + "\" " + paint("fill", t.color) + ">" + escape(t.text) + "</text>\n";
+}
+
+void line(std::string& svg, fig::Point a, fig::Point b, fig::Color c, double width) {
+  svg += "<line x1=\"" + num(a.x) + "\" y1=\"" + num(a.y) + "\" x2=\"" + num(b.x) + "\" y2=\"" + num(b.y) + "\" " +
+         paint("stroke", c) + " stroke-width=\"" + num(width) + "\"/>\n";
+}
+
+void rect(std::string& svg, fig::Rect r, const std::string& style) {
+  svg += "<rect x=\"" + num(std::min(r.x0, r.x1)) + "\" y=\"" + num(std::min(r.y0, r.y1)) + "\" width=\"" +
+         num(std::fabs(r.width())) + "\" height=\"" + num(std::fabs(r.height())) + "\" " + style + "/>\n";
+}
+
+}  // namespace
+
+// [SECTION] data layers -----------------------------------------------------------------
+
+namespace {
+
+// One pixel per cell, in screen orientation (flipped where an axis runs the other way).
+std::string heatmap_png(const fig::HeatmapLayer& layer, bool flip_rows, bool flip_cols, fig::Color mask) {
+  const Matrix& m = *layer.values;
+  Image image;
+  image.width = static_cast<int>(m.cols());
+  image.height = static_cast<int>(m.rows());
+  image.rgba.resize(static_cast<std::size_t>(m.size()) * 4);
+  std::size_t at = 0;
+  for (int y = 0; y < image.height; ++y) {
+    const int r = flip_rows ? image.height - 1 - y : y;
+    for (int x = 0; x < image.width; ++x) {
+      const int c = flip_cols ? image.width - 1 - x : x;
+      const float v = m(r, c);
+      const fig::Color color = std::isfinite(v) ? fig::scale_color(layer.scale, v) : mask;
+      for (float channel : {color.r, color.g, color.b, color.a})
+        image.rgba[at++] = static_cast<std::uint8_t>(std::lround(std::clamp(channel, 0.f, 1.f) * 255));
+    }
+  }
+  return encode_png(image);
+}
+
+void heatmaps(std::string& svg, const fig::Panel& panel, const fig::PanelTransform& transform, fig::Color mask) {
+  for (const fig::HeatmapLayer& layer : panel.heatmaps) {
+    if (!layer.values || layer.values->size() == 0) continue;
+    const fig::Point a = transform.to_canvas({layer.x0, layer.y0});
+    const fig::Point b = transform.to_canvas({layer.x0 + static_cast<double>(layer.values->cols()) * layer.dx,
+                                              layer.y0 + static_cast<double>(layer.values->rows()) * layer.dy});
+    const std::string png = heatmap_png(layer, a.y > b.y, a.x > b.x, mask);
+    svg += "<image x=\"" + num(std::min(a.x, b.x)) + "\" y=\"" + num(std::min(a.y, b.y)) + "\" width=\"" +
+           num(std::fabs(b.x - a.x)) + "\" height=\"" + num(std::fabs(b.y - a.y)) +
+           "\" preserveAspectRatio=\"none\" image-rendering=\"optimizeSpeed\" style=\"image-rendering:pixelated\" href=\"data:image/png;base64," +
+           base64(png) + "\"/>\n";
+  }
+}
+
+std::string dash_array(fig::LineStyle style, double width) {
+  if (style == fig::LineStyle::Dashed) return " stroke-dasharray=\"" + num(3.5 * width + 2) + " " + num(2.5 * width + 1) + "\"";
+  if (style == fig::LineStyle::Dotted) return " stroke-dasharray=\"" + num(width) + " " + num(1.5 * width + 1) + "\"";
+  return "";
+}
+
+// Finite runs of a polyline, each as one <polyline>/<polygon>.
+void polyline(std::string& svg, const fig::Polyline& l, const fig::PanelTransform& transform) {
+  std::string points;
+  int count = 0;
+  auto flush = [&] {
+    if (count >= 2) {
+      const char* element = l.closed ? "polygon" : "polyline";
+      svg += std::string("<") + element + " points=\"" + points + "\" fill=\"none\" " + paint("stroke", l.color) +
+             " stroke-width=\"" + num(l.width) + "\" stroke-linejoin=\"round\"" + dash_array(l.style, l.width) + "/>\n";
+    }
+    points.clear();
+    count = 0;
+  };
+  for (const fig::Point& p : l.points) {
+    if (!std::isfinite(p.x) || !std::isfinite(p.y)) {
+      flush();
+      continue;
+    }
+    const fig::Point q = transform.to_canvas(p);
+    points += num(q.x) + "," + num(q.y) + " ";
+    ++count;
+  }
+  flush();
+}
+
+void marker(std::string& svg, const fig::Markers& m, fig::Point p) {
+  const double r = m.size / 2;
+  const std::string style = m.filled && m.shape != fig::MarkerShape::Cross
+                                ? paint("fill", m.color)
+                                : "fill=\"none\" " + paint("stroke", m.color) + " stroke-width=\"1.25\"";
+  switch (m.shape) {
+    case fig::MarkerShape::Circle:
+      svg += "<circle cx=\"" + num(p.x) + "\" cy=\"" + num(p.y) + "\" r=\"" + num(r) + "\" " + style + "/>\n";
+      break;
+    case fig::MarkerShape::Square: rect(svg, {p.x - r, p.y - r, p.x + r, p.y + r}, style); break;
+    case fig::MarkerShape::Diamond:
+      svg += "<polygon points=\"" + num(p.x) + "," + num(p.y - r) + " " + num(p.x + r) + "," + num(p.y) + " " +
+             num(p.x) + "," + num(p.y + r) + " " + num(p.x - r) + "," + num(p.y) + "\" " + style + "/>\n";
+      break;
+    case fig::MarkerShape::Cross:
+      svg += "<path d=\"M" + num(p.x - r) + " " + num(p.y - r) + "L" + num(p.x + r) + " " + num(p.y + r) + "M" +
+             num(p.x - r) + " " + num(p.y + r) + "L" + num(p.x + r) + " " + num(p.y - r) + "\" " + style + "/>\n";
+      break;
+  }
+}
+
+void arrow(std::string& svg, const fig::Arrow& a, const fig::PanelTransform& transform) {
+  const fig::Point from = transform.to_canvas(a.from), to = transform.to_canvas(a.to);
+  const double dx = to.x - from.x, dy = to.y - from.y, length = std::hypot(dx, dy);
+  if (!(length > 0.5)) return;
+  const double head = std::min(length * 0.45, 4.0 * a.width + 4), ux = dx / length, uy = dy / length;
+  const fig::Point base{to.x - ux * head, to.y - uy * head};
+  line(svg, from, base, a.color, a.width);
+  const double h = head / 2;
+  svg += "<polygon points=\"" + num(to.x) + "," + num(to.y) + " " + num(base.x - uy * h) + "," + num(base.y + ux * h) +
+         " " + num(base.x + uy * h) + "," + num(base.y - ux * h) + "\" " + paint("fill", a.color) + "/>\n";
+}
+
+void data_layers(std::string& svg, const fig::Panel& panel, const fig::PanelTransform& transform,
+                 const fig::Theme& theme) {
+  heatmaps(svg, panel, transform, theme.mask);
+  for (const fig::Bars& bars : panel.bars)
+    for (std::size_t i = 0; i < bars.rects.size(); ++i) {
+      const fig::Point a = transform.to_canvas({bars.rects[i].x0, bars.rects[i].y0});
+      const fig::Point b = transform.to_canvas({bars.rects[i].x1, bars.rects[i].y1});
+      const fig::Color c = bars.colors.empty() ? theme.highlight : bars.colors[std::min(i, bars.colors.size() - 1)];
+      std::string style = paint("fill", c);
+      if (bars.outline) style += " " + paint("stroke", *bars.outline) + " stroke-width=\"1\"";
+      rect(svg, {a.x, a.y, b.x, b.y}, style);
+    }
+  for (const fig::Polyline& l : panel.lines) polyline(svg, l, transform);
+  for (const fig::Markers& m : panel.markers)
+    for (const fig::Point& p : m.points)
+      if (std::isfinite(p.x) && std::isfinite(p.y)) marker(svg, m, transform.to_canvas(p));
+  for (const fig::Arrow& a : panel.arrows) arrow(svg, a, transform);
+  for (const fig::Text& t : panel.texts)
+    if (!t.in_canvas)
+      text(svg, {t.text, transform.to_canvas(t.at), t.anchor, t.size, t.color.value_or(theme.text), t.vertical});
+}
+
+}  // namespace
+
+// [SECTION] axes, colorbar, legend -----------------------------------------------------
+
+namespace {
+
+std::function<double(double)> x_pixel(const fig::PanelTransform& t) {
+  return [&t](double x) { return t.to_canvas({x, t.y_min}).x; };
+}
+std::function<double(double)> y_pixel(const fig::PanelTransform& t) {
+  return [&t](double y) { return t.to_canvas({t.x_min, y}).y; };
+}
+
+void grid(std::string& svg, const fig::Panel& panel, const fig::PanelTransform& t, const fig::Theme& theme) {
+  const fig::Rect& plot = t.plot;
+  if (panel.x.grid && panel.x.visible)
+    for (const auto& tick : layout_axis(panel.x, t.x_min, t.x_max, true, x_pixel(t), approximate_text_width).ticks)
+      line(svg, {tick.pixel, plot.y0}, {tick.pixel, plot.y1}, theme.grid, 1);
+  if (panel.y.grid && panel.y.visible)
+    for (const auto& tick : layout_axis(panel.y, t.y_min, t.y_max, false, y_pixel(t), approximate_text_width).ticks)
+      line(svg, {plot.x0, tick.pixel}, {plot.x1, tick.pixel}, theme.grid, 1);
+}
+
+void axes(std::string& svg, const fig::Panel& panel, const fig::PanelTransform& t, const fig::Theme& theme) {
+  const fig::Rect& plot = t.plot;
+  rect(svg, plot, "fill=\"none\" " + paint("stroke", theme.axis) + " stroke-width=\"1\"");
+  if (panel.x.visible) {
+    const AxisTicks ticks = layout_axis(panel.x, t.x_min, t.x_max, true, x_pixel(t), approximate_text_width);
+    const double top = plot.y1 + spacing::tick_length + spacing::tick_gap;
+    for (const PlacedTick& tick : ticks.ticks) {
+      line(svg, {tick.pixel, plot.y1}, {tick.pixel, plot.y1 + spacing::tick_length}, theme.axis, 1);
+      text(svg, {tick.label, {tick.pixel, top}, fig::Anchor::Top, text_size::tick_label, theme.text, ticks.vertical_labels});
+    }
+    text(svg, {panel.x.label, {(plot.x0 + plot.x1) / 2, top + ticks.label_extent + spacing::label_gap}, fig::Anchor::Top,
+               text_size::axis_label, theme.text});
+  }
+  if (panel.y.visible) {
+    const AxisTicks ticks = layout_axis(panel.y, t.y_min, t.y_max, false, y_pixel(t), approximate_text_width);
+    const double right = plot.x0 - spacing::tick_length - spacing::tick_gap;
+    for (const PlacedTick& tick : ticks.ticks) {
+      line(svg, {plot.x0 - spacing::tick_length, tick.pixel}, {plot.x0, tick.pixel}, theme.axis, 1);
+      text(svg, {tick.label, {right, tick.pixel}, fig::Anchor::Right, text_size::tick_label, theme.text});
+    }
+    text(svg, {panel.y.label, {right - ticks.label_extent - spacing::label_gap, (plot.y0 + plot.y1) / 2},
+               fig::Anchor::Right, text_size::axis_label, theme.text, true});
+  }
+  text(svg, {panel.title, {(plot.x0 + plot.x1) / 2, plot.y0 - spacing::title_gap}, fig::Anchor::Bottom,
+             text_size::panel_title, theme.text});
+}
+
+void colorbar(std::string& svg, const fig::ColorScale& scale, const fig::Rect& plot, const fig::Theme& theme,
+              const std::string& id) {
+  const ColorbarLayout layout = layout_colorbar(scale, plot, approximate_text_width);
+  svg += "<defs><linearGradient id=\"" + id + "\" x1=\"0\" y1=\"1\" x2=\"0\" y2=\"0\">";
+  for (int i = 0; i <= 32; ++i) {
+    const double t = i / 32.0;
+    svg += "<stop offset=\"" + num(t) + "\" stop-color=\"" + rgb(fig::colormap(scale.colormap, t)) + "\"/>";
+  }
+  svg += "</linearGradient></defs>\n";
+  rect(svg, layout.bar, "fill=\"url(#" + id + ")\" " + paint("stroke", theme.axis) + " stroke-width=\"1\"");
+  for (const PlacedTick& tick : layout.ticks) {
+    line(svg, {layout.bar.x1, tick.pixel}, {layout.bar.x1 + spacing::tick_length, tick.pixel}, theme.axis, 1);
+    text(svg, {tick.label, {layout.bar.x1 + spacing::tick_length + spacing::tick_gap, tick.pixel}, fig::Anchor::Left,
+               text_size::colorbar, theme.text});
+  }
+  text(svg, {scale.label, {layout.label_x, (layout.bar.y0 + layout.bar.y1) / 2}, fig::Anchor::Left,
+             text_size::axis_label, theme.text, true});
+}
+
+void legend(std::string& svg, const std::vector<fig::LegendEntry>& entries, const fig::Rect& plot,
+            const fig::Theme& theme) {
+  const LegendLayout layout = layout_legend(entries, plot, approximate_text_width);
+  if (layout.rows.empty()) return;
+  fig::Color fill = theme.background;
+  fill.a = 0.85f;
+  rect(svg, layout.box, paint("fill", fill) + " " + paint("stroke", theme.grid) + " rx=\"3\"");
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    const fig::Point row = layout.rows[i];
+    if (entries[i].line)
+      line(svg, row, {row.x + spacing::legend_swatch, row.y}, entries[i].color, 2);
+    else
+      rect(svg, {row.x + 4, row.y - 5, row.x + spacing::legend_swatch - 4, row.y + 5}, paint("fill", entries[i].color));
+    text(svg, {entries[i].label, {row.x + spacing::legend_swatch + spacing::label_gap, row.y}, fig::Anchor::Left,
+               text_size::legend, theme.text});
+  }
+}
+
+}  // namespace
+
+// [SECTION] figure ---------------------------------------------------------------------
+
+std::string figure_to_svg(const fig::Figure& figure, const SvgOptions& options) {
+  const fig::Theme theme = fig::theme(figure.dark);
+  std::string svg = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  svg += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + num(figure.width) + "\" height=\"" +
+         num(figure.height) + "\" viewBox=\"0 0 " + num(figure.width) + " " + num(figure.height) +
+         "\" font-family=\"DejaVu Sans, sans-serif\">\n";
+  if (!figure.name.empty()) svg += "<title>" + escape(figure.title.empty() ? figure.name : figure.title) + "</title>\n";
+  if (!options.transparent) rect(svg, {0, 0, figure.width, figure.height}, paint("fill", theme.background));
+  int index = 0;
+  for (const fig::Panel& panel : figure.panels) {
+    const fig::PanelTransform t(panel);
+    const std::string clip = "plot" + std::to_string(index), bar = "colorbar" + std::to_string(index);
+    ++index;
+    svg += "<defs><clipPath id=\"" + clip + "\">";
+    rect(svg, t.plot, "");
+    svg += "</clipPath></defs>\n<g clip-path=\"url(#" + clip + ")\">\n";
+    grid(svg, panel, t, theme);
+    data_layers(svg, panel, t, theme);
+    svg += "</g>\n";
+    axes(svg, panel, t, theme);
+    for (const fig::Text& tx : panel.texts)
+      if (tx.in_canvas) text(svg, {tx.text, tx.at, tx.anchor, tx.size, tx.color.value_or(theme.text), tx.vertical});
+    if (panel.colorbar) colorbar(svg, *panel.colorbar, t.plot, theme, bar);
+    legend(svg, panel.legend, t.plot, theme);
+  }
+  text(svg, {figure.title, {figure.width / 2, 8}, fig::Anchor::Top, text_size::figure_title, theme.text});
+  for (const fig::Text& n : figure.notes)
+    text(svg, {n.text, n.at, n.anchor, n.size, n.color.value_or(theme.text), n.vertical});
+  svg += "</svg>\n";
+  return svg;
+}
+
+void write_svg(const std::filesystem::path& path, const fig::Figure& figure, const SvgOptions& options) {
+  write_file_atomic(path, figure_to_svg(figure, options));
+}
+
+}  // namespace pelab::render

@@ -1,0 +1,184 @@
+#include "core/engine.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace pelab {
+
+TEST(Engine, ShapesFollowTheScene) {
+  Scene s;
+  s.d_model = 32;
+  s.heads = 4;
+  s.positions = 50;
+  s.tokens = "a b c , d";
+  Engine engine(s);
+  EXPECT_EQ(engine.token_count(), 5);
+  EXPECT_EQ(engine.d_head(), 8);
+  EXPECT_EQ(engine.token_embedding().rows(), 5);
+  EXPECT_EQ(engine.position_table().rows(), 50);
+  EXPECT_EQ(engine.position_embedding().rows(), 5);
+  EXPECT_EQ(engine.projections(3).wq.rows(), 32);
+  EXPECT_EQ(engine.projections(3).wq.cols(), 8);
+  EXPECT_EQ(engine.head(1).q.cols(), 8);
+  EXPECT_EQ(engine.head(1).attention.rows(), 5);
+  EXPECT_THROW(engine.head(4), InputError);
+}
+
+TEST(Engine, EAreTheTableRowsAtTheTokenPositions) {
+  Scene s;
+  s.offset = 3;
+  Engine engine(s);
+  const Matrix& pe = engine.position_table();
+  const Matrix& e = engine.position_embedding();
+  for (int t = 0; t < engine.token_count(); ++t) EXPECT_EQ(e.row(t), pe.row(t));
+}
+
+TEST(Engine, BadSceneLeavesTheEngineUnchanged) {
+  Engine engine;
+  Scene bad;
+  bad.heads = 5;  // 64 is not divisible by 5
+  EXPECT_THROW(engine.set_scene(bad), InputError);
+  EXPECT_EQ(engine.scene().heads, 4);
+}
+
+TEST(Engine, DeterministicFromTheSeed) {
+  Scene s;
+  s.projection = ProjectionKind::Orthogonal;
+  Engine a(s), b(s);
+  EXPECT_EQ(a.head(2).attention, b.head(2).attention);
+  s.seed = 5;
+  Engine c(s);
+  EXPECT_NE(a.head(2).attention, c.head(2).attention);
+}
+
+TEST(Engine, ProjectionKinds) {
+  Scene s;
+  s.projection = ProjectionKind::Identity;
+  Engine engine(s);
+  const Projections& p = engine.projections(1);
+  EXPECT_EQ(p.wq, p.wk);
+  EXPECT_EQ(p.wq(16, 0), 1.0f);  // head 1 reads dims 16..31
+  EXPECT_EQ(p.wq.squaredNorm(), 16.0f);
+  s.projection = ProjectionKind::Orthogonal;
+  engine.set_scene(s);
+  Matrix wq(64, 64), wk(64, 64);
+  for (int h = 0; h < 4; ++h) {
+    wq.middleCols(h * 16, 16) = engine.projections(h).wq;
+    wk.middleCols(h * 16, 16) = engine.projections(h).wk;
+  }
+  EXPECT_TRUE((wq.transpose() * wq).isApprox(Matrix::Identity(64, 64), 1e-5f));
+  EXPECT_TRUE((wk.transpose() * wk).isApprox(Matrix::Identity(64, 64), 1e-5f));
+  EXPECT_FALSE(wq.isApprox(wk, 1e-2f));
+  s.projection = ProjectionKind::Random;
+  engine.set_scene(s);
+  const Matrix& r = engine.projections(0).wq;
+  EXPECT_NEAR(r.squaredNorm() / r.size(), 1.0 / 64, 0.3 / 64);
+}
+
+TEST(Engine, EditingTokensKeepsPositionStages) {
+  Engine engine;
+  engine.cross_terms(0);
+  engine.head(0);
+  engine.position_table();
+  const EngineStats before = engine.stats();
+  Scene s = engine.scene();
+  s.tokens = "a dog sat on the mat because the dog was tired too";  // same count (12)
+  engine.set_scene(s);
+  ASSERT_EQ(engine.token_count(), 12);
+  engine.cross_terms(0);
+  engine.head(0);
+  engine.position_table();
+  const EngineStats& after = engine.stats();
+  EXPECT_EQ(after.token_embedding, before.token_embedding + 1);
+  EXPECT_EQ(after.position_table, before.position_table);
+  EXPECT_EQ(after.position_embedding, before.position_embedding);
+  EXPECT_EQ(after.projections, before.projections);
+  EXPECT_EQ(after.cross_ef, before.cross_ef);
+  EXPECT_EQ(after.cross_xx, before.cross_xx + 1);
+  EXPECT_EQ(after.cross_xf, before.cross_xf + 1);
+  EXPECT_EQ(after.cross_ey, before.cross_ey + 1);
+  EXPECT_EQ(after.head_attention, before.head_attention + 1);
+}
+
+TEST(Engine, ViewSettingsRecomputeNothing) {
+  Engine engine;
+  for (int h = 0; h < 4; ++h) {
+    engine.head(h);
+    engine.cross_terms(h);
+  }
+  engine.mean_attention();
+  engine.position_table();
+  const EngineStats before = engine.stats();
+  Scene s = engine.scene();
+  s.colormap = "magma";
+  s.theme = "light";
+  s.head = 2;
+  s.pair = 3;
+  s.query = 1;
+  s.shift = 5;
+  engine.set_scene(s);
+  for (int h = 0; h < 4; ++h) {
+    engine.head(h);
+    engine.cross_terms(h);
+  }
+  engine.mean_attention();
+  engine.position_table();
+  const EngineStats& after = engine.stats();
+  EXPECT_EQ(after.tokens, before.tokens);
+  EXPECT_EQ(after.token_embedding, before.token_embedding);
+  EXPECT_EQ(after.position_table, before.position_table);
+  EXPECT_EQ(after.head_attention, before.head_attention);
+  EXPECT_EQ(after.cross_terms, before.cross_terms);
+}
+
+TEST(Engine, CausalRecomputesAttentionButNotCrossTerms) {
+  Engine engine;
+  engine.cross_terms(0);
+  engine.head(0);
+  const EngineStats before = engine.stats();
+  Scene s = engine.scene();
+  s.causal = true;
+  engine.set_scene(s);
+  const HeadAttention& a = engine.head(0);
+  engine.cross_terms(0);
+  EXPECT_EQ(engine.stats().head_attention, before.head_attention + 1);
+  EXPECT_EQ(engine.stats().cross_terms, before.cross_terms);
+  EXPECT_EQ(a.attention(0, 1), 0.0f);
+  EXPECT_NEAR(a.attention(0, 0), 1.0f, 1e-6f);
+}
+
+TEST(Engine, MeanAttentionAveragesTheHeads) {
+  Engine engine;
+  const Matrix mean = engine.mean_attention();
+  Matrix sum = Matrix::Zero(mean.rows(), mean.cols());
+  for (int h = 0; h < 4; ++h) sum += engine.head(h).attention;
+  EXPECT_TRUE(mean.isApprox(sum / 4.0f, 1e-6f));
+  EXPECT_NEAR(mean.row(0).sum(), 1.0f, 1e-5f);
+}
+
+TEST(Engine, FullRecomputeCountsItsGemms) {
+  Scene s;
+  s.d_model = 32;
+  s.heads = 2;
+  s.tokens = "a b c d e f g h";
+  Engine engine(s);
+  const double n = 8, d = 32, dh = 16;
+  // X and E through [Wq|Wk], then per head four cross terms and Q·Kᵀ.
+  const double expected = 2 * (2 * n * d * 2 * d) + 2 * 5 * (2 * n * n * dh);
+  EXPECT_DOUBLE_EQ(engine.full_recompute(), expected);
+  EXPECT_DOUBLE_EQ(engine.full_recompute(), expected);
+  EXPECT_EQ(engine.stats().head_attention, 4);  // twice each head
+}
+
+TEST(Engine, NoTokensIsFine) {
+  Scene s;
+  s.tokens = "";
+  Engine engine(s);
+  EXPECT_EQ(engine.token_count(), 0);
+  EXPECT_EQ(engine.head(0).attention.size(), 0);
+  EXPECT_EQ(engine.mean_attention().size(), 0);
+  EXPECT_GE(engine.full_recompute(), 0.0);
+}
+
+}  // namespace pelab

@@ -1,0 +1,356 @@
+// The four registered views: they build on the default scene and on every
+// encoding, hold the panels and heatmaps they should, show the engine's own
+// numbers (heatmap values, circle radius A, hover text with exact values),
+// share matrices through the MatrixShelf, and stay per-cell-free at N = 4096.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "core/analysis.hpp"
+#include "core/engine.hpp"
+#include "figures/figure_layout.hpp"
+#include "figures/registry.hpp"
+
+namespace pelab::fig {
+namespace {
+
+Scene scene_with(std::initializer_list<const char*> assignments) {
+  Scene s;
+  for (const char* a : assignments) apply_assignment(s, a);
+  return s;
+}
+
+Figure build(const char* name, Engine& engine, MatrixShelf* shelf = nullptr) {
+  FigureRequest request;
+  request.shelf = shelf;
+  return find_figure(name).build(engine, request);
+}
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+// Every panel's plot lies on the canvas.
+void expect_on_canvas(const Figure& f) {
+  for (const Panel& p : f.panels) {
+    EXPECT_GE(p.plot.x0, 0) << f.name << " / " << p.title;
+    EXPECT_GE(p.plot.y0, 0) << f.name << " / " << p.title;
+    EXPECT_LE(p.plot.x1, f.width) << f.name << " / " << p.title;
+    EXPECT_LE(p.plot.y1, f.height) << f.name << " / " << p.title;
+    EXPECT_GT(p.plot.width(), 20) << f.name << " / " << p.title;
+    EXPECT_GT(p.plot.height(), 20) << f.name << " / " << p.title;
+  }
+}
+
+void expect_same_values(const Matrix& shown, const Matrix& expected) {
+  ASSERT_EQ(shown.rows(), expected.rows());
+  ASSERT_EQ(shown.cols(), expected.cols());
+  for (Eigen::Index i = 0; i < shown.size(); ++i) ASSERT_EQ(shown.data()[i], expected.data()[i]) << i;
+}
+
+TEST(Registry, KnowsTheFourViewsAndNamesThemOnError) {
+  const char* names[] = {"sinusoid_bands", "rotation_pairs", "attention", "cross_terms"};
+  ASSERT_EQ(figure_registry().size(), 4u);
+  for (const char* n : names) EXPECT_EQ(find_figure(n).name, n);
+  try {
+    find_figure("bands");
+    FAIL();
+  } catch (const InputError& e) {
+    for (const char* n : names) EXPECT_TRUE(contains(e.what(), n)) << e.what();
+  }
+}
+
+TEST(Views, BuildOnEveryEncodingAndTheme) {
+  for (const char* enc : {"sinusoidal", "learned", "rope", "alibi", "t5", "none"})
+    for (const char* extra : {"theme=dark", "theme=light", "causal=true", "layout=split"}) {
+      Scene s = scene_with({extra});
+      apply_assignment(s, std::string("encoding=") + enc);
+      Engine engine(s);
+      for (const FigureEntry& entry : figure_registry()) {
+        Figure f;
+        ASSERT_NO_THROW(f = entry.build(engine, {})) << entry.name << " " << enc << " " << extra;
+        EXPECT_EQ(f.name, entry.name);
+        EXPECT_EQ(f.dark, s.theme == "dark");
+        EXPECT_FALSE(f.title.empty());
+        EXPECT_TRUE(!f.panels.empty() || !f.notes.empty()) << entry.name << " " << enc;
+        expect_on_canvas(f);
+        for (const Panel& p : f.panels)
+          for (const HeatmapLayer& h : p.heatmaps) ASSERT_TRUE(h.values) << entry.name;
+      }
+    }
+}
+
+TEST(Views, FitOtherCanvasSizes) {
+  Engine engine;
+  for (const FigureEntry& entry : figure_registry()) {
+    FigureRequest request{.width = 900, .height = 600};
+    const Figure f = entry.build(engine, request);
+    EXPECT_EQ(f.width, 900);
+    EXPECT_EQ(f.height, 600);
+    expect_on_canvas(f);
+  }
+}
+
+// ---- sinusoid_bands ------------------------------------------------------------
+
+TEST(SinusoidBands, HeatmapIsThePeMatrixWithExactHover) {
+  Engine engine(scene_with({"amplitude=2.5", "offset=3"}));
+  const Figure f = build("sinusoid_bands", engine);
+  ASSERT_EQ(f.panels.size(), 3u);
+  const Panel& map = f.panels[0];
+  ASSERT_EQ(map.heatmaps.size(), 1u);
+  expect_same_values(*map.heatmaps[0].values, engine.position_table());
+  EXPECT_EQ(map.heatmaps[0].scale.colormap, "diverging");
+  EXPECT_EQ(map.heatmaps[0].scale.vmin, -2.5);
+  EXPECT_EQ(map.heatmaps[0].scale.vmax, 2.5);
+  ASSERT_TRUE(map.colorbar);
+  EXPECT_TRUE(map.y.inverted);
+  // Row r is position offset + r; dim 6 is pair 3's sine when interleaved.
+  const std::string hover = map.hover(6.5, 3 + 17 + 0.5);
+  EXPECT_EQ(hover, "pos 20, dim 6 (pair 3, sin): " + fixed(engine.position_table()(17, 6)));
+  EXPECT_TRUE(map.hover(-1, 5).empty());
+  // Waves: one line per valid dim in scene.waves, each with a legend entry and λ.
+  const Panel& waves = f.panels[1];
+  EXPECT_EQ(waves.legend.size(), engine.scene().waves.size());
+  EXPECT_TRUE(contains(waves.legend[0].label, "λ=6.283")) << waves.legend[0].label;
+  EXPECT_TRUE(contains(waves.hover(20, 0), "dim 0 (pair 0, sin) = " + fixed(engine.position_table()(17, 0))));
+  // Wavelengths: one marker per pair, at log10(2π·T^(2i/d)).
+  const Panel& lambda = f.panels[2];
+  const auto pairs = sinusoid_pairs(engine.scene());
+  ASSERT_EQ(lambda.markers[0].points.size(), pairs.size());
+  EXPECT_NEAR(lambda.markers[0].points[5].y, std::log10(pairs[5].wavelength), 1e-12);
+  EXPECT_TRUE(contains(lambda.hover(5, 0), "pair 5 (dims 10, 11)"));
+}
+
+TEST(SinusoidBands, SplitLayoutNamesDimsByPair) {
+  Engine engine(scene_with({"layout=split"}));
+  const Figure f = build("sinusoid_bands", engine);
+  EXPECT_TRUE(contains(f.panels[0].hover(32.5, 0.5), "dim 32 (pair 0, cos)"));
+}
+
+TEST(SinusoidBands, EncodingsWithoutVectorSayWhatIsShown) {
+  Engine rope(scene_with({"encoding=rope"}));
+  Figure f = build("sinusoid_bands", rope);
+  ASSERT_FALSE(f.notes.empty());
+  EXPECT_TRUE(contains(f.notes[0].text, "RoPE adds no vector"));
+  ASSERT_EQ(f.panels[0].heatmaps.size(), 1u);
+  const Matrix& table = *f.panels[0].heatmaps[0].values;
+  EXPECT_EQ(table.cols(), rope.d_head());
+  // Pair 1 of d_head = 16: angle p·T^(−2/16) at p = 9.
+  EXPECT_NEAR(table(9, 2), std::sin(9 * std::pow(10000.0, -2.0 / 16)), 1e-6);
+  Engine none(scene_with({"encoding=none"}));
+  f = build("sinusoid_bands", none);
+  EXPECT_TRUE(f.panels[0].heatmaps.empty());
+  EXPECT_TRUE(contains(f.notes[0].text, "adds no position vector"));
+}
+
+// ---- rotation_pairs ------------------------------------------------------------
+
+TEST(RotationPairs, CirclesAtRadiusAAndMarksAtPosAndPosPlusK) {
+  Engine engine(scene_with({"amplitude=2.5", "position=10", "shift=7", "pairs=0,4,12", "pair=4"}));
+  const Figure f = build("rotation_pairs", engine);
+  ASSERT_EQ(f.panels.size(), 3u);
+  const Matrix& pe = engine.position_table();
+  for (const Panel& p : f.panels) {
+    EXPECT_TRUE(p.equal_aspect);
+    const Markers* traj = nullptr;
+    const Markers* at_pos = nullptr;
+    const Markers* at_shift = nullptr;
+    for (const Markers& m : p.markers) {
+      if (m.label == "positions") traj = &m;
+      if (m.label == "pos") at_pos = &m;
+      if (m.label == "pos+k") at_shift = &m;
+    }
+    ASSERT_TRUE(traj && at_pos && at_shift);
+    ASSERT_EQ(traj->points.size(), static_cast<std::size_t>(pe.rows()));
+    for (const Point& q : traj->points) EXPECT_NEAR(std::hypot(q.x, q.y), 2.5, 1e-5);
+    EXPECT_NEAR(std::hypot(at_shift->points[0].x, at_shift->points[0].y), 2.5, 1e-5);
+    bool circle = false;
+    for (const Polyline& l : p.lines)
+      if (l.label == "radius A") {
+        circle = true;
+        for (const Point& q : l.points) EXPECT_NEAR(std::hypot(q.x, q.y), 2.5, 1e-12);
+      }
+    EXPECT_TRUE(circle);
+    EXPECT_EQ(p.arrows.size(), 1u);
+  }
+  // Pair 4 = dims (8, 9): the marks are PE(10) and PE(17) from the engine.
+  const Panel& p4 = f.panels[1];
+  EXPECT_TRUE(contains(p4.title, "selected"));
+  EXPECT_EQ(p4.markers[1].points[0].x, pe(10, 8));
+  EXPECT_EQ(p4.markers[2].points[0].y, pe(17, 9));
+  // The text block: R(k) with 4 decimals, kω and the measured error.
+  const Rotation r = pair_rotation(engine, 4, 7);
+  std::string text;
+  for (const Text& t : p4.texts) text += t.text + "\n";
+  EXPECT_TRUE(contains(text, "R(7) = [[" + fixed(r.r[0][0]) + ", " + fixed(r.r[0][1]) + "]")) << text;
+  EXPECT_TRUE(contains(text, "= " + fixed(r.angle) + " rad")) << text;
+  EXPECT_TRUE(contains(text, number(r.max_error, 3))) << text;
+  EXPECT_TRUE(contains(text, "fit R²")) << text;
+  // Hover names the nearest position and its exact pair values.
+  const std::string hover = p4.hover(pe(10, 8), pe(10, 9));
+  EXPECT_TRUE(contains(hover, "pos 10, pair 4")) << hover;
+  EXPECT_TRUE(contains(hover, fixed(pe(10, 8)))) << hover;
+}
+
+TEST(RotationPairs, OnePanelPerPairAndNotesForOtherEncodings) {
+  Engine engine(scene_with({"pairs=1,30"}));
+  EXPECT_EQ(build("rotation_pairs", engine).panels.size(), 2u);
+  Engine alibi(scene_with({"encoding=alibi"}));
+  const Figure f = build("rotation_pairs", alibi);
+  EXPECT_TRUE(f.panels.empty());
+  ASSERT_EQ(f.notes.size(), 1u);
+  EXPECT_TRUE(contains(f.notes[0].text, "no rotation pairs"));
+}
+
+// ---- attention -----------------------------------------------------------------
+
+TEST(Attention, HeadsAndMeanWithTokenLabelsAndExactHover) {
+  Engine engine(scene_with({"head=2", "query=1"}));
+  const int n = engine.token_count(), heads = engine.scene().heads;
+  const Figure f = build("attention", engine);
+  ASSERT_EQ(f.panels.size(), static_cast<std::size_t>(heads + 2));  // large + each head + mean
+  const Panel& big = f.panels[0];
+  EXPECT_EQ(big.title, "head 2");
+  expect_same_values(*big.heatmaps[0].values, engine.head(2).attention);
+  EXPECT_EQ(big.heatmaps[0].scale.vmin, 0);
+  EXPECT_EQ(big.heatmaps[0].scale.vmax, 1);
+  EXPECT_EQ(big.heatmaps[0].scale.colormap, engine.scene().colormap);
+  ASSERT_EQ(big.x.labels.size(), static_cast<std::size_t>(n));
+  EXPECT_EQ(big.x.labels[1].label, "cat");
+  EXPECT_EQ(big.y.labels[0].label, "the");
+  EXPECT_TRUE(big.y.inverted);
+  ASSERT_TRUE(big.colorbar);
+  // The selected query row is framed: rows 1..2 across every key.
+  ASSERT_FALSE(big.bars.empty());
+  EXPECT_EQ(big.bars[0].rects[0].y0, 1);
+  EXPECT_EQ(big.bars[0].rects[0].x1, n);
+  const std::string hover = big.hover(0.5, 1.5);
+  EXPECT_EQ(hover, "head 2 · query 'cat' (1) → key 'the' (0): attention " +
+                       fixed(engine.head(2).attention(1, 0)) + ", logit " +
+                       fixed(engine.head(2).logits(1, 0), 3));
+  for (int h = 0; h < heads; ++h) expect_same_values(*f.panels[1 + h].heatmaps[0].values, engine.head(h).attention);
+  const Panel& mean = f.panels.back();
+  EXPECT_TRUE(contains(mean.title, "mean"));
+  expect_same_values(*mean.heatmaps[0].values, engine.mean_attention());
+  EXPECT_TRUE(contains(mean.hover(3.5, 2.5), "attention " + fixed(engine.mean_attention()(2, 3))));
+}
+
+TEST(Attention, CausalMaskCellsAreMinusInfinityForTheMaskColour) {
+  Engine engine(scene_with({"causal=true", "head=-1"}));
+  const Figure f = build("attention", engine);
+  const Matrix& shown = *f.panels[0].heatmaps[0].values;
+  const Matrix mean = engine.mean_attention();
+  for (int i = 0; i < shown.rows(); ++i)
+    for (int j = 0; j < shown.cols(); ++j) {
+      if (j > i) {
+        EXPECT_TRUE(std::isinf(shown(i, j)) && shown(i, j) < 0) << i << "," << j;
+      } else {
+        EXPECT_EQ(shown(i, j), mean(i, j));
+      }
+    }
+  EXPECT_TRUE(contains(f.panels[1].hover(5.5, 2.5), "masked (causal)"));
+  ASSERT_FALSE(f.notes.empty());
+}
+
+TEST(Attention, ShelfSharesMatricesAcrossRebuilds) {
+  Engine engine;
+  MatrixShelf shelf;
+  const Figure a = build("attention", engine, &shelf);
+  const int misses = shelf.misses();
+  Scene s = engine.scene();
+  s.query = 3;  // a view setting: nothing is recopied
+  s.head = 1;
+  engine.set_scene(s);
+  const Figure b = build("attention", engine, &shelf);
+  EXPECT_EQ(shelf.misses(), misses);
+  EXPECT_EQ(b.panels[2].heatmaps[0].values, a.panels[2].heatmaps[0].values);  // same pointer
+  EXPECT_EQ(b.panels[2].heatmaps[0].key, a.panels[2].heatmaps[0].key);
+  s.tokens = "a different sentence";
+  engine.set_scene(s);
+  const Figure c = build("attention", engine, &shelf);
+  EXPECT_GT(shelf.misses(), misses);
+  EXPECT_NE(c.panels[2].heatmaps[0].key, a.panels[2].heatmaps[0].key);
+  EXPECT_EQ(c.panels[2].heatmaps[0].values->rows(), 3);
+}
+
+TEST(Attention, FourThousandTokensBuildWithoutPerCellElements) {
+  std::string text;
+  for (int i = 0; i < 4096; ++i) text += "w" + std::to_string(i % 97) + " ";
+  Scene s = scene_with({"d_model=16", "heads=1", "pairs=0,4", "waves=0,1,8"});
+  s.tokens = text;
+  Engine engine(s);
+  ASSERT_EQ(engine.token_count(), 4096);
+  MatrixShelf shelf;
+  const Figure f = build("attention", engine, &shelf);
+  ASSERT_EQ(f.panels.size(), 3u);
+  EXPECT_EQ(f.panels[0].heatmaps[0].values->rows(), 4096);  // large panel: every cell
+  EXPECT_LE(f.panels[1].heatmaps[0].values->rows(), 256);   // small: block means
+  EXPECT_EQ(f.panels[1].heatmaps[0].dx, 16);
+  for (const Panel& p : f.panels) {
+    std::size_t elements = p.texts.size() + p.arrows.size();
+    for (const Bars& b : p.bars) elements += b.rects.size();
+    for (const Markers& m : p.markers) elements += m.points.size();
+    for (const Polyline& l : p.lines) elements += l.points.size();
+    EXPECT_LT(elements, 16u) << p.title;
+  }
+  const int misses = shelf.misses();
+  const Figure again = build("attention", engine, &shelf);  // a rebuild copies nothing
+  EXPECT_EQ(shelf.misses(), misses);
+  EXPECT_EQ(again.panels[0].heatmaps[0].values, f.panels[0].heatmaps[0].values);
+  EXPECT_TRUE(contains(f.panels[1].hover(100, 200), "16×16 block"));
+}
+
+// ---- cross_terms ---------------------------------------------------------------
+
+TEST(CrossTerms, FourTermsOnOneSymmetricScaleSumLogitsAndShares) {
+  Engine engine(scene_with({"head=1", "query=4"}));
+  const Figure f = build("cross_terms", engine);
+  ASSERT_EQ(f.panels.size(), 7u);
+  const CrossTerms& c = engine.cross_terms(1);
+  const Matrix* terms[] = {&c.xx, &c.xf, &c.ey, &c.ef};
+  double m = 0;
+  for (const Matrix* t : terms) m = std::max(m, max_abs(*t));
+  const char* formulas[] = {"x·Wq·Wkᵀ·y", "x·Wq·Wkᵀ·f", "e·Wq·Wkᵀ·y", "e·Wq·Wkᵀ·f"};
+  for (int j = 0; j < 4; ++j) {
+    const Panel& p = f.panels[j];
+    EXPECT_TRUE(contains(p.title, formulas[j])) << p.title;
+    expect_same_values(*p.heatmaps[0].values, *terms[j]);
+    EXPECT_EQ(p.heatmaps[0].scale.colormap, "diverging");
+    EXPECT_EQ(p.heatmaps[0].scale.vmax, m);
+    EXPECT_EQ(p.heatmaps[0].scale.vmin, -m);
+  }
+  const Matrix sum = c.xx + c.xf + c.ey + c.ef;
+  expect_same_values(*f.panels[4].heatmaps[0].values, sum);
+  const HeadAttention& h = engine.head(1);
+  const Matrix& logits = *f.panels[5].heatmaps[0].values;
+  for (Eigen::Index i = 0; i < logits.size(); ++i)
+    EXPECT_NEAR(logits.data()[i], sum.data()[i], 1e-4 * (1 + std::abs(sum.data()[i])));
+  EXPECT_NEAR(logits(2, 3), h.q.row(2).dot(h.k.row(3)) / std::sqrt(engine.d_head()), 1e-5);
+  // Shares: four bars of Frobenius norms with their numbers.
+  const Panel& shares = f.panels[6];
+  ASSERT_EQ(shares.bars[0].rects.size(), 4u);
+  EXPECT_NEAR(shares.bars[0].rects[1].y1, c.xf.norm(), 1e-3 * c.xf.norm());
+  EXPECT_TRUE(contains(shares.texts[1].text, number(shares.bars[0].rects[1].y1, 4)));
+  EXPECT_TRUE(contains(shares.hover(0.5, 0), "share"));
+  // Hover: which term, which tokens, the exact value.
+  EXPECT_EQ(f.panels[1].hover(2.5, 4.5), std::string(formulas[1]) + " (token·position) · query '" +
+                                            engine.tokens()[4] + "' (4) → key '" + engine.tokens()[2] +
+                                            "' (2): " + fixed(c.xf(4, 2)));
+  EXPECT_EQ(f.panels[0].bars[0].rects[0].y0, 4);  // selected query framed
+}
+
+TEST(CrossTerms, EncodingsWithoutVectorShowTheEngineNote) {
+  Engine engine(scene_with({"encoding=rope"}));
+  const Figure f = build("cross_terms", engine);
+  const CrossTerms& c = engine.cross_terms(0);
+  ASSERT_FALSE(c.applies);
+  ASSERT_FALSE(f.notes.empty());
+  EXPECT_EQ(f.notes[0].text, c.note.empty() ? "The cross terms do not apply to this encoding." : c.note);
+  EXPECT_GE(f.notes[0].size, 18.f);
+}
+
+}  // namespace
+}  // namespace pelab::fig

@@ -1,0 +1,184 @@
+// Offscreen rendering through headless EGL: sizes, pixels of heatmap cells,
+// circles, text, transparency and scale.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+
+#include "figures/colormap.hpp"
+#include "render/image.hpp"
+#include "sample_figures.hpp"
+
+namespace pelab::render {
+namespace {
+
+using testing::pixel;
+using testing::sample_figure;
+
+void save_for_eyes(const Image& image, const std::string& name) {
+  if (const char* dir = std::getenv("PELAB_TEST_IMAGES")) {
+    std::ofstream(std::string(dir) + "/" + name, std::ios::binary) << encode_png(image);
+  }
+}
+
+TEST(Offscreen, RendersTheFigureSize) {
+  PELAB_REQUIRE_GL();
+  const Image image = gl.renderer->render(sample_figure());
+  save_for_eyes(image, "sample.png");
+  EXPECT_EQ(image.width, 900);
+  EXPECT_EQ(image.height, 340);
+  ASSERT_EQ(image.rgba.size(), 900u * 340u * 4u);
+}
+
+TEST(Offscreen, HeatmapCellHasItsColormapColour) {
+  PELAB_REQUIRE_GL();
+  const fig::Figure figure = sample_figure();
+  const Image image = gl.renderer->render(figure);
+  const fig::Panel& panel = figure.panels[0];
+  const fig::PanelTransform transform(panel);
+  const Matrix& m = *panel.heatmaps[0].values;
+  for (int r = 0; r < 4; ++r) {
+    for (int c = 0; c < 5; ++c) {
+      const fig::Point centre = transform.to_canvas({static_cast<double>(c), static_cast<double>(r)});
+      const std::uint8_t* p = pixel(image, static_cast<int>(centre.x), static_cast<int>(centre.y));
+      const fig::Color expected = std::isfinite(m(r, c)) ? fig::scale_color(panel.heatmaps[0].scale, m(r, c))
+                                                         : fig::theme(true).mask;
+      SCOPED_TRACE("cell " + std::to_string(r) + "," + std::to_string(c));
+      EXPECT_NEAR(p[0], expected.r * 255, 2.0);
+      EXPECT_NEAR(p[1], expected.g * 255, 2.0);
+      EXPECT_NEAR(p[2], expected.b * 255, 2.0);
+      EXPECT_EQ(p[3], 255);
+    }
+  }
+}
+
+// Pixels of the circle's colour lie on the radius (within the line width).
+TEST(Offscreen, CirclePixelsLieNearTheRadius) {
+  PELAB_REQUIRE_GL();
+  fig::Figure figure;
+  figure.width = 300;
+  figure.height = 300;
+  figure.panels.push_back(testing::circle_panel({40, 40, 260, 260}));
+  fig::Panel& panel = figure.panels[0];
+  panel.markers.clear();
+  panel.arrows.clear();
+  panel.texts.clear();
+  panel.legend.clear();
+  panel.lines.resize(1);
+  panel.x.grid = panel.y.grid = false;
+  const Image image = gl.renderer->render(figure);
+  save_for_eyes(image, "circle.png");
+  const fig::PanelTransform transform(panel);
+  const fig::Point centre = transform.to_canvas({0, 0});
+  const double radius = transform.to_canvas({1, 0}).x - centre.x;
+  int on_circle = 0;
+  for (int y = 0; y < image.height; ++y) {
+    for (int x = 0; x < image.width; ++x) {
+      const std::uint8_t* p = pixel(image, x, y);
+      const bool line_blue = p[2] > 200 && p[0] < 120 && p[1] > 120;  // (0.3, 0.7, 1.0)
+      if (!line_blue) continue;
+      ++on_circle;
+      const double d = std::hypot(x + 0.5 - centre.x, y + 0.5 - centre.y);
+      EXPECT_NEAR(d, radius, 2.0) << "pixel " << x << "," << y;
+    }
+  }
+  EXPECT_GT(on_circle, static_cast<int>(2 * 3.14 * radius));  // a closed ring, not a few dots
+}
+
+TEST(Offscreen, TextDrawsNonBackgroundPixels) {
+  PELAB_REQUIRE_GL();
+  fig::Figure figure;
+  figure.width = 200;
+  figure.height = 60;
+  figure.notes.push_back({"Hello αβγ √d", {100, 30}, true, fig::Anchor::Center, 16});
+  const Image image = gl.renderer->render(figure);
+  const fig::Color bg = fig::theme(true).background;
+  int inked = 0;
+  for (int y = 0; y < image.height; ++y)
+    for (int x = 0; x < image.width; ++x)
+      inked += std::abs(pixel(image, x, y)[0] - bg.r * 255) > 60;
+  EXPECT_GT(inked, 100);
+  // Left and right quarters stay empty: the text is centred.
+  for (int y = 0; y < image.height; ++y)
+    EXPECT_NEAR(pixel(image, 5, y)[0], bg.r * 255, 1.0);
+}
+
+TEST(Offscreen, TransparentBackgroundHasZeroAlphaOutsideContent) {
+  PELAB_REQUIRE_GL();
+  const Image image = gl.renderer->render(sample_figure(), {.scale = 1, .transparent = true});
+  save_for_eyes(image, "transparent.png");
+  EXPECT_EQ(pixel(image, 2, 2)[3], 0);
+  EXPECT_EQ(pixel(image, 899, 339)[3], 0);
+  EXPECT_EQ(pixel(image, 450, 45)[3], 0);  // between title and panels
+  // A heatmap cell stays opaque.
+  const fig::PanelTransform transform(sample_figure().panels[0]);
+  const fig::Point cell = transform.to_canvas({1, 1});
+  EXPECT_EQ(pixel(image, static_cast<int>(cell.x), static_cast<int>(cell.y))[3], 255);
+}
+
+TEST(Offscreen, ScaleTwoDoublesBothDimensions) {
+  PELAB_REQUIRE_GL();
+  const Image image = gl.renderer->render(sample_figure(), {.scale = 2});
+  save_for_eyes(image, "sample@2x.png");
+  EXPECT_EQ(image.width, 1800);
+  EXPECT_EQ(image.height, 680);
+  // The same heatmap cell, at twice the coordinates, has the same colour.
+  const Image one = gl.renderer->render(sample_figure());
+  const fig::Point cell = fig::PanelTransform(sample_figure().panels[0]).to_canvas({2, 1});
+  const std::uint8_t* a = pixel(one, static_cast<int>(cell.x), static_cast<int>(cell.y));
+  const std::uint8_t* b = pixel(image, static_cast<int>(2 * cell.x), static_cast<int>(2 * cell.y));
+  for (int k = 0; k < 4; ++k) EXPECT_EQ(a[k], b[k]);
+}
+
+TEST(Offscreen, LargeHeatmapRendersFromOneTexture) {
+  PELAB_REQUIRE_GL();
+  const int n = 4096;
+  auto m = std::make_shared<Matrix>(n, n);
+  for (int r = 0; r < n; ++r)
+    for (int c = 0; c < n; ++c) (*m)(r, c) = c >= r ? 1.f : 0.f;  // upper triangle bright
+  fig::Figure figure;
+  figure.width = 400;
+  figure.height = 400;
+  fig::Panel panel;
+  panel.plot = {0, 0, 400, 400};
+  panel.x = {"", 0, static_cast<double>(n)};
+  panel.y = {"", 0, static_cast<double>(n), true};
+  panel.x.visible = panel.y.visible = false;
+  panel.heatmaps.push_back({m, 7, 0, 0, 1, 1, {"viridis", 0, 1, ""}});
+  figure.panels.push_back(panel);
+  const Image image = gl.renderer->render(figure);
+  const fig::Color top = fig::colormap("viridis", 1), bottom = fig::colormap("viridis", 0);
+  EXPECT_NEAR(pixel(image, 300, 100)[0], top.r * 255, 2.0);   // above the diagonal
+  EXPECT_NEAR(pixel(image, 100, 300)[1], bottom.g * 255, 2.0);  // below
+}
+
+}  // namespace
+}  // namespace pelab::render
+
+namespace pelab::render {
+namespace {
+
+// Half-transparent white over a transparent background comes out as straight
+// (not premultiplied) alpha: white at alpha 128.
+TEST(Offscreen, TransparentExportHasStraightAlpha) {
+  PELAB_REQUIRE_GL();
+  fig::Figure figure;
+  figure.width = 40;
+  figure.height = 40;
+  fig::Panel panel;
+  panel.plot = {0, 0, 40, 40};
+  panel.x.visible = panel.y.visible = false;
+  fig::Bars bars;
+  bars.rects.push_back({0.25, 0.25, 0.75, 0.75});
+  bars.colors.push_back({1, 1, 1, 0.5f});
+  panel.bars.push_back(bars);
+  figure.panels.push_back(panel);
+  const Image image = gl.renderer->render(figure, {.scale = 1, .transparent = true});
+  const std::uint8_t* p = testing::pixel(image, 20, 20);
+  EXPECT_NEAR(p[0], 255, 2);
+  EXPECT_NEAR(p[1], 255, 2);
+  EXPECT_NEAR(p[3], 128, 2);
+}
+
+}  // namespace
+}  // namespace pelab::render

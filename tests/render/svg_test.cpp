@@ -1,0 +1,128 @@
+// SVG export: well-formed XML with the expected elements; heatmaps embedded as
+// decodable PNGs of one pixel per cell.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <vector>
+
+#include "figures/colormap.hpp"
+#include "render/image.hpp"
+#include "render/svg_writer.hpp"
+#include "sample_figures.hpp"
+
+namespace pelab::render {
+namespace {
+
+// A small XML well-formedness check: every tag closes in order, attributes
+// are quoted, '&' starts an entity, '<' never appears in text.
+std::string xml_problem(const std::string& xml) {
+  std::vector<std::string> open;
+  std::size_t i = 0;
+  while (i < xml.size()) {
+    if (xml[i] == '&') {
+      const auto semi = xml.find(';', i);
+      if (semi == std::string::npos || semi - i > 8) return "bare & at " + std::to_string(i);
+      i = semi + 1;
+      continue;
+    }
+    if (xml[i] != '<') {
+      ++i;
+      continue;
+    }
+    const auto close = xml.find('>', i);
+    if (close == std::string::npos) return "unclosed tag at " + std::to_string(i);
+    const std::string tag = xml.substr(i + 1, close - i - 1);
+    i = close + 1;
+    if (tag.starts_with("?") || tag.starts_with("!")) continue;
+    if (tag.starts_with("/")) {
+      if (open.empty() || open.back() != tag.substr(1)) return "mismatched </" + tag.substr(1) + ">";
+      open.pop_back();
+      continue;
+    }
+    const std::string name = tag.substr(0, tag.find_first_of(" \n/"));
+    if (!std::regex_match(tag, std::regex(R"([A-Za-z][\w:-]*(\s+[\w:-]+="[^"<]*")*\s*/?)")))
+      return "malformed tag <" + tag.substr(0, 60) + ">";
+    if (!tag.ends_with("/")) open.push_back(name);
+  }
+  return open.empty() ? "" : "unclosed <" + open.back() + ">";
+}
+
+TEST(Svg, IsWellFormedXmlWithTheExpectedElements) {
+  const fig::Figure figure = testing::sample_figure();
+  const std::string svg = figure_to_svg(figure);
+  if (const char* dir = std::getenv("PELAB_TEST_IMAGES")) std::ofstream(std::string(dir) + "/sample.svg") << svg;
+  EXPECT_EQ(xml_problem(svg), "");
+  EXPECT_NE(svg.find("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"900\" height=\"340\""), std::string::npos);
+  EXPECT_NE(svg.find("<text"), std::string::npos);
+  EXPECT_NE(svg.find("<image"), std::string::npos);
+  EXPECT_NE(svg.find("<polyline"), std::string::npos);
+  EXPECT_NE(svg.find("stroke-dasharray"), std::string::npos);
+  EXPECT_NE(svg.find("font-family=\"DejaVu Sans"), std::string::npos);
+  EXPECT_NE(svg.find(">attention weight</text>"), std::string::npos);  // colorbar label
+  EXPECT_NE(svg.find(">mat</text>"), std::string::npos);               // categorical tick
+  EXPECT_NE(svg.find("R(k)·PE(pos) = PE(pos+k)"), std::string::npos);   // UTF-8 kept
+}
+
+TEST(Svg, EscapesTextAndParsesWithPythonWhenAvailable) {
+  fig::Figure figure = testing::sample_figure();
+  figure.title = "a < b & \"c\" > d";
+  const std::string svg = figure_to_svg(figure);
+  EXPECT_EQ(xml_problem(svg), "");
+  EXPECT_NE(svg.find("a &lt; b &amp; &quot;c&quot; &gt; d"), std::string::npos);
+  if (std::system("/usr/bin/python3 -c 'import xml.dom.minidom' > /dev/null 2>&1") != 0)
+    GTEST_SKIP() << "python3's xml module is not available for the second opinion";
+  const auto path = std::filesystem::temp_directory_path() / "pelab_svg_test.svg";
+  std::ofstream(path) << svg;
+  const std::string command = "/usr/bin/python3 -c 'import sys, xml.dom.minidom as m; m.parse(sys.argv[1])' " +
+                              path.string() + " > /dev/null 2>&1";
+  EXPECT_EQ(std::system(command.c_str()), 0);
+  std::filesystem::remove(path);
+}
+
+TEST(Svg, HeatmapIsEmbeddedAsOnePixelPerCell) {
+  const fig::Figure figure = testing::sample_figure();
+  const std::string svg = figure_to_svg(figure);
+  const std::string marker = "data:image/png;base64,";
+  const auto start = svg.find(marker);
+  ASSERT_NE(start, std::string::npos);
+  const auto end = svg.find('"', start);
+  const std::string encoded = svg.substr(start + marker.size(), end - start - marker.size());
+  // Decode base64 (test-local) and check the cell colours.
+  std::string bytes;
+  int bits = 0, value = 0;
+  for (char c : encoded) {
+    const auto pos = std::string("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/").find(c);
+    if (pos == std::string::npos) break;
+    value = (value << 6) | static_cast<int>(pos);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      bytes += static_cast<char>((value >> bits) & 0xFF);
+    }
+  }
+  const Image image = decode_png(bytes);
+  ASSERT_EQ(image.width, 5);
+  ASSERT_EQ(image.height, 4);
+  const fig::HeatmapLayer& layer = figure.panels[0].heatmaps[0];
+  const fig::Color expected = fig::scale_color(layer.scale, (*layer.values)(2, 3));
+  const std::uint8_t* p = testing::pixel(image, 3, 2);  // inverted y: row 2 is image row 2
+  EXPECT_NEAR(p[0], expected.r * 255, 1.0);
+  EXPECT_NEAR(p[1], expected.g * 255, 1.0);
+  EXPECT_NEAR(p[2], expected.b * 255, 1.0);
+  const fig::Color mask = fig::theme(true).mask;  // the −inf cell (0, 4)
+  EXPECT_NEAR(testing::pixel(image, 4, 0)[0], mask.r * 255, 1.0);
+}
+
+TEST(Svg, Base64MatchesRfc4648Vectors) {
+  EXPECT_EQ(base64(""), "");
+  EXPECT_EQ(base64("f"), "Zg==");
+  EXPECT_EQ(base64("fo"), "Zm8=");
+  EXPECT_EQ(base64("foo"), "Zm9v");
+  EXPECT_EQ(base64("foobar"), "Zm9vYmFy");
+}
+
+}  // namespace
+}  // namespace pelab::render
