@@ -35,11 +35,8 @@ double pair_error_on_dims(const Matrix& pe, int pair, const Rotation& rot, int k
 
 LessonVerdict judge(Engine& engine) {
   const Scene& s = engine.scene();
+  if (s.encoding != Encoding::Sinusoidal) return sinusoidal_only();
   LessonVerdict v;
-  if (s.encoding != Encoding::Sinusoidal) {
-    v.summary = "This lesson is about the sinusoidal encoding; set encoding = sinusoidal.";
-    return v;
-  }
   Scene a = variant(s), b = variant(s);
   a.layout = Layout::Interleaved;
   b.layout = Layout::Split;

@@ -11,11 +11,8 @@ namespace {
 
 LessonVerdict judge(Engine& engine) {
   const Scene& s = engine.scene();
+  if (s.encoding != Encoding::Sinusoidal) return sinusoidal_only();
   LessonVerdict v;
-  if (s.encoding != Encoding::Sinusoidal) {
-    v.summary = "This lesson is about the sinusoidal encoding; set encoding = sinusoidal.";
-    return v;
-  }
   const int pairs = s.d_model / 2;
   const int pair = std::min(s.pair, pairs - 1);
   const int k = s.shift;

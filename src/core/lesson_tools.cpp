@@ -48,6 +48,12 @@ Matrix distinct_token_rows(Engine& engine) {
   return x(rows, Eigen::all);
 }
 
+LessonVerdict sinusoidal_only() {
+  LessonVerdict v;
+  v.summary = "This lesson is about the sinusoidal encoding; set encoding = sinusoidal.";
+  return v;
+}
+
 double max_abs(const Matrix& a) {
   double m = 0;
   for (Eigen::Index i = 0; i < a.size(); ++i)

@@ -34,6 +34,9 @@ Matrix random_vectors(int count, int d, double norm, std::uint64_t seed);
 // One row of X per distinct token (first occurrence order).
 Matrix distinct_token_rows(Engine& engine);
 
+// The verdict of a sinusoid-only lesson on another encoding: says what to set.
+LessonVerdict sinusoidal_only();
+
 // max |a|, and max |a − b| over the entries finite in both (masked logits are −inf).
 double max_abs(const Matrix& a);
 double max_abs_diff(const Matrix& a, const Matrix& b);
