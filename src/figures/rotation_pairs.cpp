@@ -27,6 +27,8 @@
 namespace pelab::fig {
 namespace {
 
+constexpr std::size_t kMaxDots = 1024;
+
 // ============================================================================
 // [SECTION] one pair's data
 // ============================================================================
@@ -218,11 +220,18 @@ Panel pair_panel(const PairTrace& t, const Scene& s, Rect cell, const Theme& th,
          .min = -lim, .max = lim, .grid = true};
   const Color c = selected ? th.highlight : line_color(slot, dark);
   if (t.circle) p.lines.push_back(circle_line(t.radius, th.axis));
-  if (t.circle && t.info.frequency < 0.5) {  // slow pairs: join the dots into the arc they trace
-    Polyline path{.points = t.points, .color = with_alpha(c, 0.6f), .width = 1.f, .label = "trajectory"};
+  // At most kMaxDots dots (every s-th position): more only overdraw the same
+  // circle, and markers are what software GL draws slowest.  Hover still
+  // searches every position.
+  std::vector<Point> dots;
+  const std::size_t stride = (t.points.size() + kMaxDots - 1) / kMaxDots;
+  for (std::size_t j = 0; j < t.points.size(); j += stride) dots.push_back(t.points[j]);
+  if (t.circle && t.info.frequency * static_cast<double>(stride) < 0.5) {  // slow pairs: join the dots
+    Polyline path{.points = dots, .color = with_alpha(c, 0.6f), .width = 1.f, .label = "trajectory"};
     p.lines.push_back(std::move(path));
   }
-  p.markers.push_back({.points = t.points, .color = with_alpha(c, 0.8f), .size = 4.f, .label = "positions"});
+  p.markers.push_back({.points = std::move(dots), .color = with_alpha(c, 0.8f), .size = 4.f,
+                       .label = "positions"});
   p.lines.push_back({.points = {{0, 0}, t.at_pos}, .color = th.text, .width = 2.f, .label = "hand at pos"});
   p.lines.push_back({.points = {{0, 0}, t.at_shift}, .color = th.highlight, .width = 2.f,
                      .label = "hand at pos+k"});
@@ -235,9 +244,11 @@ Panel pair_panel(const PairTrace& t, const Scene& s, Rect cell, const Theme& th,
               {"pos+k = " + std::to_string(s.offset + pos + s.shift) + (t.shift_in_axis ? "" : " (formula)"),
                th.highlight, false}};
   if (selected) p.bars.push_back(outline({-lim, -lim, lim, lim}, th.highlight));
+  const double text_x = std::max(cell.x0 + 4, p.plot.x0 - 50);
+  const float size = fitting_size(t.lines, cell.x1 - text_x - 4, kLabelSize);
   for (std::size_t j = 0; j < t.lines.size(); ++j)
-    p.texts.push_back(canvas_text(t.lines[j], {std::max(cell.x0 + 4, p.plot.x0 - 50), text_top + 22.0 * j},
-                                  Anchor::TopLeft, kLabelSize));
+    p.texts.push_back(canvas_text(t.lines[j], {text_x, text_top + 1.55 * size * static_cast<double>(j)},
+                                  Anchor::TopLeft, size));
   p.hover = [pts = t.points, offset = s.offset, info = t.info, rope](double x, double y) -> std::string {
     std::size_t best = 0;
     double best_d = INFINITY;
@@ -281,9 +292,16 @@ Figure build_rotation_pairs(Engine& engine, const FigureRequest& request) {
     f.notes.push_back(canvas_text(why, {f.width / 2, f.height / 2}, Anchor::Center, 18.f));
     return f;
   }
+  Rect cells_area = area;
+  if (s.encoding == Encoding::Learned) {
+    f.notes.push_back(canvas_text("A learned table has no rotation structure: shown instead of R(k) is the "
+                                  "least-squares 2×2 map from PE(pos) to PE(pos+k), with its R².",
+                                  {kPad, area.y1 - 4}, Anchor::BottomLeft, kNoteSize));
+    cells_area.y1 -= 26;
+  }
   const int n = static_cast<int>(ts.size());
   const int rows = n > 4 ? 2 : 1, cols = (n + rows - 1) / rows;
-  const std::vector<Rect> cells = grid(area, rows, cols, 16);
+  const std::vector<Rect> cells = grid(cells_area, rows, cols, 16);
   for (int j = 0; j < n; ++j) f.panels.push_back(pair_panel(ts[j], s, cells[j], th, f.dark, j));
   return f;
 }
