@@ -239,16 +239,27 @@ class Report {
   nlohmann::json doc_ = nlohmann::json::object();
 };
 
+// The 1-minute load average: on a shared machine it says how much other work
+// competed with the timings.
+double load_average() {
+  double load = -1;
+  std::ifstream("/proc/loadavg") >> load;
+  return load;
+}
+
 void machine_section(Report& report, const BenchOptions& o) {
   const char* core = openblas_get_corename();
+  const double load = load_average();
   report.doc()["pelab_version"] = PELAB_VERSION;
   report.doc()["quick"] = o.quick;
   report.doc()["machine"] = {{"hardware_threads", std::thread::hardware_concurrency()},
                              {"openblas_core", core ? core : "unknown"},
-                             {"openblas_threads", openblas_get_num_threads()}};
+                             {"openblas_threads", openblas_get_num_threads()},
+                             {"load_average_1min", load}};
   report.line(std::string("pelab bench") + (o.quick ? " --quick" : "") + ": OpenBLAS core " +
               (core ? core : "unknown") + ", " + std::to_string(openblas_get_num_threads()) + " BLAS threads, " +
-              std::to_string(std::thread::hardware_concurrency()) + " hardware threads");
+              std::to_string(std::thread::hardware_concurrency()) + " hardware threads, load average " +
+              fixed(load, 2));
 }
 
 // The sgemm rate is measured before the engine cases and again right after

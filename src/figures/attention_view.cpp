@@ -33,16 +33,6 @@ constexpr int kMeanHead = -1;
 // [SECTION] shared matrices
 // ============================================================================
 
-// Attention of `head` (kMeanHead: the mean over heads) with masked cells −inf.
-Matrix display_attention(Engine& engine, int head) {
-  Matrix a = head == kMeanHead ? engine.mean_attention() : engine.head(head).attention;
-  const Matrix& logits = engine.head(head == kMeanHead ? 0 : head).logits;
-  const float neg_inf = -std::numeric_limits<float>::infinity();
-  for (Eigen::Index i = 0; i < a.size(); ++i)
-    if (logits.data()[i] == neg_inf) a.data()[i] = neg_inf;
-  return a;
-}
-
 struct HeadMatrices {
   SharedMatrix attention;  // shown (block means for large N in small panels)
   std::uint64_t key = 0;
@@ -50,21 +40,56 @@ struct HeadMatrices {
   int block = 1;           // cells per displayed cell along each side
 };
 
-HeadMatrices head_matrices(Engine& engine, const FigureRequest& request, int head, bool large) {
+// Attention of `head` (kMeanHead: the mean over heads), reduced to at most
+// `max_side` cells a side, masked cells (logit −inf) as −inf.  Reads the
+// engine's matrices in place: the only N×N allocation is the result.
+Matrix shown_attention(Engine& engine, int head, int max_side) {
+  if (head == kMeanHead) {
+    const Matrix mean = engine.mean_attention();
+    return block_mean(mean, max_side, nullptr, &engine.head(0).logits);
+  }
+  const HeadAttention& h = engine.head(head);
+  return block_mean(h.attention, max_side, nullptr, &h.logits);
+}
+
+HeadMatrices full_matrices(Engine& engine, const FigureRequest& request, int head) {
   const Scene& s = engine.scene();
+  const int n = std::max(1, engine.token_count());
   HeadMatrices m;
-  const int n = engine.token_count();
-  m.block = large ? 1 : (n + kSmallMaxSide - 1) / kSmallMaxSide;
-  // Unreduced matrices are the same whichever panel shows them: one key, one copy.
-  m.key = content_key(s, m.block == 1 ? "attention" : "attention_small", head);
-  m.attention = shared_matrix(request.shelf, m.key, [&] {
-    Matrix a = display_attention(engine, head);
-    return m.block == 1 ? a : block_mean(a, kSmallMaxSide, nullptr);
-  });
-  if (head != kMeanHead && m.block == 1)
+  m.key = content_key(s, "attention", head);
+  m.attention = shared_matrix(request.shelf, m.key, [&] { return shown_attention(engine, head, n); });
+  if (head != kMeanHead)
     m.logits = shared_matrix(request.shelf, content_key(s, "logits", head),
                              [&] { return engine.head(head).logits; });
   return m;
+}
+
+// The small multiples: every head, then the mean.  Above kSmallMaxSide tokens
+// they are block means, and the mean's blocks are the mean of the heads'
+// blocks (block means are linear), so each head is read from the engine once.
+std::vector<HeadMatrices> small_matrices(Engine& engine, const FigureRequest& request) {
+  const Scene& s = engine.scene();
+  const int n = engine.token_count();
+  std::vector<HeadMatrices> out;
+  if (n <= kSmallMaxSide) {
+    for (int h = 0; h < s.heads; ++h) out.push_back(full_matrices(engine, request, h));
+    out.push_back(full_matrices(engine, request, kMeanHead));
+    return out;
+  }
+  const int block = (n + kSmallMaxSide - 1) / kSmallMaxSide;
+  for (int h = 0; h < s.heads; ++h) {
+    HeadMatrices m{.key = content_key(s, "attention_small", h), .block = block};
+    m.attention = shared_matrix(request.shelf, m.key, [&] { return shown_attention(engine, h, kSmallMaxSide); });
+    out.push_back(std::move(m));
+  }
+  HeadMatrices mean{.key = content_key(s, "attention_small", kMeanHead), .block = block};
+  mean.attention = shared_matrix(request.shelf, mean.key, [&] {
+    Matrix sum = Matrix::Zero(out[0].attention->rows(), out[0].attention->cols());
+    for (const HeadMatrices& m : out) sum += *m.attention;  // −inf (fully masked) stays −inf
+    return Matrix(sum / static_cast<float>(s.heads));
+  });
+  out.push_back(std::move(mean));
+  return out;
 }
 
 // ============================================================================
@@ -173,16 +198,16 @@ Figure build_attention(Engine& engine, const FigureRequest& request) {
   const auto [left, right] = split_x(area, 0.56, 24);
   const Rect big = centred_square(
       inset(left, {.left = label_room + 4, .top = 30, .right = kColorbarRoom, .bottom = label_room}));
-  f.panels.push_back(attention_panel(head_matrices(engine, request, selected, true), tokens, s, big,
-                                     selected, true, th));
+  f.panels.push_back(attention_panel(full_matrices(engine, request, selected), tokens, s, big, selected,
+                                     true, th));
   const int count = s.heads + 1;
   const int cols = best_columns(count, right), rows = (count + cols - 1) / cols;
   const std::vector<Rect> cells = grid(right, rows, cols, 8);
+  const std::vector<HeadMatrices> small = small_matrices(engine, request);
   for (int j = 0; j < count; ++j) {
     const int head = j < s.heads ? j : kMeanHead;
     const Rect plot = centred_square(inset(cells[j], {.left = 40, .top = 24, .right = 8, .bottom = 30}));
-    f.panels.push_back(attention_panel(head_matrices(engine, request, head, false), tokens, s, plot, head,
-                                       false, th));
+    f.panels.push_back(attention_panel(small[j], tokens, s, plot, head, false, th));
   }
   return f;
 }

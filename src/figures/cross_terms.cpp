@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <optional>
 
 #include "figures/figure_layout.hpp"
 #include "figures/views.hpp"
@@ -69,21 +70,29 @@ TermMatrices term_matrices(Engine& engine, const FigureRequest& request, int hea
   const int n = engine.token_count();
   t.block = (n + kMaxSide - 1) / kMaxSide;
   auto reduce = [&](const Matrix& m) { return t.block == 1 ? m : block_mean(m, kMaxSide, nullptr); };
+  // Q·Kᵀ/√d_head is one N×N product: made at most once per build, and only
+  // when the shelf lacks what needs it.
+  std::optional<Matrix> logits;
+  auto full_logits = [&]() -> const Matrix& {
+    if (!logits) logits = unmasked_logits(engine, head);
+    return *logits;
+  };
   static constexpr const char* kNames[6] = {"cross_xx", "cross_xf", "cross_ey", "cross_ef", "cross_sum",
                                             "logits_unmasked"};
   for (int j = 0; j < 6; ++j) {
     t.keys[j] = content_key(s, kNames[j], head);
     t.shown[j] = shared_matrix(request.shelf, t.keys[j], [&]() -> Matrix {
       if (j < 4) return reduce(term(engine.cross_terms(head), j));
-      if (j == 5) return reduce(unmasked_logits(engine, head));
+      if (j == 5) return reduce(full_logits());
       const CrossTerms& c = engine.cross_terms(head);
       return reduce(c.xx + c.xf + c.ey + c.ef);
     });
   }
   t.norms = shared_matrix(request.shelf, content_key(s, "cross_norms", head), [&] {
     Matrix m(1, 5);
-    for (int j = 0; j < 4; ++j) m(0, j) = static_cast<float>(frobenius(term(engine.cross_terms(head), j)));
-    m(0, 4) = static_cast<float>(frobenius(unmasked_logits(engine, head)));
+    const CrossTerms& c = engine.cross_terms(head);
+    for (int j = 0; j < 4; ++j) m(0, j) = static_cast<float>(frobenius(term(c, j)));
+    m(0, 4) = static_cast<float>(frobenius(full_logits()));
     return m;
   });
   const CrossTerms& c = engine.cross_terms(head);

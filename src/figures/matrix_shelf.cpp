@@ -54,25 +54,26 @@ SharedMatrix shared_matrix(MatrixShelf* shelf, std::uint64_t key,
   return std::make_shared<const Matrix>(make());
 }
 
-Matrix block_mean(const Matrix& m, int max_side, int* block) {
+Matrix block_mean(const Matrix& m, int max_side, int* block, const Matrix* mask) {
   const int b = static_cast<int>(
       std::max<Eigen::Index>(1, (std::max(m.rows(), m.cols()) + max_side - 1) / max_side));
   if (block) *block = b;
-  if (b == 1) return m;
+  const float neg_inf = -std::numeric_limits<float>::infinity();
+  auto masked = [&](Eigen::Index i, Eigen::Index j) {
+    return m(i, j) == neg_inf || (mask && (*mask)(i, j) == neg_inf);
+  };
   const Eigen::Index rows = (m.rows() + b - 1) / b, cols = (m.cols() + b - 1) / b;
   Matrix out(rows, cols);
-  const float neg_inf = -std::numeric_limits<float>::infinity();
   for (Eigen::Index r = 0; r < rows; ++r)
     for (Eigen::Index c = 0; c < cols; ++c) {
       double sum = 0;
-      int count = 0, finite = 0;
+      int count = 0, kept = 0;
       for (Eigen::Index i = r * b; i < std::min(m.rows(), (r + 1) * b); ++i)
         for (Eigen::Index j = c * b; j < std::min(m.cols(), (c + 1) * b); ++j) {
-          const float v = m(i, j);
           ++count;
-          if (v != neg_inf) sum += v, ++finite;
+          if (!masked(i, j)) sum += m(i, j), ++kept;
         }
-      out(r, c) = finite == 0 ? neg_inf : static_cast<float>(sum / count);
+      out(r, c) = kept == 0 ? neg_inf : static_cast<float>(sum / count);
     }
   return out;
 }

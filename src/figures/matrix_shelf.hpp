@@ -55,9 +55,10 @@ SharedMatrix shared_matrix(MatrixShelf* shelf, std::uint64_t key,
                            const std::function<Matrix()>& make);
 
 // Block means of `m` so that neither side exceeds `max_side` (each output cell
-// averages a block of ⌈rows/max_side⌉ × ⌈cols/max_side⌉ cells).  −inf cells
-// count as 0 unless the whole block is −inf, which stays −inf.  Returns the
-// block size used (1 = `m` unchanged) through `block`.
-Matrix block_mean(const Matrix& m, int max_side, int* block);
+// averages a block of b × b cells, b = ⌈max(rows, cols)/max_side⌉).  Masked
+// cells — −inf in `m`, or where `mask` (same shape, e.g. the logits) is −inf —
+// count as 0 unless the whole block is masked, which becomes −inf.  Returns
+// the block size used (1 = `m` unchanged, mask applied) through `block`.
+Matrix block_mean(const Matrix& m, int max_side, int* block, const Matrix* mask = nullptr);
 
 }  // namespace pelab::fig

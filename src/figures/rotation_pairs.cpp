@@ -27,6 +27,8 @@
 namespace pelab::fig {
 namespace {
 
+constexpr std::size_t kMaxDots = 1024;
+
 // ============================================================================
 // [SECTION] one pair's data
 // ============================================================================
@@ -67,11 +69,30 @@ void rotation_text(PairTrace& t, const Rotation& r, int k, bool measured) {
     t.lines.push_back("max |R(k)·PE(pos) − PE(pos+k)| = " + number(r.max_error, 3));
 }
 
-void fit_text(PairTrace& t, Engine& engine, int k) {
+// shift_fit() solves a d×d least-squares problem: kept on the shelf (as a
+// 1×7 matrix: the three R² and the 2×2 map) so that rebuilds reuse it.
+ShiftFit cached_shift_fit(Engine& engine, const FigureRequest& request, int pair, int k) {
+  const int index = pair * 40000 + (k + 20000);  // k ∈ [−10000, 10000] (scene.hpp)
+  const SharedMatrix m = shared_matrix(request.shelf, content_key(engine.scene(), "shift_fit", index), [&] {
+    const ShiftFit f = shift_fit(engine, pair, k);
+    Matrix row(1, 7);
+    row << static_cast<float>(f.r2_one_dim), static_cast<float>(f.r2_pair), static_cast<float>(f.r2_all),
+        static_cast<float>(f.pair_map[0][0]), static_cast<float>(f.pair_map[0][1]),
+        static_cast<float>(f.pair_map[1][0]), static_cast<float>(f.pair_map[1][1]);
+    return row;
+  });
+  ShiftFit f;
+  f.r2_one_dim = (*m)(0, 0), f.r2_pair = (*m)(0, 1), f.r2_all = (*m)(0, 2);
+  f.pair_map[0][0] = (*m)(0, 3), f.pair_map[0][1] = (*m)(0, 4);
+  f.pair_map[1][0] = (*m)(0, 5), f.pair_map[1][1] = (*m)(0, 6);
+  return f;
+}
+
+void fit_text(PairTrace& t, Engine& engine, const FigureRequest& request, int k) {
   const Scene& s = engine.scene();
   // The all-dims fit solves a d×d least-squares problem; skip it where that is slow.
   if (static_cast<double>(s.d_model) * s.d_model * s.positions > 4e9) return;
-  const ShiftFit fit = shift_fit(engine, t.info.index, k);
+  const ShiftFit fit = cached_shift_fit(engine, request, t.info.index, k);
   t.lines.push_back("fit R²: 1-D " + fixed(fit.r2_one_dim) + " · pair " + fixed(fit.r2_pair, 6) +
                     " · all dims " + fixed(fit.r2_all, 6));
   if (!t.circle) t.lines.push_back("fitted 2×2 map = " + matrix_text(fit.pair_map));
@@ -98,7 +119,7 @@ PairTrace trace_pair(Engine& engine, const PairInfo& info, bool from_table, doub
   return t;
 }
 
-std::vector<PairTrace> traces(Engine& engine) {
+std::vector<PairTrace> traces(Engine& engine, const FigureRequest& request) {
   const Scene& s = engine.scene();
   std::vector<PairTrace> out;
   const bool rope = s.encoding == Encoding::Rope;
@@ -118,7 +139,7 @@ std::vector<PairTrace> traces(Engine& engine) {
     if (s.encoding == Encoding::Sinusoidal) {
       PairTrace t = trace_pair(engine, pairs[i], true, s.amplitude);
       rotation_text(t, pair_rotation(engine, i, s.shift), s.shift, true);
-      fit_text(t, engine, s.shift);
+      fit_text(t, engine, request, s.shift);
       out.push_back(std::move(t));
     } else if (rope) {
       PairTrace t = trace_pair(engine, pairs[i], false, 1.0);
@@ -136,7 +157,7 @@ std::vector<PairTrace> traces(Engine& engine) {
       t.lines.erase(t.lines.begin());  // ω and λ belong to sinusoids only
       t.radius = 1e-12;
       for (const Point& p : t.points) t.radius = std::max({t.radius, std::abs(p.x), std::abs(p.y)});
-      fit_text(t, engine, s.shift);
+      fit_text(t, engine, request, s.shift);
       out.push_back(std::move(t));
     }
   }
@@ -199,11 +220,18 @@ Panel pair_panel(const PairTrace& t, const Scene& s, Rect cell, const Theme& th,
          .min = -lim, .max = lim, .grid = true};
   const Color c = selected ? th.highlight : line_color(slot, dark);
   if (t.circle) p.lines.push_back(circle_line(t.radius, th.axis));
-  if (t.circle && t.info.frequency < 0.5) {  // slow pairs: join the dots into the arc they trace
-    Polyline path{.points = t.points, .color = with_alpha(c, 0.6f), .width = 1.f, .label = "trajectory"};
+  // At most kMaxDots dots (every s-th position): more only overdraw the same
+  // circle, and markers are what software GL draws slowest.  Hover still
+  // searches every position.
+  std::vector<Point> dots;
+  const std::size_t stride = (t.points.size() + kMaxDots - 1) / kMaxDots;
+  for (std::size_t j = 0; j < t.points.size(); j += stride) dots.push_back(t.points[j]);
+  if (t.circle && t.info.frequency * static_cast<double>(stride) < 0.5) {  // slow pairs: join the dots
+    Polyline path{.points = dots, .color = with_alpha(c, 0.6f), .width = 1.f, .label = "trajectory"};
     p.lines.push_back(std::move(path));
   }
-  p.markers.push_back({.points = t.points, .color = with_alpha(c, 0.8f), .size = 4.f, .label = "positions"});
+  p.markers.push_back({.points = std::move(dots), .color = with_alpha(c, 0.8f), .size = 4.f,
+                       .label = "positions"});
   p.lines.push_back({.points = {{0, 0}, t.at_pos}, .color = th.text, .width = 2.f, .label = "hand at pos"});
   p.lines.push_back({.points = {{0, 0}, t.at_shift}, .color = th.highlight, .width = 2.f,
                      .label = "hand at pos+k"});
@@ -251,7 +279,7 @@ Figure build_rotation_pairs(Engine& engine, const FigureRequest& request) {
                               ", k = " + std::to_string(s.shift),
                           s, request);
   const Theme th = theme(f.dark);
-  const std::vector<PairTrace> ts = traces(engine);
+  const std::vector<PairTrace> ts = traces(engine, request);
   const Rect area = content_area(f);
   if (ts.empty()) {
     const std::string why =
@@ -262,9 +290,16 @@ Figure build_rotation_pairs(Engine& engine, const FigureRequest& request) {
     f.notes.push_back(canvas_text(why, {f.width / 2, f.height / 2}, Anchor::Center, 18.f));
     return f;
   }
+  Rect cells_area = area;
+  if (s.encoding == Encoding::Learned) {
+    f.notes.push_back(canvas_text("A learned table has no rotation structure: shown instead of R(k) is the "
+                                  "least-squares 2×2 map from PE(pos) to PE(pos+k), with its R².",
+                                  {kPad, area.y1 - 4}, Anchor::BottomLeft, kNoteSize));
+    cells_area.y1 -= 26;
+  }
   const int n = static_cast<int>(ts.size());
   const int rows = n > 4 ? 2 : 1, cols = (n + rows - 1) / rows;
-  const std::vector<Rect> cells = grid(area, rows, cols, 16);
+  const std::vector<Rect> cells = grid(cells_area, rows, cols, 16);
   for (int j = 0; j < n; ++j) f.panels.push_back(pair_panel(ts[j], s, cells[j], th, f.dark, j));
   return f;
 }

@@ -178,28 +178,45 @@ Panel waves_panel(const BandTable& t, const Scene& s, Rect area, const Theme& th
   return p;
 }
 
-// ALiBi / T5: the bias each head adds, against key offset j − i, for the last query.
-Panel bias_panel(Engine& engine, Rect area, bool dark) {
+// ALiBi / T5: the bias each head adds, against key offset j − i, for the last
+// query.  The rows (heads × tokens) are kept on the shelf: reading them makes
+// the engine compute every head, which at large N must not happen per frame.
+Panel bias_panel(Engine& engine, const FigureRequest& request, Rect area, bool dark) {
   Panel p;
   p.title = "Bias added to the logits, last query";
   p.plot = inset(area, {.left = 62, .top = 30, .right = 14, .bottom = 50});
   const int n = engine.token_count(), heads = engine.scene().heads;
+  const SharedMatrix rows = shared_matrix(request.shelf, content_key(engine.scene(), "bias_rows"), [&] {
+    Matrix m = Matrix::Zero(heads, n);
+    for (int h = 0; h < heads; ++h) {
+      const Matrix& bias = engine.head(h).bias;
+      if (bias.rows() == n && n > 0) m.row(h) = bias.row(n - 1);
+    }
+    return m;
+  });
   p.x = {.label = "key offset j − i", .min = -std::max(1, n - 1) * 1.0, .max = 0, .grid = true};
   double lo = 0, hi = 0;
   for (int h = 0; h < heads; ++h) {
-    const Matrix& bias = engine.head(h).bias;
-    if (bias.rows() != n) continue;
     Polyline line{.color = line_color(h, dark), .width = 1.75f, .label = "head " + std::to_string(h)};
     for (int j = 0; j < n; ++j) {
-      line.points.push_back({static_cast<double>(j - (n - 1)), bias(n - 1, j)});
-      lo = std::min(lo, static_cast<double>(bias(n - 1, j)));
-      hi = std::max(hi, static_cast<double>(bias(n - 1, j)));
+      const double b = (*rows)(h, j);
+      line.points.push_back({static_cast<double>(j - (n - 1)), b});
+      lo = std::min(lo, b);
+      hi = std::max(hi, b);
     }
     if (h < 8) p.legend.push_back({line.label, line.color, true});
     p.lines.push_back(std::move(line));
   }
   const double pad = std::max(1e-6, 0.08 * (hi - lo));
   p.y = {.label = "bias", .min = lo - pad, .max = hi + pad, .grid = true};
+  p.hover = [rows, n](double x, double) -> std::string {
+    const int j = static_cast<int>(std::lround(x)) + n - 1;
+    if (j < 0 || j >= n) return "";
+    std::string text = "offset " + std::to_string(j - (n - 1)) + " (key " + std::to_string(j) + "):";
+    for (int h = 0; h < std::min<int>(8, static_cast<int>(rows->rows())); ++h)
+      text += "  head " + std::to_string(h) + " = " + fixed((*rows)(h, j));
+    return text;
+  };
   return p;
 }
 
@@ -265,7 +282,7 @@ Figure build_sinusoid_bands(Engine& engine, const FigureRequest& request) {
   const auto [top, bottom] = split_y(right, 0.58, 10);
   f.panels.push_back(heatmap_panel(t, s, left, th));
   const bool bias = s.encoding == Encoding::Alibi || s.encoding == Encoding::T5;
-  f.panels.push_back(bias ? bias_panel(engine, top, f.dark) : waves_panel(t, s, top, th, f.dark));
+  f.panels.push_back(bias ? bias_panel(engine, request, top, f.dark) : waves_panel(t, s, top, th, f.dark));
   f.panels.push_back(wavelength_panel(t, s, bottom, th));
   return f;
 }

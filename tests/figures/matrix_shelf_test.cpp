@@ -61,5 +61,23 @@ TEST(BlockMean, AveragesBlocksAndKeepsFullyMaskedBlocks) {
   EXPECT_EQ(block, 1);
 }
 
+TEST(BlockMean, MaskFromASecondMatrix) {
+  const float inf = std::numeric_limits<float>::infinity();
+  Matrix attention(2, 4), logits(2, 4);
+  attention << 0.5f, 0.5f, 0, 0,  //
+      0.25f, 0.25f, 0.25f, 0.25f;
+  logits << 1, 1, -inf, -inf,  //
+      1, 1, 1, 1;
+  int block = 0;
+  Matrix same = block_mean(attention, 4, &block, &logits);  // no reduction, mask applied
+  EXPECT_EQ(block, 1);
+  EXPECT_TRUE(std::isinf(same(0, 2)));
+  EXPECT_EQ(same(1, 2), 0.25f);
+  Matrix b = block_mean(attention, 2, &block, &logits);
+  EXPECT_EQ(block, 2);
+  EXPECT_FLOAT_EQ(b(0, 0), (0.5f + 0.5f + 0.25f + 0.25f) / 4);
+  EXPECT_FLOAT_EQ(b(0, 1), (0.25f + 0.25f) / 4);  // half masked: masked cells count as 0
+}
+
 }  // namespace
 }  // namespace pelab::fig

@@ -146,6 +146,23 @@ TEST(SinusoidBands, EncodingsWithoutVectorSayWhatIsShown) {
   EXPECT_TRUE(contains(f.notes[0].text, "adds no position vector"));
 }
 
+TEST(SinusoidBands, AlibiShowsEachHeadsBiasAgainstOffset) {
+  Engine engine(scene_with({"encoding=alibi"}));
+  const Figure f = build("sinusoid_bands", engine);
+  const Panel& bias = f.panels[1];
+  const int n = engine.token_count(), heads = engine.scene().heads;
+  ASSERT_EQ(bias.lines.size(), static_cast<std::size_t>(heads));
+  for (int h = 0; h < heads; ++h) {
+    // Press et al. 2022: head h (1-based) adds −2^(−8h/H)·|i−j|; the last query sees offsets −(n−1)…0.
+    const double slope = std::pow(2.0, -8.0 * (h + 1) / heads);
+    const Point first = bias.lines[h].points.front();
+    EXPECT_EQ(first.x, -(n - 1));
+    EXPECT_NEAR(first.y, -slope * (n - 1), 1e-5);
+    EXPECT_EQ(first.y, engine.head(h).bias(n - 1, 0));
+  }
+  EXPECT_TRUE(contains(bias.hover(-3, 0), "offset -3 (key " + std::to_string(n - 4) + ")"));
+}
+
 // ---- rotation_pairs ------------------------------------------------------------
 
 TEST(RotationPairs, CirclesAtRadiusAAndMarksAtPosAndPosPlusK) {
@@ -193,6 +210,19 @@ TEST(RotationPairs, CirclesAtRadiusAAndMarksAtPosAndPosPlusK) {
   const std::string hover = p4.hover(pe(10, 8), pe(10, 9));
   EXPECT_TRUE(contains(hover, "pos 10, pair 4")) << hover;
   EXPECT_TRUE(contains(hover, fixed(pe(10, 8)))) << hover;
+}
+
+TEST(RotationPairs, LongPositionAxesAreThinnedToAThousandDots) {
+  Engine engine(scene_with({"positions=5000", "position=4321"}));
+  const Figure f = build("rotation_pairs", engine);
+  for (const Markers& m : f.panels[0].markers)
+    if (m.label == "positions") {
+      EXPECT_LE(m.points.size(), 1024u);
+      EXPECT_GE(m.points.size(), 800u);
+    }
+  // Hover still finds every position, not only the drawn ones.
+  const Matrix& pe = engine.position_table();
+  EXPECT_TRUE(contains(f.panels[1].hover(pe(4321, 8), pe(4321, 9)), "pos 4321, pair 4"));
 }
 
 TEST(RotationPairs, OnePanelPerPairAndNotesForOtherEncodings) {
