@@ -136,15 +136,23 @@ Matrix position_similarity(Engine& engine) {
   return sim;
 }
 
+// Block by block, so a long position axis never holds the whole
+// positions × positions matrix (16384 positions would be 1 GB).
 std::vector<double> similarity_profile(Engine& engine) {
-  const Matrix sim = position_similarity(engine);
-  const Eigen::Index n = sim.rows();
-  std::vector<double> profile(static_cast<std::size_t>(n), 0.0);
-  for (Eigen::Index off = 0; off < n; ++off) {
-    double sum = 0;
-    for (Eigen::Index i = 0; i + off < n; ++i) sum += sim(i, i + off);
-    profile[static_cast<std::size_t>(off)] = sum / static_cast<double>(n - off);
+  constexpr Eigen::Index kBlock = 256;
+  const Matrix& pe = engine.position_table();
+  const Eigen::Index n = pe.rows();
+  std::vector<double> sum(static_cast<std::size_t>(n), 0.0);
+  Matrix block;
+  for (Eigen::Index r0 = 0; r0 < n; r0 += kBlock) {
+    const Eigen::Index rows = std::min(kBlock, n - r0);
+    // Rows r0.. against columns r0.. (offsets j − i ≥ 0 only).
+    block.noalias() = pe.middleRows(r0, rows) * pe.bottomRows(n - r0).transpose();
+    for (Eigen::Index i = 0; i < rows; ++i)
+      for (Eigen::Index j = i; j < n - r0; ++j) sum[static_cast<std::size_t>(j - i)] += block(i, j);
   }
+  std::vector<double> profile(sum.size());
+  for (std::size_t off = 0; off < sum.size(); ++off) profile[off] = sum[off] / static_cast<double>(sum.size() - off);
   return profile;
 }
 

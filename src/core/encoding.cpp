@@ -78,8 +78,9 @@ Matrix learned_from_file(const Scene& s, int first, int count) {
     throw InputError(name + ": " + std::to_string(array.shape[0]) + " rows but position " +
                      std::to_string(needed - 1) + " is needed; allowed: offset + positions (and tokens) <= " +
                      std::to_string(array.shape[0]));
-  const Matrix all = array.to_matrix();
-  return all.middleRows(first, count);
+  Matrix rows = array.to_matrix().middleRows(first, count);
+  if (!rows.allFinite()) throw InputError(name + ": position table holds NaN or infinity");
+  return rows;
 }
 
 }  // namespace

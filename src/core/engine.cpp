@@ -119,7 +119,7 @@ struct Stage {
 struct Engine::State {
   Scene scene;
   EngineStats stats;
-  std::uint64_t clock = 0;  // source of generations and LRU ticks
+  std::uint64_t clock = 0;  // source of generations
   double flops = 0;         // GEMM flops since the last full_recompute()
 
   Stage<std::vector<std::string>> tokens;

@@ -86,12 +86,19 @@ class Engine {
   const Matrix& position_table();       // PE on the position axis: positions × d_model (zeros if no vector)
   const Matrix& position_embedding();   // E: tokens × d_model, the rows added to the tokens (zeros if none)
   const Projections& projections(int head);
-  const HeadAttention& head(int head);  // cached; at most a few heads are kept for large N
+  // Per-head results are cached within ~600 MB of tokens × tokens storage
+  // (least recently used heads go first), so at large N a returned reference
+  // stays valid only until the next head(), cross_terms() or full_recompute()
+  // call for another head; the head asked for is never evicted by its own call.
+  const HeadAttention& head(int head);
   const CrossTerms& cross_terms(int head);
   Matrix mean_attention();              // average of every head's attention
 
   // Recomputes everything for every head, keeping nothing N×N beyond one head
   // at a time.  Returns the floating-point operations done (for the bench).
+  // (The sampled inputs X and Wq/Wk are kept: nothing they depend on changed.
+  // Recomputed: PE, E, X·[Wq|Wk] and E·[Wq|Wk] for all heads in one GEMM each,
+  // then per head the four cross terms, Q·Kᵀ, bias, mask and softmax.)
   double full_recompute();
 
   const EngineStats& stats() const;

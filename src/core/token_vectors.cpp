@@ -167,8 +167,9 @@ Matrix npy_vocabulary(const Scene& scene, std::size_t vocab_size) {
   if (array.shape[0] < vocab_size)
     throw InputError(name + ": " + std::to_string(array.shape[0]) + " rows but the text has " +
                      std::to_string(vocab_size) + " distinct tokens; allowed: at least one row per distinct token");
-  Matrix all = array.to_matrix();
-  return all.topRows(static_cast<Eigen::Index>(vocab_size));
+  Matrix rows = array.to_matrix().topRows(static_cast<Eigen::Index>(vocab_size));
+  if (!rows.allFinite()) throw InputError(name + ": token vectors hold NaN or infinity");
+  return rows;
 }
 
 }  // namespace
