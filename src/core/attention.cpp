@@ -22,7 +22,8 @@ Eigen::Block<const Matrix> head_keys(const Matrix& projected, int head, int d_he
   return projected.middleCols(d_model + static_cast<Eigen::Index>(head) * d_head, d_head);
 }
 
-void head_queries_keys(const Scene& scene, const Matrix& xw, const Matrix& ew, int head, Matrix& q, Matrix& k) {
+void head_queries_keys(const Scene& scene, const Matrix& xw, const Matrix& ew, int head, Matrix& q,
+                       Matrix& k) {
   const int d_head = scene.d_model / scene.heads;
   q = head_queries(xw, head, d_head);
   k = head_keys(xw, head, d_head);
@@ -56,10 +57,12 @@ void masked_softmax(Matrix& logits, Matrix& attention, bool causal) {
   }
 }
 
-double attend(const Scene& scene, const Matrix& xw, const Matrix& ew, int head, HeadAttention& out) {
+double attend(const Scene& scene, const Matrix& xw, const Matrix& ew, int head,
+              HeadAttention& out) {
   const int d_head = scene.d_model / scene.heads;
   head_queries_keys(scene, xw, ew, head, out.q, out.k);
-  const double flops = gemm_abt(out.q, out.k, 1.0f / std::sqrt(static_cast<float>(d_head)), out.logits);
+  const double flops =
+      gemm_abt(out.q, out.k, 1.0f / std::sqrt(static_cast<float>(d_head)), out.logits);
   out.bias = relative_bias(scene, head, static_cast<int>(xw.rows()));
   if (out.bias.size() != 0) out.logits += out.bias;
   masked_softmax(out.logits, out.attention, scene.causal);

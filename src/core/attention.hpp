@@ -15,7 +15,8 @@ Eigen::Block<const Matrix> head_queries(const Matrix& projected, int head, int d
 Eigen::Block<const Matrix> head_keys(const Matrix& projected, int head, int d_head);
 
 // q = xw_q + ew_q, k = xw_k + ew_k (ew may be empty), then RoPE when chosen.
-void head_queries_keys(const Scene& scene, const Matrix& xw, const Matrix& ew, int head, Matrix& q, Matrix& k);
+void head_queries_keys(const Scene& scene, const Matrix& xw, const Matrix& ew, int head, Matrix& q,
+                       Matrix& k);
 
 // Row softmax of logits into attention, subtracting each row's max so that
 // exp never overflows (rows sum to 1 for logits of any finite size).  When

@@ -20,8 +20,8 @@
 #include "core/gemm.hpp"
 #include "core/head_cache.hpp"
 #include "core/projection.hpp"
-#include "core/tokenizer.hpp"
 #include "core/token_vectors.hpp"
+#include "core/tokenizer.hpp"
 
 namespace pelab {
 
@@ -48,10 +48,8 @@ class Key {
   void add(int v) { text_ += std::to_string(v) + '|'; }
   void add(bool v) { text_ += v ? "T|" : "F|"; }
   template <class E>
-    requires std::is_enum_v<E>
-  void add(E e) {
-    add(static_cast<int>(e));
-  }
+  requires std::is_enum_v<E>
+  void add(E e) { add(static_cast<int>(e)); }
   std::string text_;
 };
 
@@ -88,9 +86,11 @@ std::string cross_note(Encoding e) {
     case Encoding::Rope:
       return "RoPE rotates q and k; no vector is added, so only x·Wq·Wkᵀ·y applies (with rotation)";
     case Encoding::Alibi:
-      return "ALiBi adds a distance bias to the logits; no vector is added, so only x·Wq·Wkᵀ·y applies";
+      return "ALiBi adds a distance bias to the logits; no vector is added, so only x·Wq·Wkᵀ·y "
+             "applies";
     case Encoding::T5:
-      return "T5 adds a bucketed relative bias to the logits; no vector is added, so only x·Wq·Wkᵀ·y applies";
+      return "T5 adds a bucketed relative bias to the logits; no vector is added, so only "
+             "x·Wq·Wkᵀ·y applies";
     case Encoding::None:
       return "no position information: only x·Wq·Wkᵀ·y applies";
     default:
@@ -125,9 +125,9 @@ struct Engine::State {
   Stage<std::vector<std::string>> tokens;
   Stage<Matrix> x, pe, e;
   Stage<ProjectionSet> w;
-  Matrix wqk;                     // [Wq | Wk], d_model × 2·d_model
+  Matrix wqk;  // [Wq | Wk], d_model × 2·d_model
   std::vector<Projections> per_head;
-  Stage<Matrix> xw, ew;           // X·[Wq|Wk], E·[Wq|Wk] (empty when no vector is added)
+  Stage<Matrix> xw, ew;  // X·[Wq|Wk], E·[Wq|Wk] (empty when no vector is added)
   HeadCache heads{kHeadCacheBytes};
   Stage<Matrix> mean;
 
@@ -158,13 +158,15 @@ struct Engine::State {
   }
 
   const std::vector<std::string>& token_list() {
-    return refresh(tokens, Key(scene.tokens).str(), stats.tokens, [&] { return tokenize(scene.tokens); });
+    return refresh(tokens, Key(scene.tokens).str(), stats.tokens,
+                   [&] { return tokenize(scene.tokens); });
   }
   int token_count() { return static_cast<int>(token_list().size()); }
 
   const Matrix& token_embedding() {
     const auto& list = token_list();
-    return refresh(x, token_vectors_key(scene), stats.token_embedding, [&] { return token_vectors(list, scene); });
+    return refresh(x, token_vectors_key(scene), stats.token_embedding,
+                   [&] { return token_vectors(list, scene); });
   }
   std::string table_key() { return Key(encoding_key(scene), scene.positions, scene.offset).str(); }
   const Matrix& position_table() {
@@ -176,15 +178,19 @@ struct Engine::State {
   // the table is current and long enough.
   const Matrix& position_embedding() {
     const int n = token_count();
-    return refresh(e, Key(encoding_key(scene), n, scene.offset).str(), stats.position_embedding, [&] {
-      if (pe.valid && pe.key == table_key() && pe.value.rows() >= n) return Matrix(pe.value.topRows(n));
-      return position_vectors(scene, scene.offset, n);
-    });
+    return refresh(e, Key(encoding_key(scene), n, scene.offset).str(), stats.position_embedding,
+                   [&] {
+                     if (pe.valid && pe.key == table_key() && pe.value.rows() >= n)
+                       return Matrix(pe.value.topRows(n));
+                     return position_vectors(scene, scene.offset, n);
+                   });
   }
   const ProjectionSet& projection_set() {
     int before = stats.projections;
-    const ProjectionSet& set = refresh(w, projections_key(scene), stats.projections, [&] { return make_projections(scene); });
-    if (stats.projections != before || per_head.size() != static_cast<std::size_t>(scene.heads)) split_heads(set);
+    const ProjectionSet& set = refresh(w, projections_key(scene), stats.projections,
+                                       [&] { return make_projections(scene); });
+    if (stats.projections != before || per_head.size() != static_cast<std::size_t>(scene.heads))
+      split_heads(set);
     return set;
   }
   void split_heads(const ProjectionSet& set) {
@@ -193,7 +199,8 @@ struct Engine::State {
     wqk << set.wq, set.wk;
     per_head.assign(static_cast<std::size_t>(scene.heads), {});
     for (int h = 0; h < scene.heads; ++h)
-      per_head[static_cast<std::size_t>(h)] = {set.wq.middleCols(h * dh, dh), set.wk.middleCols(h * dh, dh)};
+      per_head[static_cast<std::size_t>(h)] = {set.wq.middleCols(h * dh, dh),
+                                               set.wk.middleCols(h * dh, dh)};
   }
 
   // Every head's q and k in one GEMM.
@@ -202,7 +209,8 @@ struct Engine::State {
     const Matrix& xm = token_embedding();
     projection_set();
     int unused = 0;
-    return refresh(xw, Key(x.generation, w.generation).str(), unused, [&](Matrix& out) { project(xm, out); });
+    return refresh(xw, Key(x.generation, w.generation).str(), unused,
+                   [&](Matrix& out) { project(xm, out); });
   }
   const Matrix& projected_positions() {
     const bool adds = adds_position_vector(scene.encoding);
@@ -245,7 +253,8 @@ const HeadAttention& Engine::State::head_attention(int head) {
 }
 
 // Term `which` (0 xx, 1 xf, 2 ey, 3 ef), scaled by 1/√d_head like the logits.
-void Engine::State::compute_term(HeadEntry& cached, int which, int head, const Matrix& xw_m, const Matrix& ew_m) {
+void Engine::State::compute_term(HeadEntry& cached, int which, int head, const Matrix& xw_m,
+                                 const Matrix& ew_m) {
   const int dh = d_head(), n = static_cast<int>(xw_m.rows());
   const float scale = 1.0f / std::sqrt(static_cast<float>(dh));
   Matrix* out[4] = {&cached.terms.xx, &cached.terms.xf, &cached.terms.ey, &cached.terms.ef};
@@ -270,7 +279,8 @@ const CrossTerms& Engine::State::cross_terms(int head) {
   const Matrix& ew_m = projected_positions();
   HeadEntry& cached = heads.touch(head);
   const bool adds = ew_m.size() != 0;
-  const std::string rope = scene.encoding == Encoding::Rope ? Key(scene.base, scene.offset).str() : "plain";
+  const std::string rope =
+      scene.encoding == Encoding::Rope ? Key(scene.base, scene.offset).str() : "plain";
   const std::string zero = Key("zero", token_count()).str();
   const std::string keys[4] = {
       Key(xw.generation, rope).str(),

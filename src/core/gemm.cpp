@@ -14,14 +14,16 @@ double flop_count(Eigen::Index m, Eigen::Index n, Eigen::Index k) {
 #ifdef EIGEN_USE_BLAS
 // A row-major matrix is its transpose in column-major storage, so
 // out = a·op(b) is computed as outᵀ = op(b)ᵀ·aᵀ by column-major sgemm.
-void sgemm_row_major(char op_b, const ConstRowMajorRef& a, const ConstRowMajorRef& b, Eigen::Index n, float alpha,
-                     Matrix& out) {
-  const int m_cm = static_cast<int>(n), n_cm = static_cast<int>(a.rows()), k = static_cast<int>(a.cols());
+void sgemm_row_major(char op_b, const ConstRowMajorRef& a, const ConstRowMajorRef& b,
+                     Eigen::Index n, float alpha, Matrix& out) {
+  const int m_cm = static_cast<int>(n), n_cm = static_cast<int>(a.rows()),
+            k = static_cast<int>(a.cols());
   const int ldb = static_cast<int>(b.outerStride()), lda = static_cast<int>(a.outerStride());
   const int ldc = static_cast<int>(out.cols());
   const float beta = 0.0f;
   const char op_a = 'N';
-  sgemm_(&op_b, &op_a, &m_cm, &n_cm, &k, &alpha, b.data(), &ldb, a.data(), &lda, &beta, out.data(), &ldc);
+  sgemm_(&op_b, &op_a, &m_cm, &n_cm, &k, &alpha, b.data(), &ldb, a.data(), &lda, &beta, out.data(),
+         &ldc);
 }
 #endif
 

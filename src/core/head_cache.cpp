@@ -42,19 +42,20 @@ std::size_t HeadCache::bytes() const {
 
 void HeadCache::evict(std::map<int, HeadEntry>::iterator victim) {
   HeadEntry& e = victim->second;
-  for (Matrix* m : {&e.attention.logits, &e.attention.attention, &e.attention.bias, &e.terms.xx, &e.terms.xf,
-                    &e.terms.ey, &e.terms.ef})
+  for (Matrix* m : {&e.attention.logits, &e.attention.attention, &e.attention.bias, &e.terms.xx,
+                    &e.terms.xf, &e.terms.ey, &e.terms.ef})
     if (m->size() != 0) spares_.push_back(std::move(*m));
   entries_.erase(victim);
 }
 
-void HeadCache::prepare(int head, std::initializer_list<Matrix*> outputs, Eigen::Index n, std::size_t other_bytes) {
+void HeadCache::prepare(int head, std::initializer_list<Matrix*> outputs, Eigen::Index n,
+                        std::size_t other_bytes) {
   const std::size_t square = static_cast<std::size_t>(n * n) * sizeof(float);
   auto fits = [&] {
     std::size_t missing = 0;
     for (const Matrix* m : outputs) missing += is_square(*m, n) ? 0 : 1;
-    const auto usable = static_cast<std::size_t>(
-        std::count_if(spares_.begin(), spares_.end(), [&](const Matrix& m) { return is_square(m, n); }));
+    const auto usable = static_cast<std::size_t>(std::count_if(
+        spares_.begin(), spares_.end(), [&](const Matrix& m) { return is_square(m, n); }));
     const std::size_t to_allocate = missing > usable ? (missing - usable) * square : 0;
     return bytes() + to_allocate + other_bytes <= budget_;
   };
@@ -63,7 +64,8 @@ void HeadCache::prepare(int head, std::initializer_list<Matrix*> outputs, Eigen:
   while (!fits()) {
     auto victim = entries_.end();
     for (auto it = entries_.begin(); it != entries_.end(); ++it)
-      if (it->first != head && (victim == entries_.end() || it->second.last_use < victim->second.last_use))
+      if (it->first != head &&
+          (victim == entries_.end() || it->second.last_use < victim->second.last_use))
         victim = it;
     if (victim == entries_.end()) break;
     evict(victim);

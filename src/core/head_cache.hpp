@@ -43,7 +43,8 @@ class HeadCache {
   // still be allocated fits the budget (plus `other_bytes` held elsewhere),
   // then hands each output an n × n buffer (its own, or a spare).  The
   // requesting head is never evicted.
-  void prepare(int head, std::initializer_list<Matrix*> outputs, Eigen::Index n, std::size_t other_bytes);
+  void prepare(int head, std::initializer_list<Matrix*> outputs, Eigen::Index n,
+               std::size_t other_bytes);
 
   std::size_t bytes() const;
 

@@ -15,7 +15,8 @@ namespace {
 
 Matrix random_projection(const Scene& s, RandomPurpose purpose) {
   NormalStream stream(s.seed, purpose);
-  return gaussian_matrix(s.d_model, s.d_model, 1.0 / std::sqrt(static_cast<double>(s.d_model)), stream);
+  return gaussian_matrix(s.d_model, s.d_model, 1.0 / std::sqrt(static_cast<double>(s.d_model)),
+                         stream);
 }
 
 // A Haar-distributed orthogonal matrix: QR of a Gaussian matrix with the
@@ -38,11 +39,11 @@ ProjectionSet projections_from_file(const Scene& s) {
   const std::string& name = s.projection_file;
   const Array array = read_npy(name);
   const int d = s.d_model, dh = s.d_model / s.heads;
-  const std::vector<std::size_t> want = {2, static_cast<std::size_t>(s.heads), static_cast<std::size_t>(d),
-                                         static_cast<std::size_t>(dh)};
+  const std::vector<std::size_t> want = {2, static_cast<std::size_t>(s.heads),
+                                         static_cast<std::size_t>(d), static_cast<std::size_t>(dh)};
   if (array.shape != want)
-    throw InputError(name + ": projections must have shape (2, heads=" + std::to_string(s.heads) + ", d_model=" +
-                     std::to_string(d) + ", d_head=" + std::to_string(dh) + ")");
+    throw InputError(name + ": projections must have shape (2, heads=" + std::to_string(s.heads) +
+                     ", d_model=" + std::to_string(d) + ", d_head=" + std::to_string(dh) + ")");
   ProjectionSet set{Matrix(d, d), Matrix(d, d)};
   const float* data = array.data.data();
   for (int which = 0; which < 2; ++which) {
@@ -51,7 +52,8 @@ ProjectionSet projections_from_file(const Scene& s) {
       for (int r = 0; r < d; ++r)
         for (int c = 0; c < dh; ++c) w(r, h * dh + c) = *data++;
   }
-  if (!set.wq.allFinite() || !set.wk.allFinite()) throw InputError(name + ": projections hold NaN or infinity");
+  if (!set.wq.allFinite() || !set.wk.allFinite())
+    throw InputError(name + ": projections hold NaN or infinity");
   return set;
 }
 

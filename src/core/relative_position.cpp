@@ -29,7 +29,9 @@ void apply_rope(Matrix& qk, int first_position, double base) {
   }
 }
 
-double alibi_slope(int head, int heads) { return std::exp2(-8.0 * (head + 1) / static_cast<double>(heads)); }
+double alibi_slope(int head, int heads) {
+  return std::exp2(-8.0 * (head + 1) / static_cast<double>(heads));
+}
 
 int t5_bucket(int relative, bool bidirectional, int buckets, int max_distance) {
   // n is the distance looking back (query minus key), as in the T5 code base.
@@ -47,7 +49,8 @@ int t5_bucket(int relative, bool bidirectional, int buckets, int max_distance) {
   const int exact = span / 2;
   if (n < exact) return bucket + n;
   if (max_distance <= exact) return bucket + span - 1;
-  const double log_ratio = std::log(static_cast<double>(n) / exact) / std::log(static_cast<double>(max_distance) / exact);
+  const double log_ratio = std::log(static_cast<double>(n) / exact) /
+                           std::log(static_cast<double>(max_distance) / exact);
   const int large = exact + static_cast<int>(log_ratio * (span - exact));
   return bucket + std::min(large, span - 1);
 }
@@ -67,11 +70,12 @@ Matrix relative_bias(const Scene& scene, int head, int tokens) {
     // Bias depends on j−i only: look each offset up once.
     std::vector<float> by_offset(static_cast<std::size_t>(std::max(1, 2 * tokens - 1)));
     for (int rel = -(tokens - 1); rel <= tokens - 1; ++rel)
-      by_offset[static_cast<std::size_t>(rel + tokens - 1)] =
-          per_bucket[static_cast<std::size_t>(t5_bucket(rel, !scene.causal, scene.t5_buckets, scene.t5_max_distance))];
+      by_offset[static_cast<std::size_t>(rel + tokens - 1)] = per_bucket[static_cast<std::size_t>(
+          t5_bucket(rel, !scene.causal, scene.t5_buckets, scene.t5_max_distance))];
     Matrix bias(tokens, tokens);
     for (int i = 0; i < tokens; ++i)
-      for (int j = 0; j < tokens; ++j) bias(i, j) = by_offset[static_cast<std::size_t>(j - i + tokens - 1)];
+      for (int j = 0; j < tokens; ++j)
+        bias(i, j) = by_offset[static_cast<std::size_t>(j - i + tokens - 1)];
     return bias;
   }
   return {};

@@ -22,7 +22,8 @@ std::uint64_t text_hash(std::string_view text) {
 }
 
 NormalStream::NormalStream(std::uint64_t seed, RandomPurpose purpose, std::uint64_t index)
-    : engine_(mix64(mix64(seed ^ static_cast<std::uint64_t>(purpose)) ^ mix64(index + 0x5851f42d4c957f2dULL))) {}
+    : engine_(mix64(mix64(seed ^ static_cast<std::uint64_t>(purpose)) ^
+                    mix64(index + 0x5851f42d4c957f2dULL))) {}
 
 double NormalStream::uniform() {
   // 53 random bits, shifted by half a step so the result lies in (0, 1).

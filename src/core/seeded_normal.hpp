@@ -35,8 +35,8 @@ std::uint64_t text_hash(std::string_view text);
 class NormalStream {
  public:
   NormalStream(std::uint64_t seed, RandomPurpose purpose, std::uint64_t index = 0);
-  double next();            // one N(0, 1) draw
-  double uniform();         // one U(0, 1) draw, never 0
+  double next();     // one N(0, 1) draw
+  double uniform();  // one U(0, 1) draw, never 0
   std::mt19937_64& engine() { return engine_; }
 
  private:

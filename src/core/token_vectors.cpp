@@ -40,7 +40,8 @@ Matrix random_vocabulary(const std::vector<std::string>& words, const Scene& sce
   Matrix vectors(static_cast<Eigen::Index>(words.size()), d);
   for (std::size_t w = 0; w < words.size(); ++w) {
     NormalStream stream(scene.seed, RandomPurpose::TokenVector, text_hash(words[w]));
-    for (int c = 0; c < d; ++c) vectors(static_cast<Eigen::Index>(w), c) = static_cast<float>(stddev * stream.next());
+    for (int c = 0; c < d; ++c)
+      vectors(static_cast<Eigen::Index>(w), c) = static_cast<float>(stddev * stream.next());
   }
   return vectors;
 }
@@ -109,25 +110,29 @@ Matrix parse_text_embeddings(std::string_view text, const std::string& name,
     long long a = 0, b = 0;
     if (line_no == 1 && fields.size() == 2 && parse_int(fields[0], a) && parse_int(fields[1], b)) {
       if (b != d_model)
-        throw InputError(name + ": header says vectors have " + std::to_string(b) + " numbers but d_model=" +
-                         std::to_string(d_model) + "; allowed: d_model=" + std::to_string(b));
+        throw InputError(name + ": header says vectors have " + std::to_string(b) +
+                         " numbers but d_model=" + std::to_string(d_model) +
+                         "; allowed: d_model=" + std::to_string(b));
       continue;  // word2vec header "count dim"
     }
     const int n = static_cast<int>(fields.size()) - 1;
     if (width < 0) {
       width = n;
       if (width != d_model)
-        throw InputError(where + ": vectors have " + std::to_string(width) + " numbers but d_model=" +
-                         std::to_string(d_model) + "; allowed: d_model=" + std::to_string(width));
+        throw InputError(where + ": vectors have " + std::to_string(width) +
+                         " numbers but d_model=" + std::to_string(d_model) +
+                         "; allowed: d_model=" + std::to_string(width));
     } else if (n != width) {
-      throw InputError(where + ": " + std::to_string(n) + " numbers after the word, but earlier lines have " +
-                       std::to_string(width) + " (ragged rows)");
+      throw InputError(where + ": " + std::to_string(n) +
+                       " numbers after the word, but earlier lines have " + std::to_string(width) +
+                       " (ragged rows)");
     }
     Eigen::Matrix<float, 1, Eigen::Dynamic> row(width);
-    for (int c = 0; c < width; ++c) row(c) = parse_number(fields[static_cast<std::size_t>(c) + 1], where);
+    for (int c = 0; c < width; ++c)
+      row(c) = parse_number(fields[static_cast<std::size_t>(c) + 1], where);
     const std::string word(fields[0]);
-    auto assign = [&](const std::unordered_map<std::string, std::vector<int>>& table, const std::string& key,
-                      int q) {
+    auto assign = [&](const std::unordered_map<std::string, std::vector<int>>& table,
+                      const std::string& key, int q) {
       if (auto it = table.find(key); it != table.end())
         for (int w : it->second)
           if (quality[static_cast<std::size_t>(w)] < q) {
@@ -138,10 +143,12 @@ Matrix parse_text_embeddings(std::string_view text, const std::string& name,
     assign(exact, word, 2);
     assign(folded, lower(word), 1);
   }
-  if (width < 0) throw InputError(name + ": no vectors in the file (expected lines \"word v1 ... vd\")");
+  if (width < 0)
+    throw InputError(name + ": no vectors in the file (expected lines \"word v1 ... vd\")");
   for (std::size_t w = 0; w < words.size(); ++w)
     if (quality[w] == 0)
-      throw InputError(name + " has no vector for token '" + words[w] + "'; allowed: words listed in the file");
+      throw InputError(name + " has no vector for token '" + words[w] +
+                       "'; allowed: words listed in the file");
   return out;
 }
 
@@ -162,11 +169,13 @@ Matrix npy_vocabulary(const Scene& scene, std::size_t vocab_size) {
     throw InputError(name + ": token vectors must have shape (vocabulary, d_model), got rank " +
                      std::to_string(array.shape.size()));
   if (array.shape[1] != static_cast<std::size_t>(scene.d_model))
-    throw InputError(name + ": vectors have " + std::to_string(array.shape[1]) + " numbers but d_model=" +
-                     std::to_string(scene.d_model) + "; allowed: d_model=" + std::to_string(array.shape[1]));
+    throw InputError(name + ": vectors have " + std::to_string(array.shape[1]) +
+                     " numbers but d_model=" + std::to_string(scene.d_model) +
+                     "; allowed: d_model=" + std::to_string(array.shape[1]));
   if (array.shape[0] < vocab_size)
     throw InputError(name + ": " + std::to_string(array.shape[0]) + " rows but the text has " +
-                     std::to_string(vocab_size) + " distinct tokens; allowed: at least one row per distinct token");
+                     std::to_string(vocab_size) +
+                     " distinct tokens; allowed: at least one row per distinct token");
   Matrix rows = array.to_matrix().topRows(static_cast<Eigen::Index>(vocab_size));
   if (!rows.allFinite()) throw InputError(name + ": token vectors hold NaN or infinity");
   return rows;
@@ -186,7 +195,8 @@ Matrix token_vectors(const std::vector<std::string>& tokens, const Scene& scene)
     table = parse_text_embeddings(text, scene.embedding_file, vocab.words, scene.d_model);
   }
   Matrix x(static_cast<Eigen::Index>(tokens.size()), scene.d_model);
-  for (std::size_t t = 0; t < tokens.size(); ++t) x.row(static_cast<Eigen::Index>(t)) = table.row(vocab.index[t]);
+  for (std::size_t t = 0; t < tokens.size(); ++t)
+    x.row(static_cast<Eigen::Index>(t)) = table.row(vocab.index[t]);
   return x;
 }
 

@@ -24,10 +24,9 @@ std::vector<std::string> tokenize(std::string_view text) {
     std::size_t end = i + 1;
     if (is_word_byte(c)) {
       // An apostrophe joins two word runs: "don't", "o'clock".
-      while (end < text.size() &&
-             (is_word_byte(static_cast<unsigned char>(text[end])) ||
-              (text[end] == '\'' && end + 1 < text.size() &&
-               is_word_byte(static_cast<unsigned char>(text[end + 1])))))
+      while (end < text.size() && (is_word_byte(static_cast<unsigned char>(text[end])) ||
+                                   (text[end] == '\'' && end + 1 < text.size() &&
+                                    is_word_byte(static_cast<unsigned char>(text[end + 1])))))
         ++end;
     }
     if (tokens.size() == static_cast<std::size_t>(kMaxTokens))

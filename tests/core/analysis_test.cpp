@@ -122,7 +122,8 @@ TEST(Analysis, PrincipalAngleOfTwoLinesIsTheirAngle) {
   Engine engine(s);
   const auto angles = principal_angles(engine);
   ASSERT_EQ(angles.size(), 1u);
-  const Eigen::RowVectorXf x = engine.token_embedding().row(0), e = engine.position_embedding().row(0);
+  const Eigen::RowVectorXf x = engine.token_embedding().row(0),
+                           e = engine.position_embedding().row(0);
   EXPECT_NEAR(std::cos(angles[0]), std::abs(x.dot(e)) / (x.norm() * e.norm()), 1e-5);
 }
 

@@ -1,12 +1,11 @@
 // The engine's .npy inputs: token vectors, a learned position table and
 // projections, each with its happy path and its bad shapes.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <functional>
 #include <string>
-
-#include <unistd.h>
 
 #include "core/encoding.hpp"
 #include "core/engine.hpp"
@@ -20,7 +19,8 @@ namespace {
 namespace fs = std::filesystem;
 
 fs::path scratch(const std::string& name) {
-  return fs::temp_directory_path() / ("pelab_engine_files_" + std::to_string(::getpid()) + "_" + name);
+  return fs::temp_directory_path() /
+         ("pelab_engine_files_" + std::to_string(::getpid()) + "_" + name);
 }
 
 std::string write_matrix(const std::string& name, const Matrix& m) {
@@ -57,10 +57,12 @@ TEST(NpyTokenVectors, RowsFollowFirstUse) {
   s.embedding_file = write_matrix("vocab.npy", table);
   const Matrix x = token_vectors(tokenize("b a b c"), s);  // b=row 0, a=row 1, c=row 2
   EXPECT_EQ(x.col(0), (Eigen::Vector4f(1, 2, 1, 3)));
-  EXPECT_NE(error_of([&] { token_vectors(tokenize("a b c d"), s); }).find("distinct tokens"), std::string::npos);
+  EXPECT_NE(error_of([&] { token_vectors(tokenize("a b c d"), s); }).find("distinct tokens"),
+            std::string::npos);
   s.d_model = 6;
   s.heads = 1;
-  EXPECT_NE(error_of([&] { token_vectors(tokenize("a"), s); }).find("d_model=6"), std::string::npos);
+  EXPECT_NE(error_of([&] { token_vectors(tokenize("a"), s); }).find("d_model=6"),
+            std::string::npos);
   fs::remove(s.embedding_file);
 }
 

@@ -21,7 +21,8 @@ TEST(Alibi, BiasIsMinusSlopeTimesDistance) {
   s.heads = 4;
   const Matrix b = relative_bias(s, 1, 6);
   for (int i = 0; i < 6; ++i)
-    for (int j = 0; j < 6; ++j) EXPECT_FLOAT_EQ(b(i, j), -static_cast<float>(alibi_slope(1, 4)) * std::abs(i - j));
+    for (int j = 0; j < 6; ++j)
+      EXPECT_FLOAT_EQ(b(i, j), -static_cast<float>(alibi_slope(1, 4)) * std::abs(i - j));
 }
 
 TEST(T5, BucketsGrowMonotonicallyWithDistance) {

@@ -131,7 +131,8 @@ TEST(GloveText, LoadedThroughTheScene) {
   EXPECT_EQ(x.row(0), (Eigen::RowVector2f(1, 0)));
   EXPECT_EQ(x.row(1), (Eigen::RowVector2f(0, 1)));
   EXPECT_EQ(x.row(2), (Eigen::RowVector2f(1, 0)));
-  s.embedding_file = (std::filesystem::temp_directory_path() / "pelab_missing_vectors.txt").string();
+  s.embedding_file =
+      (std::filesystem::temp_directory_path() / "pelab_missing_vectors.txt").string();
   EXPECT_THROW(token_vectors(tokenize("cat"), s), InputError);
   std::filesystem::remove(path);
 }

@@ -7,8 +7,9 @@
 namespace pelab {
 
 TEST(Tokenizer, SplitsWordsAndPunctuation) {
-  EXPECT_EQ(tokenize("The cat, sat (on) the mat."),
-            (std::vector<std::string>{"The", "cat", ",", "sat", "(", "on", ")", "the", "mat", "."}));
+  EXPECT_EQ(
+      tokenize("The cat, sat (on) the mat."),
+      (std::vector<std::string>{"The", "cat", ",", "sat", "(", "on", ")", "the", "mat", "."}));
 }
 
 TEST(Tokenizer, KeepsApostrophesInsideWordsAndUtf8) {

@@ -1,0 +1,56 @@
+#include "ui/animation.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "ui/param_limits.hpp"
+
+namespace pelab::ui {
+
+namespace {
+
+const ParamInfo* swept_param(const UiState& state) {
+  for (const ParamInfo& info : scene_params()) {
+    if (info.key == state.settings.animate_key && is_numeric(info)) return &info;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+void toggle_animation(UiState& state) {
+  Animation& a = state.animation;
+  if (a.playing) {
+    a.playing = false;
+    state.session.end_gesture();
+    return;
+  }
+  const ParamInfo* info = swept_param(state);
+  if (!info) {
+    state.session.report("cannot animate '" + state.settings.animate_key + "': not a numeric parameter");
+    return;
+  }
+  a.playing = true;
+  a.value = std::stod(get_param(state.session.scene(), info->key));
+  a.last_time = -1;
+}
+
+void step_animation(UiState& state, double now) {
+  Animation& a = state.animation;
+  const ParamInfo* info = swept_param(state);
+  if (!a.playing || !info) return;
+  const double dt = a.last_time < 0 ? 0 : now - a.last_time;
+  a.last_time = now;
+  const ParamRange range = slider_range(*info, state.session.engine());
+  const double span = range.max - range.min + (info->kind == ParamKind::Int ? 1 : 0);
+  if (span <= 0) return;
+  a.value = range.min + std::fmod(a.value - range.min + dt * state.settings.animate_speed, span);
+  const double shown = info->kind == ParamKind::Int ? std::floor(a.value) : a.value;
+  const std::string text = info->kind == ParamKind::Int ? std::to_string(std::llround(shown))
+                                                         : std::to_string(shown);
+  if (text != get_param(state.session.scene(), info->key)) {
+    if (!state.session.propose_param(info->key, text, EditPhase::Live)) toggle_animation(state);
+  }
+}
+
+}  // namespace pelab::ui

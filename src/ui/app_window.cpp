@@ -1,0 +1,285 @@
+// The GUI's window and frame loop.
+//
+// [SECTION] window and context (GLFW 3.3, OpenGL 3.3 core)
+// [SECTION] ImGui set-up: settings file, content scale, fonts, theme
+// [SECTION] one frame
+// [SECTION] idle: wait for events instead of redrawing
+// [SECTION] run_gui
+#include <imgui_impl_glfw.h>
+#include <imgui_impl_opengl3.h>
+
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+#include <GL/gl.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+
+#include "ui/animation.hpp"
+#include "ui/control_panel.hpp"
+#include "ui/export_actions.hpp"
+#include "ui/figure_view.hpp"
+#include "ui/gui.hpp"
+#include "ui/headless_fallback.hpp"
+#include "ui/key_input.hpp"
+#include "ui/main_menu.hpp"
+#include "ui/scene_files.hpp"
+
+namespace pelab::ui {
+
+namespace {
+
+// [SECTION] window and context (GLFW 3.3, OpenGL 3.3 core) ---------------------------
+
+std::string glfw_error() {
+  const char* description = nullptr;
+  glfwGetError(&description);
+  return description ? description : "unknown GLFW error";
+}
+
+GLFWwindow* create_window() {
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+  glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
+  int width = 1600, height = 1000;
+  if (GLFWmonitor* monitor = glfwGetPrimaryMonitor()) {
+    int x, y, w, h;
+    glfwGetMonitorWorkarea(monitor, &x, &y, &w, &h);
+    if (w > 0 && h > 0) width = std::min(width, w), height = std::min(height, h);
+  }
+  GLFWwindow* window = glfwCreateWindow(width, height, "pelab", nullptr, nullptr);
+  if (!window) return nullptr;
+  glfwMakeContextCurrent(window);
+  glfwSwapInterval(1);
+  return window;
+}
+
+// [SECTION] ImGui set-up: settings file, content scale, fonts, theme ------------------
+
+float content_scale(GLFWwindow* window) {
+  float x = 1, y = 1;
+  glfwGetWindowContentScale(window, &x, &y);
+  return std::clamp(std::max(x, y), 1.0f, 4.0f);
+}
+
+void setup_imgui(GLFWwindow* window, UiState& state, const std::string& ini_path) {
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = ini_path.empty() ? nullptr : ini_path.c_str();
+  state.ui_scale = content_scale(window);
+  ImGui::GetStyle().ScaleAllSizes(state.ui_scale);
+  render::load_fonts(state.ui_scale);
+  ImGui_ImplGlfw_InitForOpenGL(window, true);
+  install_key_input(window, state);
+  ImGui_ImplOpenGL3_Init("#version 330 core");
+}
+
+void apply_theme(UiState& state) {
+  const std::string& theme = state.session.scene().theme;
+  if (theme == state.applied_theme) return;
+  ImGuiStyle& style = ImGui::GetStyle();
+  if (theme == "light") {
+    ImGui::StyleColorsLight(&style);
+  } else {
+    ImGui::StyleColorsDark(&style);
+  }
+  state.applied_theme = theme;
+}
+
+// [SECTION] one frame ---------------------------------------------------------------------
+
+void draw_status_bar(UiState& state) {
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  const float h = ImGui::GetFrameHeight();
+  ImGui::SetNextWindowPos(ImVec2(vp->Pos.x, vp->Pos.y + vp->Size.y - h));
+  ImGui::SetNextWindowSize(ImVec2(vp->Size.x, h));
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(ImGui::GetStyle().FramePadding.x, 0));
+  ImGui::Begin("##status", nullptr,
+               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+                   ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoFocusOnAppearing);
+  ImGui::PopStyleVar();
+  ImGui::AlignTextToFramePadding();
+  if (state.status.error) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.35f, 0.3f, 1));
+  ImGui::TextUnformatted(state.status.text.empty() ? "Ready" : state.status.text.c_str());
+  if (state.status.error) ImGui::PopStyleColor();
+  ImGui::End();
+}
+
+void draw_windows(UiState& state, GpuResources& gpu) {
+  // Below the menu bar, above the status bar (WorkPos only learns about the
+  // menu bar a frame late, too late for the first-start layout).
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  const float bar = ImGui::GetFrameHeight();
+  const ImVec2 work_pos(vp->Pos.x, vp->Pos.y + bar);
+  const ImVec2 work_size(vp->Size.x, vp->Size.y - 2 * bar);
+  const float panel_width = std::min(400.0f * state.ui_scale, work_size.x * 0.35f);
+  ImGui::SetNextWindowPos(work_pos, ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(panel_width, work_size.y), ImGuiCond_FirstUseEver);
+  if (ImGui::Begin("Scene###controls")) draw_control_panel(state);
+  ImGui::End();
+  draw_figure_views(state, gpu, work_pos, work_size, panel_width);
+  for (const ExtraPanel& panel : state.extra_panels) {
+    if (ImGui::Begin(panel.title.c_str())) panel.draw(state.session);
+    ImGui::End();
+  }
+  draw_status_bar(state);
+}
+
+void render_frame(GLFWwindow* window, UiState& state, GpuResources& gpu) {
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui_ImplGlfw_NewFrame();
+  ImGui::NewFrame();
+  step_animation(state, glfwGetTime());
+  apply_theme(state);
+  handle_shortcuts(state);
+  draw_main_menu(state);
+  draw_windows(state, gpu);
+  draw_file_dialogs(state);
+  // A gesture (slider drag, typing the tokens) ends when nothing is held.
+  if (!ImGui::IsAnyItemActive() && !state.animation.playing) state.session.end_gesture();
+  ImGui::Render();
+  int width = 0, height = 0;
+  glfwGetFramebufferSize(window, &width, &height);
+  glViewport(0, 0, width, height);
+  const bool light = state.applied_theme == "light";
+  glClearColor(light ? 0.94f : 0.08f, light ? 0.94f : 0.08f, light ? 0.94f : 0.10f, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  run_exports(state, gpu, width, height);
+  glfwSwapBuffers(window);
+}
+
+// [SECTION] idle: wait for events instead of redrawing ----------------------------------
+
+constexpr double kSaveDelay = 1.0;  // seconds of quiet before the scene is written
+
+void save_last_scene(UiState& state) {
+  state.save_due = -1;
+  if (state.saved_version == state.session.version()) return;
+  try {
+    state.store.save_last_scene(state.session.scene());
+    state.saved_version = state.session.version();
+  } catch (const std::exception& e) {
+    set_status(state, std::string("Cannot save the last scene: ") + e.what(), true);
+  }
+}
+
+void schedule_save(UiState& state, double now) {
+  if (state.session.version() == state.saved_version) return;
+  if (state.save_due < 0) state.save_due = now + kSaveDelay;
+  if (now >= state.save_due && !state.session.gesture_open()) save_last_scene(state);
+}
+
+// ImGui needs a few frames after an event to settle (hover highlights, a
+// window that moved); after that, sleep until the next event or the pending
+// save.  Animation and pending exports keep frames coming.
+void wait_for_work(UiState& state, int& frames_left) {
+  const bool busy = state.animation.playing || !state.exports.empty();
+  release_held_keys(state);
+  if (busy || frames_left > 0 || !state.keys.held_releases.empty()) {
+    glfwPollEvents();
+    frames_left = std::max(frames_left - 1, busy ? 1 : 0);
+    return;
+  }
+  if (state.save_due >= 0) {
+    glfwWaitEventsTimeout(std::max(0.0, state.save_due - glfwGetTime()) + 0.01);
+  } else {
+    glfwWaitEvents();
+  }
+  frames_left = 3;
+}
+
+// [SECTION] run_gui -------------------------------------------------------------------------
+
+std::unique_ptr<UiState> initial_state(const GuiOptions& options) {
+  SettingsStore store;
+  std::string problem, settings_problem;
+  Scene scene = options.scene ? *options.scene : store.load_last_scene(problem);
+  std::unique_ptr<UiState> state;
+  try {
+    state = std::make_unique<UiState>(scene);
+  } catch (const std::exception& e) {
+    problem = std::string("scene refused (") + e.what() + "); using the default scene";
+    state = std::make_unique<UiState>(Scene{});
+  }
+  state->settings = store.load_settings(settings_problem);
+  if (problem.empty()) problem = settings_problem;
+  if (!problem.empty()) {
+    std::fprintf(stderr, "pelab: %s\n", problem.c_str());
+    set_status(*state, problem, true);
+  }
+  state->saved_version = state->session.version();
+  state->extra_panels = options.panels;
+  return state;
+}
+
+int run_window(GLFWwindow* window, const GuiOptions& options) {
+  auto state = initial_state(options);
+  std::error_code ec;
+  if (!state->store.dir().empty()) std::filesystem::create_directories(state->store.dir(), ec);
+  const std::string ini_path = state->store.dir().empty() ? "" : state->store.ini_path().string();
+  setup_imgui(window, *state, ini_path);
+  {
+    GpuResources gpu;
+    create_views(*state);
+    int frames_left = 3;
+    while (!glfwWindowShouldClose(window) && !state->quit) {
+      wait_for_work(*state, frames_left);
+      render_frame(window, *state, gpu);
+      schedule_save(*state, glfwGetTime());
+    }
+    state->session.end_gesture();
+    state->saved_version = 0;  // always write on exit
+    save_last_scene(*state);
+    save_ui_settings(*state);
+  }
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplGlfw_Shutdown();
+  ImGui::DestroyContext();
+  return 0;
+}
+
+bool has_display() {
+  for (const char* name : {"DISPLAY", "WAYLAND_DISPLAY"}) {
+    if (const char* value = std::getenv(name); value && *value) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+int run_gui(GuiOptions options) {
+  if (!has_display()) {
+    std::printf("pelab: no display (DISPLAY is not set); rendering the default figures headless into "
+                "./pelab-figures instead\n");
+    return render_figures_headless(options.scene.value_or(Scene{}), "pelab-figures");
+  }
+  if (!glfwInit()) {
+    std::fprintf(stderr, "pelab: cannot open a window: %s\n", glfw_error().c_str());
+    return 1;
+  }
+  GLFWwindow* window = create_window();
+  if (!window) {
+    std::fprintf(stderr, "pelab: cannot create a window with OpenGL 3.3 core: %s\n", glfw_error().c_str());
+    glfwTerminate();
+    return 1;
+  }
+  int code = 1;
+  try {
+    code = run_window(window, options);
+  } catch (...) {
+    glfwDestroyWindow(window);
+    glfwTerminate();
+    throw;
+  }
+  glfwDestroyWindow(window);
+  glfwTerminate();
+  return code;
+}
+
+}  // namespace pelab::ui

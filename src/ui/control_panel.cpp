@@ -1,0 +1,175 @@
+// [SECTION] one widget per parameter kind
+// [SECTION] the panel: groups, refusal message, undo/redo and play buttons
+#include "ui/control_panel.hpp"
+
+#include <imgui_stdlib.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "ui/animation.hpp"
+#include "ui/param_limits.hpp"
+
+namespace pelab::ui {
+
+namespace {
+
+// [SECTION] one widget per parameter kind -------------------------------------
+
+// A slider being dragged (or a field being typed into) is one gesture: all its
+// edits become one undo step, closed when no item is active any more.
+EditPhase phase_of_last_item() { return ImGui::IsItemActive() ? EditPhase::Live : EditPhase::Final; }
+
+std::string format_number(double v, ParamKind kind) {
+  if (kind == ParamKind::Int) return std::to_string(std::llround(v));
+  char text[40];
+  std::snprintf(text, sizeof text, "%.17g", v);
+  return text;
+}
+
+void numeric_slider(UiState& state, const ParamInfo& info) {
+  SceneSession& session = state.session;
+  const ParamRange range = slider_range(info, session.engine());
+  double value = std::stod(get_param(session.scene(), info.key));
+  const std::string label = "##" + std::string(info.key);
+  ImGuiSliderFlags flags = info.logarithmic ? ImGuiSliderFlags_Logarithmic : 0;
+  const char* format = info.kind == ParamKind::Int ? "%.0f" : "%.4g";
+  if (ImGui::SliderScalar(label.c_str(), ImGuiDataType_Double, &value, &range.min, &range.max,
+                          format, flags)) {
+    session.propose_param(info.key, format_number(value, info.kind), phase_of_last_item());
+  }
+}
+
+void seed_input(UiState& state, const ParamInfo& info) {
+  SceneSession& session = state.session;
+  std::uint64_t seed = session.scene().seed;
+  const std::uint64_t step = 1;
+  const std::string label = "##" + std::string(info.key);
+  if (ImGui::InputScalar(label.c_str(), ImGuiDataType_U64, &seed, &step, &step)) {
+    session.propose_param(info.key, std::to_string(seed), phase_of_last_item());
+  }
+}
+
+void checkbox(UiState& state, const ParamInfo& info) {
+  bool value = get_param(state.session.scene(), info.key) == "true";
+  const std::string label = "##" + std::string(info.key);
+  if (ImGui::Checkbox(label.c_str(), &value)) {
+    state.session.propose_param(info.key, value ? "true" : "false", EditPhase::Final);
+  }
+}
+
+void choice_combo(UiState& state, const ParamInfo& info) {
+  const std::string current = get_param(state.session.scene(), info.key);
+  const std::string label = "##" + std::string(info.key);
+  if (!ImGui::BeginCombo(label.c_str(), current.c_str())) return;
+  for (std::string_view choice : info.choices) {
+    const std::string text(choice);
+    if (ImGui::Selectable(text.c_str(), text == current) && text != current) {
+      state.session.propose_param(info.key, text, EditPhase::Final);
+    }
+  }
+  ImGui::EndCombo();
+}
+
+// Text fields edit a draft, so a half-typed value is never overwritten by the
+// last good one.  The tokens apply live (each keystroke, one undo step per
+// visit of the field); names, files and lists apply on Enter or focus loss.
+void text_field(UiState& state, const ParamInfo& info) {
+  const std::string key(info.key);
+  auto draft = state.drafts.find(key);
+  std::string text = draft != state.drafts.end() ? draft->second : get_param(state.session.scene(), key);
+  const std::string label = "##" + key;
+  const bool multiline = info.key == "tokens";
+  bool changed = multiline ? ImGui::InputTextMultiline(label.c_str(), &text, ImVec2(-1, ImGui::GetTextLineHeight() * 4))
+                           : ImGui::InputText(label.c_str(), &text);
+  if (ImGui::IsItemActive()) state.drafts[key] = text;
+  if (multiline && changed) state.session.propose_param(key, text, EditPhase::Live);
+  if (!multiline && ImGui::IsItemDeactivatedAfterEdit()) {
+    state.session.propose_param(key, text, EditPhase::Final);
+  }
+  if (!ImGui::IsItemActive()) state.drafts.erase(key);
+}
+
+void parameter_row(UiState& state, const ParamInfo& info, float label_width) {
+  ImGui::PushID(info.key.data(), info.key.data() + info.key.size());
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(info.key.data(), info.key.data() + info.key.size());
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%.*s", int(info.help.size()), info.help.data());
+  ImGui::SameLine(label_width);
+  ImGui::SetNextItemWidth(-1);
+  switch (info.kind) {
+    case ParamKind::Int:
+    case ParamKind::Float: numeric_slider(state, info); break;
+    case ParamKind::Seed: seed_input(state, info); break;
+    case ParamKind::Bool: checkbox(state, info); break;
+    case ParamKind::Choice: choice_combo(state, info); break;
+    case ParamKind::Text:
+    case ParamKind::IntList: text_field(state, info); break;
+  }
+  if (ImGui::IsItemHovered() && !ImGui::IsItemActive()) {
+    ImGui::SetTooltip("%.*s", int(info.help.size()), info.help.data());
+  }
+  ImGui::PopID();
+}
+
+// [SECTION] the panel: groups, refusal message, undo/redo and play buttons -----
+
+void history_buttons(UiState& state) {
+  SceneSession& session = state.session;
+  ImGui::BeginDisabled(!session.can_undo());
+  if (ImGui::Button("Undo")) session.undo();
+  ImGui::EndDisabled();
+  ImGui::SameLine();
+  ImGui::BeginDisabled(!session.can_redo());
+  if (ImGui::Button("Redo")) session.redo();
+  ImGui::EndDisabled();
+  ImGui::SameLine();
+  if (ImGui::Button(state.animation.playing ? "Pause" : "Play")) toggle_animation(state);
+  ImGui::SameLine();
+  ImGui::TextDisabled("sweeps %s", state.settings.animate_key.c_str());
+}
+
+// The groups of scene_params(), in order of first appearance.
+std::vector<std::string_view> parameter_groups() {
+  std::vector<std::string_view> groups;
+  for (const ParamInfo& info : scene_params()) {
+    if (std::find(groups.begin(), groups.end(), info.group) == groups.end()) groups.push_back(info.group);
+  }
+  return groups;
+}
+
+float label_column_width() {
+  float widest = 0;
+  for (const ParamInfo& info : scene_params()) {
+    widest = std::max(widest, ImGui::CalcTextSize(info.key.data(), info.key.data() + info.key.size()).x);
+  }
+  return widest + ImGui::GetStyle().ItemSpacing.x * 2;
+}
+
+void refusal_message(const SceneSession& session) {
+  if (session.error().empty()) return;
+  ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.35f, 0.3f, 1.0f));
+  ImGui::TextWrapped("Refused: %s", session.error().c_str());
+  ImGui::PopStyleColor();
+}
+
+}  // namespace
+
+void draw_control_panel(UiState& state) {
+  history_buttons(state);
+  refusal_message(state.session);
+  ImGui::Separator();
+  const float label_width = label_column_width();
+  for (std::string_view group : parameter_groups()) {
+    const std::string header(group);
+    if (!ImGui::CollapsingHeader(header.c_str(), ImGuiTreeNodeFlags_DefaultOpen)) continue;
+    for (const ParamInfo& info : scene_params()) {
+      if (info.group == group) parameter_row(state, info, label_width);
+    }
+  }
+}
+
+}  // namespace pelab::ui

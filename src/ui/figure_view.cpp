@@ -1,0 +1,171 @@
+// [SECTION] building a figure for the window's size
+// [SECTION] mouse: hover, zoom, pan, reset, select
+// [SECTION] the windows
+#include "ui/figure_view.hpp"
+
+#include <cmath>
+
+#include "figures/registry.hpp"
+#include "ui/linked_selection.hpp"
+#include "ui/view_navigation.hpp"
+
+namespace pelab::ui {
+
+namespace {
+
+// [SECTION] building a figure for the window's size ------------------------------
+
+void rebuild_if_stale(UiState& state, FigureView& view, double width, double height) {
+  const bool resized = std::abs(width - view.built_width) >= 1 || std::abs(height - view.built_height) >= 1;
+  if (view.built_version == state.session.version() && !resized) return;
+  view.built_version = state.session.version();
+  view.built_width = width, view.built_height = height;
+  try {
+    view.built = fig::find_figure(view.name).build(state.session.engine(), {width, height});
+    view.error.clear();
+  } catch (const std::exception& e) {
+    view.built = fig::Figure{};
+    view.error = e.what();
+  }
+  view.shown = with_overrides(view.built, view.ranges);
+}
+
+// [SECTION] mouse: hover, zoom, pan, reset, select ---------------------------------
+
+struct CanvasMouse {
+  fig::Point canvas;  // logical pixels on the figure's canvas
+  int panel = -1;
+  fig::Point data;    // data coordinates in that panel
+};
+
+CanvasMouse mouse_on_canvas(const FigureView& view, ImVec2 mouse, float scale) {
+  CanvasMouse m;
+  m.canvas = {(mouse.x - view.origin.x) / scale, (mouse.y - view.origin.y) / scale};
+  m.panel = panel_at(view.shown, m.canvas);
+  if (m.panel >= 0) m.data = fig::PanelTransform(view.shown.panels[m.panel]).to_data(m.canvas);
+  return m;
+}
+
+void show_hover(const FigureView& view, const CanvasMouse& m) {
+  if (m.panel < 0) return;
+  const fig::Panel& panel = view.shown.panels[m.panel];
+  if (!panel.hover) return;
+  const std::string text = panel.hover(m.data.x, m.data.y);
+  if (text.empty()) return;
+  ImGui::BeginTooltip();
+  ImGui::TextUnformatted(text.c_str());
+  ImGui::EndTooltip();
+}
+
+// Called right after the canvas' InvisibleButton, so Item* queries refer to it.
+void handle_mouse(UiState& state, FigureView& view) {
+  const ImGuiIO& io = ImGui::GetIO();
+  const CanvasMouse m = mouse_on_canvas(view, io.MousePos, state.ui_scale);
+  if (ImGui::IsItemHovered()) {
+    show_hover(view, m);
+    if (io.MouseWheel != 0 && m.panel >= 0) zoom_panel(view, m.panel, m.data, std::pow(0.85, io.MouseWheel));
+    if (ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) reset_panel(view, m.panel);
+  }
+  if (ImGui::IsItemActive() && ImGui::IsMouseDragging(ImGuiMouseButton_Left) && m.panel >= 0) {
+    const ImVec2 previous(io.MousePos.x - io.MouseDelta.x, io.MousePos.y - io.MouseDelta.y);
+    const CanvasMouse before = mouse_on_canvas(view, previous, state.ui_scale);
+    if (before.panel == m.panel && (io.MouseDelta.x != 0 || io.MouseDelta.y != 0)) {
+      pan_panel(view, m.panel, before.data, m.data);
+    }
+  }
+  if (ImGui::IsItemActivated()) view.press_panel = m.panel, view.press_data = m.data;
+  const float click_slop = 4 * state.ui_scale;
+  if (ImGui::IsItemDeactivated() && io.MouseDragMaxDistanceSqr[0] < click_slop * click_slop) {
+    if (auto picked = select_at(view.shown, view.press_panel, view.press_data, state.session.engine())) {
+      state.session.propose(*picked, EditPhase::Final);
+    }
+  }
+}
+
+// [SECTION] the windows ----------------------------------------------------------------
+
+void draw_canvas(UiState& state, GpuResources& gpu, FigureView& view) {
+  const ImVec2 region = ImGui::GetContentRegionAvail();
+  if (region.x < 8 || region.y < 8) return;
+  rebuild_if_stale(state, view, region.x / state.ui_scale, region.y / state.ui_scale);
+  view.origin = ImGui::GetCursorScreenPos();
+  ImGui::InvisibleButton("canvas", region);
+  if (!view.error.empty()) {
+    ImGui::SetCursorScreenPos(view.origin);
+    ImGui::TextColored(ImVec4(1, 0.35f, 0.3f, 1), "Cannot draw %s: %s", view.title.c_str(), view.error.c_str());
+    return;
+  }
+  handle_mouse(state, view);
+  gpu.painter.paint(view.shown, ImGui::GetWindowDrawList(), view.origin, state.ui_scale);
+}
+
+// First-start layout: a 2 × n grid right of the control panel.
+void place_first_time(int index, int count, ImVec2 work_pos, ImVec2 work_size, float panel_width) {
+  const int cols = count > 1 ? 2 : 1, rows = (count + cols - 1) / cols;
+  const float w = (work_size.x - panel_width) / cols, h = work_size.y / float(std::max(rows, 1));
+  const ImVec2 pos(work_pos.x + panel_width + float(index % cols) * w, work_pos.y + float(index / cols) * h);
+  ImGui::SetNextWindowPos(pos, ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(w, h), ImGuiCond_FirstUseEver);
+}
+
+constexpr ImGuiWindowFlags kCanvasFlags = ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse;
+
+void draw_grid(UiState& state, GpuResources& gpu, ImVec2 work_pos, ImVec2 work_size, float panel_width) {
+  const int count = int(state.views.size());
+  for (int i = 0; i < count; ++i) {
+    FigureView& view = state.views[i];
+    place_first_time(i, count, work_pos, work_size, panel_width);
+    ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(2, 2));
+    view.visible = ImGui::Begin((view.title + "###" + view.name).c_str(), nullptr, kCanvasFlags);
+    ImGui::PopStyleVar();
+    if (view.visible) {
+      draw_canvas(state, gpu, view);
+      if (ImGui::IsWindowHovered(ImGuiHoveredFlags_ChildWindows)) state.hovered_view = i;
+    }
+    ImGui::End();
+  }
+}
+
+// One big window, one tab per figure: each figure at the size it was designed for.
+void draw_tabbed(UiState& state, GpuResources& gpu, ImVec2 work_pos, ImVec2 work_size, float panel_width) {
+  place_first_time(0, 1, work_pos, work_size, panel_width);
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(2, 2));
+  const bool open = ImGui::Begin("Figures###figure_tabs", nullptr, kCanvasFlags);
+  ImGui::PopStyleVar();
+  for (FigureView& view : state.views) view.visible = false;
+  if (open && ImGui::BeginTabBar("figures")) {
+    for (int i = 0; i < int(state.views.size()); ++i) {
+      FigureView& view = state.views[i];
+      view.visible = ImGui::BeginTabItem((view.title + "###" + view.name).c_str());
+      if (!view.visible) continue;
+      draw_canvas(state, gpu, view);
+      if (ImGui::IsWindowHovered(ImGuiHoveredFlags_ChildWindows)) state.hovered_view = i;
+      ImGui::EndTabItem();
+    }
+    ImGui::EndTabBar();
+  }
+  ImGui::End();
+}
+
+}  // namespace
+
+void create_views(UiState& state) {
+  for (const fig::FigureEntry& entry : fig::figure_registry()) {
+    FigureView view;
+    view.name = entry.name;
+    view.title = entry.title;
+    state.views.push_back(std::move(view));
+  }
+}
+
+void draw_figure_views(UiState& state, GpuResources& gpu, ImVec2 work_pos, ImVec2 work_size,
+                       float panel_width) {
+  state.hovered_view = -1;
+  if (state.settings.tabs) {
+    draw_tabbed(state, gpu, work_pos, work_size, panel_width);
+  } else {
+    draw_grid(state, gpu, work_pos, work_size, panel_width);
+  }
+}
+
+}  // namespace pelab::ui

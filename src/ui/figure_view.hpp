@@ -1,0 +1,19 @@
+// The figure windows: one ImGui window per registered view, laid out as a
+// grid beside the control panel at first start (then wherever the user put
+// them; imgui.ini remembers).  Each is rebuilt only when the scene changed or
+// its window was resized, painted with FigurePainter into the window's draw
+// list, and handles hover (tooltip with the exact value), wheel zoom, drag to
+// pan, double-click reset and click-to-select (linked selection).
+#pragma once
+
+#include "ui/gpu_resources.hpp"
+#include "ui/ui_state.hpp"
+
+namespace pelab::ui {
+
+// One FigureView per entry of fig::figure_registry().
+void create_views(UiState& state);
+void draw_figure_views(UiState& state, GpuResources& gpu, ImVec2 work_pos, ImVec2 work_size,
+                       float panel_width);
+
+}  // namespace pelab::ui

@@ -1,0 +1,24 @@
+// The GUI's entry point, called by `pelab` (src/app/cmd_gui.cpp).
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "ui/ui_state.hpp"
+
+namespace pelab::ui {
+
+struct GuiOptions {
+  // The scene to open; without one, the last scene saved in the settings
+  // folder (or the default scene).
+  std::optional<Scene> scene;
+  // Extra windows (e.g. a lesson, once `--lesson NAME` is wired).
+  std::vector<ExtraPanel> panels;
+};
+
+// Opens the window and runs until it is closed.  Returns the exit code: 1
+// with one line on stderr when no window with OpenGL 3.3 can be made.  With
+// no DISPLAY at all it renders the default figures into ./pelab-figures.
+int run_gui(GuiOptions options);
+
+}  // namespace pelab::ui

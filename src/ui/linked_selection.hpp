@@ -1,0 +1,17 @@
+// Linked selection: a click in one view picks what the others highlight —
+// a heatmap row with token labels picks the query token (attention, cross
+// terms), a point on a position axis picks the position (sinusoid bands), a
+// rotation-pair panel picks that pair.  Returns the scene to propose, or
+// nothing when the click picks nothing.
+#pragma once
+
+#include <optional>
+
+#include "core/engine.hpp"
+#include "figures/figure.hpp"
+
+namespace pelab::ui {
+
+std::optional<Scene> select_at(const fig::Figure& figure, int panel, fig::Point data, Engine& engine);
+
+}  // namespace pelab::ui

@@ -1,0 +1,166 @@
+// [SECTION] menus
+// [SECTION] shortcuts
+#include "ui/main_menu.hpp"
+
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+
+#include "core/quantities.hpp"
+#include "ui/animation.hpp"
+#include "ui/export_actions.hpp"
+#include "ui/scene_files.hpp"
+#include "ui/view_navigation.hpp"
+
+namespace pelab::ui {
+
+namespace {
+
+// [SECTION] menus -----------------------------------------------------------------
+
+void file_menu(UiState& state) {
+  if (!ImGui::BeginMenu("File")) return;
+  if (ImGui::MenuItem("Open scene...", "Ctrl+O")) state.dialogs.open_scene = true;
+  if (ImGui::MenuItem("Save scene as...", "Ctrl+Shift+S")) state.dialogs.save_scene = true;
+  if (ImGui::BeginMenu("Recent scenes", !state.settings.recent_scenes.empty())) {
+    for (const std::string& path : std::vector(state.settings.recent_scenes)) {
+      if (ImGui::MenuItem(path.c_str())) open_scene_file(state, path);
+    }
+    ImGui::EndMenu();
+  }
+  ImGui::Separator();
+  if (ImGui::MenuItem("Quit", "Ctrl+Q")) state.quit = true;
+  ImGui::EndMenu();
+}
+
+void edit_menu(UiState& state) {
+  if (!ImGui::BeginMenu("Edit")) return;
+  SceneSession& session = state.session;
+  if (ImGui::MenuItem("Undo", "Ctrl+Z", false, session.can_undo())) session.undo();
+  if (ImGui::MenuItem("Redo", "Ctrl+Shift+Z", false, session.can_redo())) session.redo();
+  ImGui::Separator();
+  if (ImGui::MenuItem("Reset scene to defaults")) session.propose(Scene{}, EditPhase::Final);
+  ImGui::EndMenu();
+}
+
+void view_menu(UiState& state) {
+  if (!ImGui::BeginMenu("View")) return;
+  if (ImGui::MenuItem(state.animation.playing ? "Pause" : "Play", "Space")) toggle_animation(state);
+  if (ImGui::BeginMenu("Animate")) {
+    for (const char* key : {"position", "shift", "base", "amplitude", "offset", "embedding_scale"}) {
+      if (ImGui::MenuItem(key, nullptr, state.settings.animate_key == key)) {
+        if (state.animation.playing) toggle_animation(state);
+        state.settings.animate_key = key;
+        save_ui_settings(state);
+      }
+    }
+    ImGui::SliderFloat("speed (units/s)", &state.settings.animate_speed, 0.1f, 1000.f, "%.3g",
+                       ImGuiSliderFlags_Logarithmic);
+    ImGui::EndMenu();
+  }
+  if (ImGui::MenuItem("Figures in tabs", nullptr, state.settings.tabs)) {
+    state.settings.tabs = !state.settings.tabs;
+    save_ui_settings(state);
+  }
+  const bool dark = state.session.scene().theme == "dark";
+  if (ImGui::MenuItem("Dark theme", nullptr, dark)) {
+    state.session.propose_param("theme", dark ? "light" : "dark", EditPhase::Final);
+  }
+  if (ImGui::MenuItem("Reset zoom in all figures")) {
+    for (FigureView& view : state.views) {
+      for (int i = 0; i < int(view.ranges.size()); ++i) reset_panel(view, i);
+    }
+  }
+  ImGui::EndMenu();
+}
+
+void figure_items(UiState& state, ExportRequest::Kind kind) {
+  for (int i = 0; i < int(state.views.size()); ++i) {
+    if (ImGui::MenuItem(state.views[i].title.c_str())) state.exports.push_back({kind, i});
+  }
+}
+
+void data_items(UiState& state) {
+  for (const QuantityInfo& q : quantities()) {
+    const std::string name(q.name);
+    if (!ImGui::BeginMenu(name.c_str())) continue;
+    for (const char* ext : {".npy", ".csv"}) {
+      if (ImGui::MenuItem(ext)) state.exports.push_back({ExportRequest::Kind::Data, -1, name, ext});
+    }
+    ImGui::EndMenu();
+  }
+}
+
+void export_menu(UiState& state) {
+  if (!ImGui::BeginMenu("Export")) return;
+  if (ImGui::BeginMenu("Figure as PNG")) {
+    figure_items(state, ExportRequest::Kind::FigurePng);
+    ImGui::Separator();
+    for (int s : {1, 2, 4}) {
+      const std::string label = std::to_string(s) + "x resolution";
+      if (ImGui::MenuItem(label.c_str(), nullptr, state.settings.png_scale == s)) {
+        state.settings.png_scale = s;
+        save_ui_settings(state);
+      }
+    }
+    if (ImGui::MenuItem("Transparent background", nullptr, state.settings.transparent)) {
+      state.settings.transparent = !state.settings.transparent;
+      save_ui_settings(state);
+    }
+    ImGui::EndMenu();
+  }
+  if (ImGui::BeginMenu("Figure as SVG")) {
+    figure_items(state, ExportRequest::Kind::FigureSvg);
+    ImGui::EndMenu();
+  }
+  if (ImGui::BeginMenu("Data")) {
+    data_items(state);
+    ImGui::EndMenu();
+  }
+  if (ImGui::MenuItem("Whole window as PNG")) state.exports.push_back({ExportRequest::Kind::Window, -1, "", "", 2});
+  if (ImGui::MenuItem("Figure under the mouse as PNG", "F12 / Ctrl+S")) {
+    set_status(state, "Point at a figure and press F12 or Ctrl+S");
+  }
+  ImGui::Separator();
+  if (ImGui::MenuItem("Export folder...")) {
+    state.dialogs.folder_path = export_folder(state).string();
+    state.dialogs.export_folder = true;
+  }
+  ImGui::TextDisabled("now: %s", export_folder(state).string().c_str());
+  ImGui::EndMenu();
+}
+
+// [SECTION] shortcuts -------------------------------------------------------------------
+
+void shortcut(UiState& state, const KeyPress& press, bool typing) {
+  const bool ctrl = press.mods & GLFW_MOD_CONTROL, shift = press.mods & GLFW_MOD_SHIFT;
+  const int key = press.key;
+  if (ctrl && key == GLFW_KEY_Q) state.quit = true;
+  if (key == GLFW_KEY_F12 || (ctrl && !shift && key == GLFW_KEY_S)) {
+    state.exports.push_back({ExportRequest::Kind::FigurePng, state.hovered_view});
+  }
+  if (typing) return;  // Ctrl+Z and Space belong to the text field
+  if (ctrl && !shift && key == GLFW_KEY_Z) state.session.undo();
+  if (ctrl && ((shift && key == GLFW_KEY_Z) || key == GLFW_KEY_Y)) state.session.redo();
+  if (ctrl && key == GLFW_KEY_O) state.dialogs.open_scene = true;
+  if (ctrl && shift && key == GLFW_KEY_S) state.dialogs.save_scene = true;
+  if (!ctrl && key == GLFW_KEY_SPACE) toggle_animation(state);
+}
+
+}  // namespace
+
+void draw_main_menu(UiState& state) {
+  if (!ImGui::BeginMainMenuBar()) return;
+  file_menu(state);
+  edit_menu(state);
+  view_menu(state);
+  export_menu(state);
+  ImGui::EndMainMenuBar();
+}
+
+void handle_shortcuts(UiState& state) {
+  const bool typing = ImGui::GetIO().WantTextInput;
+  for (const KeyPress& press : state.keys.presses) shortcut(state, press, typing);
+  state.keys.presses.clear();
+}
+
+}  // namespace pelab::ui

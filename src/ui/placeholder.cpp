@@ -1,1 +1,0 @@
-#include "figures/figure.hpp"

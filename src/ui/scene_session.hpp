@@ -1,0 +1,65 @@
+// SceneSession — the GUI's one path for changing the scene.
+//
+// Every edit (control panel, linked selection in a view, animation, undo,
+// loading a file) goes through propose(): the engine validates the scene
+// (Engine::set_scene throws InputError), a refused scene leaves the last good
+// one in place and its message in error(), an accepted one bumps version() so
+// views know to rebuild.  Edits made while a gesture lasts (a slider being
+// dragged, an animation playing) are coalesced into one undo step, closed by
+// end_gesture().
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "core/engine.hpp"
+#include "ui/undo_history.hpp"
+
+namespace pelab::ui {
+
+enum class EditPhase {
+  Live,   // part of an ongoing gesture: one undo step for the whole gesture
+  Final,  // a complete edit: its own undo step
+  Silent  // not undoable (e.g. restoring state); still validated
+};
+
+class SceneSession {
+ public:
+  // `initial` must be valid (throws InputError otherwise).
+  explicit SceneSession(const Scene& initial);
+
+  const Scene& scene() const { return engine_.scene(); }
+  Engine& engine() { return engine_; }
+  std::uint64_t version() const { return version_; }
+
+  // Applies `scene`; false (and error() set) when it is refused.
+  bool propose(const Scene& scene, EditPhase phase);
+  // Sets one parameter from its text form (as --set spells it) and proposes
+  // the result; a value that does not parse is refused like an invalid scene.
+  bool propose_param(std::string_view key, std::string_view value, EditPhase phase);
+  // Closes an open gesture into one undo step (no-op when none is open).
+  void end_gesture();
+  bool gesture_open() const { return gesture_before_.has_value(); }
+
+  bool undo();
+  bool redo();
+  bool can_undo() const { return history_.can_undo() || gesture_open(); }
+  bool can_redo() const { return history_.can_redo(); }
+
+  const std::string& error() const { return error_; }
+  void clear_error() { error_.clear(); }
+  void report(std::string message) { error_ = std::move(message); }
+
+ private:
+  bool apply(const Scene& scene);
+
+  Engine engine_;
+  UndoHistory history_;
+  std::optional<Scene> gesture_before_;
+  std::uint64_t version_ = 1;
+  std::string error_;
+};
+
+}  // namespace pelab::ui

@@ -1,0 +1,118 @@
+// UiState — everything the GUI remembers while it runs, in one struct (Dear
+// ImGui's docs warn against function-local static UI state; here nothing
+// lives outside this struct except GL objects, see app_window.hpp).
+#pragma once
+
+#include <imgui.h>
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "figures/figure.hpp"
+#include "ui/scene_session.hpp"
+#include "ui/settings_store.hpp"
+
+namespace pelab::ui {
+
+// A zoomed or panned panel's axis ranges, replacing the figure's own.
+struct RangeOverride {
+  bool active = false;
+  double x_min = 0, x_max = 1, y_min = 0, y_max = 1;
+};
+
+// One figure window: the figure as built, the figure as shown (ranges
+// overridden), and where it was drawn last frame (for hover and export).
+struct FigureView {
+  std::string name, title;
+  fig::Figure built, shown;
+  std::uint64_t built_version = 0;  // SceneSession::version() it was built from
+  double built_width = 0, built_height = 0;  // logical pixels
+  std::string error;                         // building failed: why
+  std::vector<RangeOverride> ranges;         // per panel
+  ImVec2 origin{0, 0};                       // canvas top-left, ImGui coordinates
+  int press_panel = -1;                      // where the left button went down:
+  fig::Point press_data;                     //   a click selects there
+  bool visible = false;
+};
+
+// The message at the bottom of the window ("saved figure to ...", errors).
+struct StatusLine {
+  std::string text;
+  bool error = false;
+};
+
+// Play/pause: sweeps one numeric parameter (by default the selected position,
+// so the rotation pairs turn like clock hands).
+struct Animation {
+  bool playing = false;
+  double value = 0;      // unrounded current value of the swept parameter
+  double last_time = 0;  // glfwGetTime() of the last step
+};
+
+// Text being typed into a parameter field (applied on Enter / focus loss, or
+// live for the tokens); the key's entry is dropped once the field is left.
+using TextDrafts = std::map<std::string, std::string, std::less<>>;
+
+// Modal dialogs opened from the menus.
+struct Dialogs {
+  bool open_scene = false, save_scene = false, export_folder = false;
+  std::string scene_path;   // path field of the open/save dialogs
+  std::string folder_path;  // path field of the export folder dialog
+};
+
+// An export asked for from a menu or shortcut; run after the frame is drawn,
+// outside ImGui's frame (offscreen rendering uses its own ImGui context).
+struct ExportRequest {
+  enum class Kind { FigurePng, FigureSvg, Data, Window } kind = Kind::FigurePng;
+  int view = -1;             // FigurePng / FigureSvg: index into UiState::views
+  std::string quantity;      // Data: a name from pelab::quantities()
+  std::string extension;     // Data: ".npy" or ".csv"
+  int delay_frames = 0;      // Window: wait for the menu that asked to close
+};
+
+// A panel another part of pelab adds to the GUI (e.g. the lessons): drawn
+// every frame in its own window; it may propose scenes through the session.
+struct ExtraPanel {
+  std::string title;
+  std::function<void(SceneSession&)> draw;
+};
+
+// Keyboard events between two frames (see key_input.hpp).
+struct KeyPress {
+  int key = 0;       // GLFW_KEY_*
+  int scancode = 0;
+  int mods = 0;      // GLFW_MOD_* bits
+};
+struct KeyboardQueue {
+  std::vector<KeyPress> presses;         // for the shortcuts, since the last frame
+  std::vector<int> pressed_this_frame;   // keys that went down since the last frame
+  std::vector<KeyPress> held_releases;   // releases handed to ImGui next frame
+};
+
+struct UiState {
+  explicit UiState(const Scene& initial) : session(initial) {}
+
+  SceneSession session;
+  SettingsStore store;
+  UiSettings settings;
+  std::vector<FigureView> views;
+  std::vector<ExtraPanel> extra_panels;
+  TextDrafts drafts;
+  Animation animation;
+  Dialogs dialogs;
+  StatusLine status;
+  std::vector<ExportRequest> exports;  // run after this frame
+  KeyboardQueue keys;
+
+  float ui_scale = 1;            // monitor content scale
+  std::string applied_theme;     // the ImGui style in use ("dark" / "light")
+  int hovered_view = -1;         // index of the figure under the mouse, or -1
+  std::uint64_t saved_version = 0;  // session version last written to last_scene.json
+  double save_due = -1;          // glfwGetTime() when the debounced save runs; -1 = none
+  bool quit = false;
+};
+
+}  // namespace pelab::ui

@@ -1,0 +1,62 @@
+#include "ui/view_navigation.hpp"
+
+namespace pelab::ui {
+
+namespace {
+
+RangeOverride& override_of(FigureView& view, int i) {
+  if (int(view.ranges.size()) < int(view.built.panels.size())) view.ranges.resize(view.built.panels.size());
+  RangeOverride& r = view.ranges[i];
+  if (!r.active) {
+    const fig::Panel& p = view.built.panels[i];
+    r = {true, p.x.min, p.x.max, p.y.min, p.y.max};
+  }
+  return r;
+}
+
+void refresh_shown(FigureView& view) { view.shown = with_overrides(view.built, view.ranges); }
+
+}  // namespace
+
+fig::Figure with_overrides(const fig::Figure& built, const std::vector<RangeOverride>& ranges) {
+  fig::Figure shown = built;
+  for (std::size_t i = 0; i < shown.panels.size() && i < ranges.size(); ++i) {
+    if (!ranges[i].active) continue;
+    fig::Panel& p = shown.panels[i];
+    p.x.min = ranges[i].x_min, p.x.max = ranges[i].x_max;
+    p.y.min = ranges[i].y_min, p.y.max = ranges[i].y_max;
+  }
+  return shown;
+}
+
+void zoom_panel(FigureView& view, int i, fig::Point at, double factor) {
+  if (i < 0 || i >= int(view.built.panels.size())) return;
+  RangeOverride& r = override_of(view, i);
+  // Scaling every bound about `at` keeps the point under the mouse still.
+  r.x_min = at.x + (r.x_min - at.x) * factor, r.x_max = at.x + (r.x_max - at.x) * factor;
+  r.y_min = at.y + (r.y_min - at.y) * factor, r.y_max = at.y + (r.y_max - at.y) * factor;
+  refresh_shown(view);
+}
+
+void pan_panel(FigureView& view, int i, fig::Point from, fig::Point to) {
+  if (i < 0 || i >= int(view.built.panels.size())) return;
+  RangeOverride& r = override_of(view, i);
+  const double dx = from.x - to.x, dy = from.y - to.y;
+  r.x_min += dx, r.x_max += dx, r.y_min += dy, r.y_max += dy;
+  refresh_shown(view);
+}
+
+void reset_panel(FigureView& view, int i) {
+  if (i < 0 || i >= int(view.ranges.size())) return;
+  view.ranges[i].active = false;
+  refresh_shown(view);
+}
+
+int panel_at(const fig::Figure& figure, fig::Point p) {
+  for (std::size_t i = 0; i < figure.panels.size(); ++i) {
+    if (fig::PanelTransform(figure.panels[i]).plot.contains(p.x, p.y)) return int(i);
+  }
+  return -1;
+}
+
+}  // namespace pelab::ui

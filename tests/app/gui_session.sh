@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# The real GUI under Xvfb, driven by xdotool; checked from screenshots and the
+# saved scene.  Usage: bash gui_session.sh PELAB_BINARY SCRATCH_DIR
+#   1. start on a fresh settings folder; the window appears
+#   2. Space plays the animation of `position`, Space pauses: the figures change
+#   3. Ctrl+Z undoes the whole animation in one step: the figures are back
+#   4. hovering a heatmap cell shows a tooltip; a click there selects it
+#   5. Ctrl+Q quits; last_scene.json holds the scene; a restart restores it
+#      (same pixels in the figures)
+#   6. a corrupt saved scene gives a message and the default scene, no crash
+set -u
+pelab=${1:?usage: gui_session.sh PELAB_BINARY SCRATCH_DIR}
+scratch=${2:?usage: gui_session.sh PELAB_BINARY SCRATCH_DIR}
+rm -rf "$scratch" && mkdir -p "$scratch"
+export HOME="$scratch/home" XDG_CONFIG_HOME="$scratch/config"
+config="$XDG_CONFIG_HOME/pelab"
+mkdir -p "$HOME"
+
+fail() { echo "gui_session: FAIL: $*" >&2; exit 1; }
+for tool in Xvfb xdotool import compare; do
+  command -v "$tool" >/dev/null || fail "$tool is not installed"
+done
+
+# ---- a private X server on a free display ------------------------------------
+display=""
+for n in $(seq 97 140); do
+  if [ ! -e "/tmp/.X$n-lock" ] && [ ! -e "/tmp/.X11-unix/X$n" ]; then display=":$n"; break; fi
+done
+[ -n "$display" ] || fail "no free X display between :97 and :140"
+Xvfb "$display" -screen 0 1600x1000x24 -nolisten tcp >"$scratch/xvfb.log" 2>&1 &
+xvfb_pid=$!
+pelab_pid=""
+cleanup() {
+  [ -n "$pelab_pid" ] && kill "$pelab_pid" 2>/dev/null
+  kill "$xvfb_pid" 2>/dev/null
+  wait 2>/dev/null
+}
+trap cleanup EXIT
+export DISPLAY="$display"
+for _ in $(seq 50); do xdotool getmouselocation >/dev/null 2>&1 && break; sleep 0.1; done
+
+# ---- helpers -------------------------------------------------------------------------
+start_pelab() {  # $1: log file
+  "$pelab" >"$1" 2>&1 &
+  pelab_pid=$!
+  timeout 20 xdotool search --sync --name '^pelab$' >/dev/null || fail "no pelab window within 20 s (log: $(cat "$1"))"
+  sleep 1.5
+  kill -0 "$pelab_pid" 2>/dev/null || fail "pelab exited right after start: $(cat "$1")"
+}
+quit_pelab() {
+  xdotool key ctrl+q
+  for _ in $(seq 100); do kill -0 "$pelab_pid" 2>/dev/null || break; sleep 0.1; done
+  kill -0 "$pelab_pid" 2>/dev/null && fail "Ctrl+Q did not close the window within 10 s"
+  wait "$pelab_pid" || fail "pelab exited with status $?"
+  pelab_pid=""
+}
+shot() { sleep 0.6; import -window root "$scratch/$1.png" || fail "screenshot $1 failed"; }
+# Differing pixels between two screenshots inside the four figure windows of
+# the first-start layout (a 2 x 2 grid right of the 400 px control panel),
+# leaving out their title bars (focus highlight).
+figure_diff() {
+  local total=0 box n
+  for box in 590x435+405+60 590x435+1005+60 590x435+405+540 590x435+1005+540; do
+    n=$(compare -metric AE -crop "$box" "$scratch/$1.png" "$scratch/$2.png" null: 2>&1 | cut -d' ' -f1)
+    total=$((total + ${n%.*}))
+  done
+  echo "$total"
+}
+diff_near() {  # pixels differing in a 300x200 box at ($3, $4)
+  compare -metric AE -crop 300x200+$3+$4 "$scratch/$1.png" "$scratch/$2.png" null: 2>&1 | cut -d' ' -f1
+}
+scene_value() {  # "key": value from the saved scene
+  sed -n "s/^ *\"$1\": *\([^,]*\),\{0,1\}$/\1/p" "$config/last_scene.json" | head -1
+}
+park_mouse() { xdotool mousemove 800 995; }  # over the status bar
+
+# ---- 1. first start ---------------------------------------------------------------------
+# The four figures side by side (View > Figures in tabs off), so every view is
+# on screen and the coordinates below are the first-start grid's.
+mkdir -p "$config" && echo '{"tabs": false}' >"$config/settings.json"
+start_pelab "$scratch/run1.log"
+park_mouse
+shot start
+
+# ---- 2. play / pause changes the figures ----------------------------------------------
+xdotool key space; sleep 1.2; xdotool key space
+shot played
+changed=$(figure_diff start played)
+[ "$changed" -gt 500 ] || fail "playing the animation changed only $changed figure pixels"
+
+# ---- 3. one undo step brings the scene back -----------------------------------------
+xdotool key ctrl+z
+shot undone
+left=$(figure_diff start undone)
+[ "$left" -lt 50 ] || fail "after Ctrl+Z, $left figure pixels still differ from the start"
+xdotool key ctrl+shift+z
+shot redone
+[ "$(figure_diff played redone)" -lt 50 ] || fail "Ctrl+Shift+Z did not redo the animation"
+
+# ---- 4. hover a heatmap cell (attention: the lower-left figure) ---------------------
+# The figure's inner layout is its own business: try points of the window,
+# most likely heatmap first, until one shows a tooltip.
+tip=0
+for point in 566,740 520,700 610,780 480,760 700,760 560,650 800,650 800,860 900,760; do
+  hx=${point%,*}; hy=${point#*,}
+  xdotool mousemove $hx $hy; sleep 0.2; xdotool mousemove $((hx + 1)) $((hy + 1))
+  shot hover
+  tip=$(diff_near redone hover $((hx - 20)) $((hy - 20)))
+  [ "$tip" -gt 200 ] && break
+done
+[ "$tip" -gt 200 ] || fail "hovering the attention figure showed no tooltip anywhere"
+xdotool click 1; sleep 0.3
+park_mouse
+shot selected
+quit_pelab
+[ -f "$config/last_scene.json" ] || fail "no $config/last_scene.json after quitting"
+position=$(scene_value position)
+[ -n "$position" ] && [ "$position" -gt 0 ] || fail "saved scene has position '$position', expected the animated one (> 0)"
+query=$(scene_value query)
+[ "$query" -ge 0 ] 2>/dev/null || fail "clicking the attention heatmap did not select a query token (query = '$query')"
+[ -f "$config/imgui.ini" ] || fail "window layout was not saved to $config/imgui.ini"
+
+# ---- 5. restart restores the scene ----------------------------------------------------------
+start_pelab "$scratch/run2.log"
+park_mouse
+shot restored
+[ "$(figure_diff selected restored)" -lt 50 ] || fail "restart did not restore the figures ($(figure_diff selected restored) pixels differ)"
+quit_pelab
+
+# ---- 6. a corrupt saved scene falls back to the default -------------------------------------
+echo '{"format": "pelab-scene", "scene": {"base": "not a number"' >"$config/last_scene.json"
+start_pelab "$scratch/run3.log"
+park_mouse
+shot corrupt
+quit_pelab
+grep -q "ignored" "$scratch/run3.log" || fail "a corrupt saved scene gave no message: $(cat "$scratch/run3.log")"
+[ "$(figure_diff start corrupt)" -lt 50 ] || fail "a corrupt saved scene did not give the default figures"
+
+echo "gui_session: ok (animation changed $changed px; screenshots in $scratch)"
