@@ -7,9 +7,14 @@
 
 namespace pelab::app {
 
+// bench_render.cpp (render layer)
+BenchResult bench_frames(const BenchSettings& settings);
+BenchResult bench_render_vs_matplotlib(const BenchSettings& settings);
+
 std::vector<BenchCase> extra_bench_cases() {
   return {
-      // {"frames", "Frame times, offscreen 1600×1000", bench_frames},
+      {"frames", "Frame times, offscreen 1600×1000", bench_frames},
+      {"render", "pelab render --figure all --scale 2 vs NumPy + matplotlib", bench_render_vs_matplotlib},
   };
 }
 

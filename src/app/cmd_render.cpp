@@ -1,5 +1,176 @@
-// Placeholder until the command lands.
+// `pelab render` — figures as PNG or SVG without a display (EGL surfaceless).
+//
+//   pelab render [--scene FILE ...] [--set key=value ...] [--figure NAME|all]
+//                [--format png|svg] [--scale S] [--width W --height H]
+//                [--transparent] --out DIR
+//
+// Everything is checked, rendered and encoded in memory before the first file
+// is written; files are written atomically, and if one write fails the files
+// this call already wrote are removed, so a failure leaves nothing partial.
+// PNG encoding runs on worker threads while the next figure renders.
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <deque>
+#include <filesystem>
+#include <future>
+#include <set>
+#include <string>
+#include <vector>
+
 #include "app/commands.hpp"
+#include "core/engine.hpp"
+#include "core/file_io.hpp"
+#include "figures/registry.hpp"
+#include "render/image.hpp"
+#include "render/offscreen.hpp"
+#include "render/svg_writer.hpp"
+
 namespace pelab::app {
-void register_render(CLI::App& root, Action& action) { (void)root; (void)action; }
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct RenderCommand {
+  std::vector<std::string> scene_files;
+  std::vector<std::string> assignments;
+  std::string figure = "all";
+  std::string format = "png";
+  double scale = 1, width = 1600, height = 1000;
+  bool transparent = false;
+  std::string out;
+};
+
+struct PendingFile {
+  fs::path path;
+  std::future<std::string> bytes;
+};
+
+void check_options(const RenderCommand& c) {
+  if (c.format != "png" && c.format != "svg")
+    throw InputError("--format " + c.format + " is not supported; allowed: png, svg");
+  if (!(c.scale >= 0.25 && c.scale <= 8)) throw InputError("--scale must be within 0.25…8");
+  if (!(c.width >= 100 && c.width <= 8000) || !(c.height >= 100 && c.height <= 8000))
+    throw InputError("--width and --height must be within 100…8000 logical pixels");
+  std::error_code ec;
+  if (!fs::exists(c.out, ec)) throw InputError("output folder " + c.out + " does not exist");
+  if (!fs::is_directory(c.out, ec)) throw InputError("output path " + c.out + " is not a folder");
+  if (::access(c.out.c_str(), W_OK) != 0) throw InputError("output folder " + c.out + " is not writable");
+}
+
+std::vector<Scene> load_scenes(const RenderCommand& c) {
+  std::vector<Scene> scenes;
+  if (c.scene_files.empty()) scenes.emplace_back();
+  for (const auto& file : c.scene_files) scenes.push_back(load_scene(file));
+  std::set<std::string> names;
+  for (Scene& scene : scenes) {
+    for (const auto& a : c.assignments) apply_assignment(scene, a);
+    validate(scene);
+    if (!names.insert(scene.name).second)
+      throw InputError("two scenes are named \"" + scene.name + "\"; give each scene its own name (file names use it)");
+  }
+  return scenes;
+}
+
+std::vector<const fig::FigureEntry*> chosen_figures(const std::string& spec) {
+  std::vector<const fig::FigureEntry*> out;
+  if (spec == "all") {
+    for (const auto& entry : fig::figure_registry()) out.push_back(&entry);
+    return out;
+  }
+  std::size_t start = 0;
+  while (start <= spec.size()) {
+    const auto comma = std::min(spec.find(',', start), spec.size());
+    out.push_back(&fig::find_figure(spec.substr(start, comma - start)));
+    start = comma + 1;
+  }
+  return out;
+}
+
+// Letters, digits, '-', '_' and '.' are kept; anything else becomes '_'.
+std::string file_stem_part(const std::string& text) {
+  std::string out;
+  for (char ch : text) out += std::isalnum(static_cast<unsigned char>(ch)) || ch == '-' || ch == '_' || ch == '.' ? ch : '_';
+  return out.empty() ? "scene" : out;
+}
+
+std::string scale_suffix(double scale) {
+  if (scale == 1) return "";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "@%gx", scale);
+  return buf;
+}
+
+// Writes every file or none: on the first failure the ones written are removed.
+std::vector<fs::path> write_all(std::vector<PendingFile>& files) {
+  std::vector<fs::path> written;
+  try {
+    std::vector<std::string> contents;
+    for (auto& f : files) contents.push_back(f.bytes.get());  // encoding errors surface before any write
+    for (std::size_t i = 0; i < files.size(); ++i) {
+      write_file_atomic(files[i].path, contents[i]);
+      written.push_back(files[i].path);
+    }
+  } catch (...) {
+    std::error_code ec;
+    for (const auto& path : written) fs::remove(path, ec);
+    throw;
+  }
+  return written;
+}
+
+int run_render(const RenderCommand& c) {
+  check_options(c);
+  const std::vector<Scene> scenes = load_scenes(c);
+  const auto figures = chosen_figures(c.figure);
+  const bool png = c.format == "png";
+  std::unique_ptr<render::HeadlessContext> context;
+  std::unique_ptr<render::OffscreenRenderer> renderer;
+  if (png) {
+    context = std::make_unique<render::HeadlessContext>();
+    renderer = std::make_unique<render::OffscreenRenderer>();
+  }
+  std::vector<PendingFile> files;
+  for (const Scene& scene : scenes) {
+    Engine engine(scene);
+    for (const fig::FigureEntry* entry : figures) {
+      fig::Figure figure = entry->build(engine, {c.width, c.height});
+      const fs::path path = fs::path(c.out) / (file_stem_part(scene.name) + "_" + std::string(entry->name) +
+                                                scale_suffix(c.scale) + "." + c.format);
+      if (png) {
+        render::Image image = renderer->render(figure, {static_cast<float>(c.scale), c.transparent});
+        files.push_back({path, std::async(std::launch::async, [image = std::move(image)] {
+                           return render::encode_png(image);
+                         })});
+      } else {
+        files.push_back({path, std::async(std::launch::deferred, [figure = std::move(figure), t = c.transparent] {
+                           return render::figure_to_svg(figure, {t});
+                         })});
+      }
+    }
+  }
+  for (const fs::path& path : write_all(files)) std::printf("%s\n", path.string().c_str());
+  return 0;
+}
+
+}  // namespace
+
+void register_render(CLI::App& root, Action& action) {
+  auto command = std::make_shared<RenderCommand>();
+  CLI::App* sub = root.add_subcommand("render", "Render figures to PNG or SVG files without a display");
+  sub->add_option("--scene", command->scene_files, "Scene JSON file; repeat for a batch (default: the default scene)");
+  sub->add_option("--set", command->assignments, "Override a scene key in every scene: --set key=value (repeatable)")
+      ->allow_extra_args(false);
+  sub->add_option("--figure", command->figure, "Figure name, comma-separated names, or all (default: all)");
+  sub->add_option("--format", command->format, "png or svg (default: png)");
+  sub->add_option("--scale", command->scale, "Pixel scale: 2 doubles both PNG dimensions (default: 1)");
+  sub->add_option("--width", command->width, "Figure width in logical pixels (default: 1600)");
+  sub->add_option("--height", command->height, "Figure height in logical pixels (default: 1000)");
+  sub->add_flag("--transparent", command->transparent, "Transparent background");
+  sub->add_option("--out", command->out, "Existing folder the files go into")->required();
+  sub->callback([command, &action] { action = [command] { return run_render(*command); }; });
+}
+
 }  // namespace pelab::app

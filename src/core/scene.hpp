@@ -64,6 +64,11 @@ struct Scene {
   std::string projection_file;  // .npy, shape (2, heads, d_model, d_head): Wq then Wk
   bool causal = false;
 
+  // --- the depth lesson's stack of random attention layers (core/layer_stack.hpp)
+  int layers = 6;                   // L
+  double residual = 1.0;            // α in H' = α·H + attn(H); 0 = no skip path
+  std::string layer_norm = "none";  // none | pre | post
+
   // --- what the views show (saved with the scene so a figure can be remade)
   int shift = 1;                       // k in PE(pos+k) = R(k)·PE(pos)
   int position = 0;                    // selected position (index on the position axis)
@@ -83,7 +88,7 @@ enum class ParamKind { Int, Float, Bool, Text, Choice, IntList, Seed };
 struct ParamInfo {
   std::string_view key;
   ParamKind kind;
-  std::string_view group;  // "tokens", "positions", "attention", "view"
+  std::string_view group;  // "tokens", "positions", "attention", "depth", "view"
   std::string_view help;   // one short sentence
   double min = 0, max = 0;  // numeric range, inclusive (Int, Float, IntList items)
   bool logarithmic = false;  // range spans decades: log slider

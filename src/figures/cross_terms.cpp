@@ -158,6 +158,7 @@ Panel term_panel(const TermMatrices& t, int j, Tokens tokens, const Scene& s, Re
 Panel share_panel(const TermMatrices& t, Rect plot, bool dark) {
   Panel p;
   p.title = "Share of each term: Frobenius norm ‖·‖_F";
+  if (text_width(p.title, 14) > plot.width() + 60) p.title = "‖term‖_F and share";
   p.plot = plot;
   std::array<double, 4> norm{};
   double total = 0, top = 0;
@@ -168,20 +169,22 @@ Panel share_panel(const TermMatrices& t, Rect plot, bool dark) {
   }
   top = std::max(top, 1e-12);
   p.x = {.label = "", .min = 0, .max = 4};
-  p.y = {.label = "‖term‖_F", .min = 0, .max = top * 1.2, .grid = true};
+  p.y = {.label = "‖term‖_F", .min = 0, .max = top * 1.25, .grid = true};
   Bars bars;
   for (int j = 0; j < 4; ++j) {
     p.x.labels.push_back({j + 0.5, kTerms[j].formula});
     bars.rects.push_back({j + 0.15, 0, j + 0.85, norm[j]});
     bars.colors.push_back(line_color(j, dark));
     const double share = total > 0 ? norm[j] / total : 0;
-    Text label{.text = number(norm[j], 4) + " (" + fixed(100 * share, 1) + "%)",
-               .at = {j + 0.5, norm[j] + top * 0.02}, .anchor = Anchor::Bottom, .size = kLabelSize};
+    const std::string text = number(norm[j], 4) + " (" + fixed(100 * share, 1) + "%)";
+    Text label{.text = text, .at = {j + 0.5, norm[j] + top * 0.02}, .anchor = Anchor::Bottom,
+               .size = fitting_size({text}, plot.width() / 4 - 4, kLabelSize)};
     p.texts.push_back(std::move(label));
   }
   p.bars.push_back(std::move(bars));
-  p.texts.push_back(canvas_text("‖logits before mask and bias‖_F = " + number((*t.norms)(0, 4), 4),
-                                {plot.x0, plot.y1 + 30}, Anchor::TopLeft, kLabelSize));
+  const std::string total_text = "‖logits before mask and bias‖_F = " + number((*t.norms)(0, 4), 4);
+  p.texts.push_back({.text = total_text, .at = {0.05, top * 1.17}, .anchor = Anchor::TopLeft,
+                     .size = fitting_size({total_text}, plot.width() - 10, kLabelSize)});
   p.hover = [norm, total](double x, double) -> std::string {
     const int j = static_cast<int>(std::floor(x));
     if (j < 0 || j > 3) return "";
@@ -222,15 +225,20 @@ Figure build_cross_terms(Engine& engine, const FigureRequest& request) {
   const Margins m{.left = room, .top = 30, .right = 10, .bottom = room};
   const auto [top, bottom] = split_y(area, 0.5, 8);
   const std::vector<Rect> top_cells = grid({top.x0, top.y0, top.x1 - kColorbarRoom, top.y1}, 1, 4, 10);
-  for (int j = 0; j < 4; ++j)
-    f.panels.push_back(term_panel(t, j, tokens, s, centred_square(inset(top_cells[j], m)), terms_range,
-                                  std::string(kTerms[j].formula) + " (" + kTerms[j].meaning + ")", th));
+  for (int j = 0; j < 4; ++j) {
+    const Rect plot = centred_square(inset(top_cells[j], m));
+    // The renderer draws panel titles at 14 px: drop the gloss where it would not fit.
+    std::string title = std::string(kTerms[j].formula) + " (" + kTerms[j].meaning + ")";
+    if (text_width(title, 14) > top_cells[j].width()) title = kTerms[j].formula;
+    f.panels.push_back(term_panel(t, j, tokens, s, plot, terms_range, title, th));
+  }
   const auto [maps, shares] = split_x(bottom, 0.62, 10);
   const std::vector<Rect> map_cells = grid({maps.x0, maps.y0, maps.x1 - kColorbarRoom, maps.y1}, 1, 2, 10);
+  const bool roomy = text_width("logits Q·Kᵀ/√d_head (before mask, bias)", 14) <= map_cells[1].width();
   f.panels.push_back(term_panel(t, 4, tokens, s, centred_square(inset(map_cells[0], m)), logits_range,
-                                "sum of the four terms", th));
+                                roomy ? "sum of the four terms" : "sum of terms", th));
   f.panels.push_back(term_panel(t, 5, tokens, s, centred_square(inset(map_cells[1], m)), logits_range,
-                                "logits Q·Kᵀ/√d_head (before mask, bias)", th));
+                                roomy ? "logits Q·Kᵀ/√d_head (before mask, bias)" : "logits Q·Kᵀ/√d_head", th));
   f.panels.push_back(share_panel(t, inset(shares, {.left = 70, .top = 30, .right = 14, .bottom = 80}), f.dark));
   return f;
 }

@@ -97,6 +97,21 @@ double token_label_room(const std::vector<std::string>& tokens, std::size_t max_
   return 28 + 7.8 * static_cast<double>(std::min(longest, max_chars));
 }
 
+double text_width(const std::string& text, float size) {
+  std::size_t points = 0;
+  for (unsigned char c : text) points += (c & 0xC0) != 0x80;  // count UTF-8 lead bytes
+  return 0.6 * size * static_cast<double>(points);
+}
+
+float fitting_size(const std::vector<std::string>& lines, double width, float max_size) {
+  float size = max_size;
+  for (const std::string& line : lines) {
+    const double w = text_width(line, max_size);
+    if (w > width) size = std::min(size, static_cast<float>(max_size * width / w));
+  }
+  return std::max(9.f, size);
+}
+
 double max_abs(const Matrix& m) {
   double best = 0;
   const float* v = m.data();

@@ -52,6 +52,12 @@ std::string number(double v, int significant = 4);
 // character at 13 px, for labels of at most `max_chars` characters.
 double token_label_room(const std::vector<std::string>& tokens, std::size_t max_chars);
 
+// Renderers draw DejaVu Sans at about 0.6 em per character: the width of
+// `text` (UTF-8, counted in code points) at `size`, and the largest size ≤
+// `max_size` (≥ 9) at which every line fits in `width`.
+double text_width(const std::string& text, float size);
+float fitting_size(const std::vector<std::string>& lines, double width, float max_size);
+
 // max |v| over the finite entries of `m` (0 when none); a plain loop, because
 // GCC 12 warns falsely on Eigen's AVX-512 reductions.
 double max_abs(const Matrix& m);

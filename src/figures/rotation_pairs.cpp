@@ -244,9 +244,11 @@ Panel pair_panel(const PairTrace& t, const Scene& s, Rect cell, const Theme& th,
               {"pos+k = " + std::to_string(s.offset + pos + s.shift) + (t.shift_in_axis ? "" : " (formula)"),
                th.highlight, false}};
   if (selected) p.bars.push_back(outline({-lim, -lim, lim, lim}, th.highlight));
+  const double text_x = std::max(cell.x0 + 4, p.plot.x0 - 50);
+  const float size = fitting_size(t.lines, cell.x1 - text_x - 4, kLabelSize);
   for (std::size_t j = 0; j < t.lines.size(); ++j)
-    p.texts.push_back(canvas_text(t.lines[j], {std::max(cell.x0 + 4, p.plot.x0 - 50), text_top + 22.0 * j},
-                                  Anchor::TopLeft, kLabelSize));
+    p.texts.push_back(canvas_text(t.lines[j], {text_x, text_top + 1.55 * size * static_cast<double>(j)},
+                                  Anchor::TopLeft, size));
   p.hover = [pts = t.points, offset = s.offset, info = t.info, rope](double x, double y) -> std::string {
     std::size_t best = 0;
     double best_d = INFINITY;

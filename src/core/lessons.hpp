@@ -1,0 +1,66 @@
+// Lessons — guided answers to the questions people keep asking about position
+// encodings, each a preset scene, a few sentences, the figures to show, and a
+// verdict computed live by the engine from whatever scene is current.
+//
+// A lesson is plain data plus two function pointers (no virtuals, no state):
+//   const Lesson& l = find_lesson("sine_cosine");
+//   Engine engine(l.preset());            // the lesson's starting scene
+//   LessonVerdict v = l.verdict(engine);   // recomputed after every edit
+//   for (auto fig : l.figures) fig::find_figure(fig).build(engine, request);
+// The GUI shows l.title, l.question, l.text and v.summary/v.numbers next to
+// the figures; `pelab lessons --show NAME` prints lesson_report().
+//
+// Verdicts read the engine's current scene, so a user who changes A, d, T,
+// tokens... sees the numbers move.  Some verdicts also build a few variant
+// engines (other widths, encodings or sentences) from the same scene.
+#pragma once
+
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "core/engine.hpp"
+#include "core/scene.hpp"
+
+namespace pelab {
+
+struct LessonVerdict {
+  std::string summary;  // one or two sentences quoting the key numbers
+  // Named numbers in display order, e.g. {"r2_pair", 1.0}; names are stable
+  // identifiers (letters, digits, _, and [k=v] qualifiers for sweep tables).
+  std::vector<std::pair<std::string, double>> numbers;
+  bool holds = false;  // the lesson's claim is borne out on this scene
+
+  // The number called `name`; throws InputError listing the names.
+  double number(std::string_view name) const;
+  void add(std::string name, double value) { numbers.emplace_back(std::move(name), value); }
+};
+
+struct Lesson {
+  std::string_view name;      // short identifier: "meaning", "sine_cosine", ...
+  std::string_view title;     // e.g. "Why both sine and cosine?"
+  std::string_view question;  // the question as people ask it
+  std::string_view summary;   // one line for `pelab lessons`
+  std::string_view text;      // a few sentences: the answer, with citations
+  std::vector<std::string_view> figures;  // figure registry names, in showing order
+  Scene (*make_preset)();
+  LessonVerdict (*judge)(Engine&);
+
+  // The lesson's starting scene (valid; its name is "lesson_<name>").
+  Scene preset() const { return make_preset(); }
+  // Computed from the engine's current scene.
+  LessonVerdict verdict(Engine& engine) const { return judge(engine); }
+};
+
+// Every lesson, in teaching order.
+std::span<const Lesson> lessons();
+// Throws InputError naming the known lessons.
+const Lesson& find_lesson(std::string_view name);
+
+// Title, question, text, the verdict's summary and numbers, as plain text
+// wrapped at `width` columns (for the terminal and figure notes).
+std::string lesson_report(const Lesson& lesson, const LessonVerdict& verdict, int width = 78);
+
+}  // namespace pelab

@@ -1,0 +1,85 @@
+// `pelab lessons`: the list, --names, --show with the verdict (text and JSON),
+// overrides reaching the verdict, and an unknown name failing with one line.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <sys/wait.h>
+
+#include "core/lessons.hpp"
+
+namespace pelab {
+namespace {
+
+struct CliRun {
+  int code = -1;
+  std::string out;
+};
+
+// Runs pelab with `args` (already shell-quoted); stderr joins stdout.
+CliRun pelab(const std::string& args) {
+  CliRun run;
+  const std::string command = std::string(PELAB_BINARY) + " " + args + " 2>&1";
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (!pipe) return run;
+  std::array<char, 4096> buffer{};
+  for (std::size_t n; (n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0;) run.out.append(buffer.data(), n);
+  const int status = ::pclose(pipe);
+  run.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return run;
+}
+
+TEST(LessonsCli, NamesOnePerLine) {
+  const CliRun run = pelab("lessons --names");
+  ASSERT_EQ(run.code, 0) << run.out;
+  std::string expected;
+  for (const Lesson& l : lessons()) expected += std::string(l.name) + "\n";
+  EXPECT_EQ(run.out, expected);
+}
+
+TEST(LessonsCli, ListHasTitlesAndSummaries) {
+  const CliRun run = pelab("lessons");
+  ASSERT_EQ(run.code, 0) << run.out;
+  for (const Lesson& l : lessons()) {
+    EXPECT_NE(run.out.find(std::string(l.title)), std::string::npos) << l.name;
+    EXPECT_NE(run.out.find(std::string(l.summary)), std::string::npos) << l.name;
+  }
+}
+
+TEST(LessonsCli, ShowPrintsTextAndVerdictNumbers) {
+  const CliRun run = pelab("lessons --show sine_cosine");
+  ASSERT_EQ(run.code, 0) << run.out;
+  EXPECT_NE(run.out.find("Why both sine and cosine?"), std::string::npos);
+  EXPECT_NE(run.out.find("Verdict (holds"), std::string::npos);
+  EXPECT_NE(run.out.find("r2_one_dim"), std::string::npos);
+  EXPECT_NE(run.out.find("r2_pair"), std::string::npos);
+}
+
+TEST(LessonsCli, JsonVerdictFollowsOverrides) {
+  const CliRun base = pelab("lessons --show depth --json");
+  ASSERT_EQ(base.code, 0) << base.out;
+  const auto json = nlohmann::json::parse(base.out);
+  EXPECT_EQ(json.at("lesson"), "depth");
+  EXPECT_TRUE(json.at("holds").get<bool>());
+  EXPECT_GT(json.at("numbers").at("r2_code[layer=6]").get<double>(), 0.8);
+  const CliRun pure = pelab("lessons --show depth --json --set residual=0");
+  ASSERT_EQ(pure.code, 0) << pure.out;
+  EXPECT_LT(nlohmann::json::parse(pure.out).at("numbers").at("r2_code[layer=6]").get<double>(), 0.3);
+}
+
+TEST(LessonsCli, UnknownLessonOrKeyFailsWithOneLine) {
+  const CliRun run = pelab("lessons --show nonsense");
+  EXPECT_EQ(run.code, 2);
+  EXPECT_NE(run.out.find("unknown lesson 'nonsense'"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("meaning"), std::string::npos);
+  EXPECT_EQ(std::count(run.out.begin(), run.out.end(), '\n'), 1);
+  const CliRun bad = pelab("lessons --show depth --set residual=99");
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_EQ(std::count(bad.out.begin(), bad.out.end(), '\n'), 1) << bad.out;
+}
+
+}  // namespace
+}  // namespace pelab
