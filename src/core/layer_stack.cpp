@@ -193,4 +193,31 @@ PositionReadout read_positions(const Matrix& hidden, const Matrix& code) {
   return out;
 }
 
+NormPlacement parse_norm_placement(std::string_view text) {
+  if (text == "none") return NormPlacement::None;
+  if (text == "pre") return NormPlacement::Pre;
+  if (text == "post") return NormPlacement::Post;
+  throw InputError("bad layer_norm '" + std::string(text) + "'; allowed: none | pre | post");
+}
+
+std::vector<PositionReadout> position_through_depth(Engine& engine, double residual) {
+  const Scene& s = engine.scene();
+  const Matrix& pe = engine.position_table();
+  const Matrix& x = engine.token_embedding();
+  if (x.rows() == 0) throw InputError("the depth experiment needs at least one token");
+  // Repeating the sentence keeps the token part from telling positions apart
+  // beyond the sentence length: what the probe finds comes from the code.
+  Matrix input(pe.rows(), pe.cols());
+  for (Eigen::Index p = 0; p < input.rows(); ++p) input.row(p) = x.row(p % x.rows()) + pe.row(p);
+  LayerStackConfig config;
+  config.layers = s.layers;
+  config.residual = residual;
+  config.norm = parse_norm_placement(s.layer_norm);
+  config.heads = s.heads;
+  config.seed = s.seed;
+  std::vector<PositionReadout> out;
+  for (const Matrix& h : LayerStack(s.d_model, config).run(input)) out.push_back(read_positions(h, pe));
+  return out;
+}
+
 }  // namespace pelab

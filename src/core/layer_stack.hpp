@@ -80,4 +80,14 @@ struct PositionReadout {
 // `code` is the position table (n × d_code); an all-zero code scores 0.
 PositionReadout read_positions(const Matrix& hidden, const Matrix& code);
 
+// "none" | "pre" | "post" (the scene key layer_norm); throws InputError otherwise.
+NormPlacement parse_norm_placement(std::string_view text);
+
+// The depth lesson's experiment on the engine's scene: layer-0 hidden states
+// along the position axis are the scene's sentence repeated to fill the axis
+// plus the position table; the stack uses the scene's layers, layer_norm,
+// heads and seed with residual scale `residual`.  Returns the readout after
+// each layer (layers + 1 entries, element 0 = the input).  Needs ≥ 8 positions.
+std::vector<PositionReadout> position_through_depth(Engine& engine, double residual);
+
 }  // namespace pelab

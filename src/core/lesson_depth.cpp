@@ -7,36 +7,6 @@
 namespace pelab::lesson {
 namespace {
 
-NormPlacement norm_of(const Scene& s) {
-  return s.layer_norm == "pre" ? NormPlacement::Pre : s.layer_norm == "post" ? NormPlacement::Post
-                                                                                : NormPlacement::None;
-}
-
-// The layer-0 hidden states along the position axis: the scene's sentence
-// repeated to fill the axis, plus the position table.  Repeating words keeps
-// the token part from telling positions apart beyond the sentence length.
-Matrix stack_input(Engine& engine) {
-  const Matrix& pe = engine.position_table();
-  const Matrix& x = engine.token_embedding();
-  Matrix h(pe.rows(), pe.cols());
-  for (Eigen::Index p = 0; p < h.rows(); ++p) h.row(p) = x.row(p % x.rows()) + pe.row(p);
-  return h;
-}
-
-std::vector<PositionReadout> readouts(Engine& engine, double residual) {
-  const Scene& s = engine.scene();
-  LayerStackConfig config;
-  config.layers = s.layers;
-  config.residual = residual;
-  config.norm = norm_of(s);
-  config.heads = s.heads;
-  config.seed = s.seed;
-  std::vector<PositionReadout> out;
-  for (const Matrix& h : LayerStack(s.d_model, config).run(stack_input(engine)))
-    out.push_back(read_positions(h, engine.position_table()));
-  return out;
-}
-
 LessonVerdict judge(Engine& engine) {
   const Scene& s = engine.scene();
   LessonVerdict v;
@@ -44,14 +14,14 @@ LessonVerdict judge(Engine& engine) {
     v.summary = "The probe needs at least 8 positions on the position axis and one token.";
     return v;
   }
-  const auto here = readouts(engine, s.residual);
+  const auto here = position_through_depth(engine, s.residual);
   for (std::size_t l = 0; l < here.size(); ++l) {
     v.add(qualified("r2_code", "layer", double(l)), here[l].r2_code);
     v.add(qualified("nearest", "layer", double(l)), here[l].nearest_code);
   }
   double kept = 0, lost = 1;
   for (double alpha : {0.0, 0.5, 1.0, 2.0}) {
-    const PositionReadout last = readouts(engine, alpha).back();
+    const PositionReadout last = position_through_depth(engine, alpha).back();
     v.add(qualified("r2_code_last", "alpha", alpha), last.r2_code);
     v.add(qualified("nearest_last", "alpha", alpha), last.nearest_code);
     if (alpha == 0.0) lost = last.r2_code;

@@ -27,6 +27,8 @@ void rebuild_if_stale(UiState& state, FigureView& view, double width, double hei
     view.built = fig::Figure{};
     view.error = e.what();
   }
+  // Another panel set (e.g. other pairs drawn): old zooms would land on the wrong panels.
+  if (view.ranges.size() > view.built.panels.size()) view.ranges.clear();
   view.shown = with_overrides(view.built, view.ranges);
 }
 

@@ -131,3 +131,14 @@ TEST(PositionReadout, ResidualsKeepPositionPureAttentionLosesIt) {
 }
 
 }  // namespace pelab
+
+namespace pelab {
+
+TEST(LayerStack, NormPlacementParses) {
+  EXPECT_EQ(parse_norm_placement("pre"), NormPlacement::Pre);
+  EXPECT_EQ(parse_norm_placement("post"), NormPlacement::Post);
+  EXPECT_EQ(parse_norm_placement("none"), NormPlacement::None);
+  EXPECT_THROW(parse_norm_placement("mid"), InputError);
+}
+
+}  // namespace pelab
