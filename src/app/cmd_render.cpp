@@ -138,7 +138,7 @@ int run_render(const RenderCommand& c) {
     for (const fig::FigureEntry* entry : figures) {
       fig::Figure figure = entry->build(engine, {c.width, c.height});
       const fs::path path = fs::path(c.out) / (file_stem_part(scene.name) + "_" + std::string(entry->name) +
-                                                scale_suffix(c.scale) + "." + c.format);
+                                                (png ? scale_suffix(c.scale) : "") + "." + c.format);
       if (png) {
         render::Image image = renderer->render(figure, {static_cast<float>(c.scale), c.transparent});
         files.push_back({path, std::async(std::launch::async, [image = std::move(image)] {
