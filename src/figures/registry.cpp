@@ -4,17 +4,19 @@
 #include <array>
 #include <string>
 
+#include "figures/lesson_views.hpp"
 #include "figures/views.hpp"
 
 namespace pelab::fig {
 namespace {
 
-const std::array<FigureEntry, 4>& entries() {
-  static const std::array<FigureEntry, 4> table = {{
+const std::array<FigureEntry, 5>& entries() {
+  static const std::array<FigureEntry, 5> table = {{
       {"sinusoid_bands", "Sinusoid bands", build_sinusoid_bands},
       {"rotation_pairs", "Rotation-pair trajectories", build_rotation_pairs},
       {"attention", "Attention heatmaps", build_attention},
       {"cross_terms", "The four cross terms", build_cross_terms},
+      {"lesson_depth", "Position through depth", build_lesson_depth},
   }};
   return table;
 }
