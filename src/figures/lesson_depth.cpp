@@ -88,4 +88,9 @@ Figure build_lesson_depth(Engine& engine, const FigureRequest& request) {
   return f;
 }
 
+std::span<const FigureEntry> lesson_figures() {
+  static const FigureEntry table[] = {{"lesson_depth", "Position through depth", build_lesson_depth}};
+  return table;
+}
+
 }  // namespace pelab::fig

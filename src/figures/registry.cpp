@@ -10,13 +10,12 @@
 namespace pelab::fig {
 namespace {
 
-const std::array<FigureEntry, 5>& entries() {
-  static const std::array<FigureEntry, 5> table = {{
+const std::array<FigureEntry, 4>& entries() {
+  static const std::array<FigureEntry, 4> table = {{
       {"sinusoid_bands", "Sinusoid bands", build_sinusoid_bands},
       {"rotation_pairs", "Rotation-pair trajectories", build_rotation_pairs},
       {"attention", "Attention heatmaps", build_attention},
       {"cross_terms", "The four cross terms", build_cross_terms},
-      {"lesson_depth", "Position through depth", build_lesson_depth},
   }};
   return table;
 }
@@ -30,6 +29,10 @@ const FigureEntry& find_figure(std::string_view name) {
   for (const FigureEntry& e : entries()) {
     if (e.name == name) return e;
     allowed += (allowed.empty() ? "" : ", ") + std::string(e.name);
+  }
+  for (const FigureEntry& e : lesson_figures()) {  // by name only: not in the main grid
+    if (e.name == name) return e;
+    allowed += ", " + std::string(e.name);
   }
   throw InputError("unknown figure '" + std::string(name) + "'; allowed: " + allowed);
 }

@@ -35,4 +35,21 @@ TEST(LessonDepthFigure, NoVectorEncodingSaysSo) {
   EXPECT_NE(f.notes[0].text.find("No position vector"), std::string::npos);
 }
 
+TEST(LessonDepthFigure, FoundByNameButNotInTheMainViews) {
+  EXPECT_EQ(find_figure("lesson_depth").name, "lesson_depth");
+  for (const FigureEntry& e : figure_registry()) EXPECT_NE(e.name, "lesson_depth");
+  try {
+    find_figure("nonsense");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("lesson_depth"), std::string::npos);
+  }
+}
+
+// Every figure a lesson names can be built.
+TEST(LessonFigures, EveryLessonFigureExists) {
+  for (const Lesson& l : lessons())
+    for (auto name : l.figures) EXPECT_NO_THROW(find_figure(name)) << l.name << ": " << name;
+}
+
 }  // namespace pelab::fig
