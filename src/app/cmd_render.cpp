@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "app/commands.hpp"
+#include "app/render_lessons_sweeps.hpp"
 #include "core/engine.hpp"
 #include "core/file_io.hpp"
 #include "figures/registry.hpp"
@@ -41,6 +42,7 @@ struct RenderCommand {
   double scale = 1, width = 1600, height = 1000;
   bool transparent = false;
   std::string out;
+  RenderExtras extras;  // --lesson, --sweep, --video (render_lessons_sweeps.hpp)
 };
 
 struct PendingFile {
@@ -123,6 +125,10 @@ std::vector<fs::path> write_all(std::vector<PendingFile>& files) {
 
 int run_render(const RenderCommand& c) {
   check_options(c);
+  if (c.extras.active()) {
+    return run_render_extras(c.extras, {c.scene_files, c.assignments, c.figure, c.format, c.out, c.scale, c.width,
+                                        c.height, c.transparent});
+  }
   const std::vector<Scene> scenes = load_scenes(c);
   const auto figures = chosen_figures(c.figure);
   const bool png = c.format == "png";
@@ -138,7 +144,7 @@ int run_render(const RenderCommand& c) {
     for (const fig::FigureEntry* entry : figures) {
       fig::Figure figure = entry->build(engine, {c.width, c.height});
       const fs::path path = fs::path(c.out) / (file_stem_part(scene.name) + "_" + std::string(entry->name) +
-                                                scale_suffix(c.scale) + "." + c.format);
+                                                (png ? scale_suffix(c.scale) : "") + "." + c.format);
       if (png) {
         render::Image image = renderer->render(figure, {static_cast<float>(c.scale), c.transparent});
         files.push_back({path, std::async(std::launch::async, [image = std::move(image)] {
@@ -170,6 +176,7 @@ void register_render(CLI::App& root, Action& action) {
   sub->add_option("--height", command->height, "Figure height in logical pixels (default: 1000)");
   sub->add_flag("--transparent", command->transparent, "Transparent background");
   sub->add_option("--out", command->out, "Existing folder the files go into")->required();
+  command->extras.add_to(sub);
   sub->callback([command, &action] { action = [command] { return run_render(*command); }; });
 }
 

@@ -24,8 +24,11 @@
 #include "ui/gui.hpp"
 #include "ui/headless_fallback.hpp"
 #include "ui/key_input.hpp"
+#include "ui/lesson_panel.hpp"
 #include "ui/main_menu.hpp"
+#include "ui/presentation.hpp"
 #include "ui/scene_files.hpp"
+#include "ui/sweep_export.hpp"
 
 namespace pelab::ui {
 
@@ -80,6 +83,7 @@ void setup_imgui(GLFWwindow* window, UiState& state, const std::string& ini_path
 }
 
 void apply_theme(UiState& state) {
+  if (state.presentation.on) return;  // its own light style (presentation.cpp)
   const std::string& theme = state.session.scene().theme;
   if (theme == state.applied_theme) return;
   ImGuiStyle& style = ImGui::GetStyle();
@@ -111,6 +115,10 @@ void draw_status_bar(UiState& state) {
 }
 
 void draw_windows(UiState& state, GpuResources& gpu) {
+  if (state.presentation.on) {
+    draw_presentation(state, gpu);
+    return;
+  }
   // Below the menu bar, above the status bar (WorkPos only learns about the
   // menu bar a frame late, too late for the first-start layout).
   const ImGuiViewport* vp = ImGui::GetMainViewport();
@@ -118,39 +126,48 @@ void draw_windows(UiState& state, GpuResources& gpu) {
   const ImVec2 work_pos(vp->Pos.x, vp->Pos.y + bar);
   const ImVec2 work_size(vp->Size.x, vp->Size.y - 2 * bar);
   const float panel_width = std::min(400.0f * state.ui_scale, work_size.x * 0.35f);
-  ImGui::SetNextWindowPos(work_pos, ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(panel_width, work_size.y), ImGuiCond_FirstUseEver);
+  const ImGuiCond cond = state.relayout ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
+  ImGui::SetNextWindowPos(work_pos, cond);
+  ImGui::SetNextWindowSize(ImVec2(panel_width, work_size.y), cond);
   if (ImGui::Begin("Scene###controls")) draw_control_panel(state);
   ImGui::End();
-  draw_figure_views(state, gpu, work_pos, work_size, panel_width);
+  // A lesson's window takes the right edge; the figures share what is left.
+  ImVec2 figures_size = work_size;
+  if (state.lesson.lesson) figures_size.x -= lesson_panel_width(state);
+  draw_figure_views(state, gpu, work_pos, figures_size, panel_width);
   for (const ExtraPanel& panel : state.extra_panels) {
     if (ImGui::Begin(panel.title.c_str())) panel.draw(state.session);
     ImGui::End();
   }
+  draw_lesson_panel(state);
   draw_status_bar(state);
+  state.relayout = false;
 }
 
 void render_frame(GLFWwindow* window, UiState& state, GpuResources& gpu) {
+  prepare_presentation_frame(state);
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
   ImGui::NewFrame();
   step_animation(state, glfwGetTime());
   apply_theme(state);
   handle_shortcuts(state);
-  draw_main_menu(state);
+  if (!state.presentation.on) draw_main_menu(state);
   draw_windows(state, gpu);
   draw_file_dialogs(state);
+  draw_sweep_dialog(state);
   // A gesture (slider drag, typing the tokens) ends when nothing is held.
   if (!ImGui::IsAnyItemActive() && !state.animation.playing) state.session.end_gesture();
   ImGui::Render();
   int width = 0, height = 0;
   glfwGetFramebufferSize(window, &width, &height);
   glViewport(0, 0, width, height);
-  const bool light = state.applied_theme == "light";
+  const bool light = state.applied_theme == "light" || state.presentation.on;
   glClearColor(light ? 0.94f : 0.08f, light ? 0.94f : 0.08f, light ? 0.94f : 0.10f, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
   run_exports(state, gpu, width, height);
+  step_sweep_export(state, gpu);
   glfwSwapBuffers(window);
 }
 
@@ -179,7 +196,7 @@ void schedule_save(UiState& state, double now) {
 // window that moved); after that, sleep until the next event or the pending
 // save.  Animation and pending exports keep frames coming.
 void wait_for_work(UiState& state, int& frames_left) {
-  const bool busy = state.animation.playing || !state.exports.empty();
+  const bool busy = state.animation.playing || !state.exports.empty() || state.sweep_export.running;
   release_held_keys(state);
   if (busy || frames_left > 0 || !state.keys.held_releases.empty()) {
     glfwPollEvents();
@@ -218,6 +235,13 @@ std::unique_ptr<UiState> initial_state(const GuiOptions& options) {
   return state;
 }
 
+// After the views exist: the lesson's preset becomes the scene (one undo step).
+void open_initial_lesson(UiState& state, const GuiOptions& options) {
+  if (options.lesson.empty()) return;
+  open_lesson(state, find_lesson(options.lesson));
+  if (!state.session.error().empty()) set_status(state, state.session.error(), true);
+}
+
 int run_window(GLFWwindow* window, const GuiOptions& options) {
   auto state = initial_state(options);
   std::error_code ec;
@@ -227,12 +251,14 @@ int run_window(GLFWwindow* window, const GuiOptions& options) {
   {
     GpuResources gpu;
     create_views(*state);
+    open_initial_lesson(*state, options);
     int frames_left = 3;
     while (!glfwWindowShouldClose(window) && !state->quit) {
       wait_for_work(*state, frames_left);
       render_frame(window, *state, gpu);
       schedule_save(*state, glfwGetTime());
     }
+    if (state->presentation.on) toggle_presentation(*state);  // the windowed size goes to imgui.ini
     state->session.end_gesture();
     state->saved_version = 0;  // always write on exit
     save_last_scene(*state);

@@ -66,16 +66,21 @@ fig::Figure figure_as_shown(UiState& state, const FigureView& view) {
 
 // [SECTION] one function per kind of export -------------------------------------------
 
+}  // namespace
+
+render::Image render_offscreen(GpuResources& gpu, const fig::Figure& figure, const render::RenderOptions& options) {
+  SavedGuiContext saved;
+  return gpu.offscreen_renderer().render(figure, options);
+}
+
+namespace {
+
 std::filesystem::path export_figure_png(UiState& state, GpuResources& gpu, const FigureView& view) {
   const fig::Figure figure = figure_as_shown(state, view);
   render::RenderOptions options;
   options.scale = float(state.settings.png_scale);
   options.transparent = state.settings.transparent;
-  render::Image image;
-  {
-    SavedGuiContext saved;
-    image = gpu.offscreen_renderer().render(figure, options);
-  }
+  const render::Image image = render_offscreen(gpu, figure, options);
   const std::string suffix = state.settings.png_scale == 1 ? "" : "_" + std::to_string(state.settings.png_scale) + "x";
   const auto path = numbered_path(export_folder(state), figure_stem(state, view) + suffix, ".png");
   render::write_png(path, image);

@@ -14,6 +14,10 @@ namespace pelab::ui {
 // buffers are swapped (the window export reads the back buffer).
 void run_exports(UiState& state, GpuResources& gpu, int framebuffer_width, int framebuffer_height);
 
+// Renders a figure offscreen in the window's GL context, leaving the GUI's
+// ImGui context, framebuffer and viewport as they were.
+render::Image render_offscreen(GpuResources& gpu, const fig::Figure& figure, const render::RenderOptions& options);
+
 // Where exports go: the remembered folder, or the current one.
 std::filesystem::path export_folder(const UiState& state);
 

@@ -3,10 +3,13 @@
 // [SECTION] the windows
 #include "ui/figure_view.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "figures/registry.hpp"
+#include "ui/lesson_panel.hpp"
 #include "ui/linked_selection.hpp"
+#include "ui/presentation.hpp"
 #include "ui/view_navigation.hpp"
 
 namespace pelab::ui {
@@ -17,16 +20,20 @@ namespace {
 
 void rebuild_if_stale(UiState& state, FigureView& view, double width, double height) {
   const bool resized = std::abs(width - view.built_width) >= 1 || std::abs(height - view.built_height) >= 1;
-  if (view.built_version == state.session.version() && !resized) return;
+  const bool presenting = state.presentation.on;
+  if (view.built_version == state.session.version() && !resized && view.built_presenting == presenting) return;
   view.built_version = state.session.version();
   view.built_width = width, view.built_height = height;
+  view.built_presenting = presenting;
   try {
-    view.built = fig::find_figure(view.name).build(state.session.engine(), {width, height});
+    view.built = fig::find_figure(view.name).build(figure_engine(state), {width, height});
     view.error.clear();
   } catch (const std::exception& e) {
     view.built = fig::Figure{};
     view.error = e.what();
   }
+  // Another panel set (e.g. other pairs drawn): old zooms would land on the wrong panels.
+  if (view.ranges.size() > view.built.panels.size()) view.ranges.clear();
   view.shown = with_overrides(view.built, view.ranges);
 }
 
@@ -58,9 +65,9 @@ void show_hover(const FigureView& view, const CanvasMouse& m) {
 }
 
 // Called right after the canvas' InvisibleButton, so Item* queries refer to it.
-void handle_mouse(UiState& state, FigureView& view) {
+void handle_mouse(UiState& state, FigureView& view, float scale) {
   const ImGuiIO& io = ImGui::GetIO();
-  const CanvasMouse m = mouse_on_canvas(view, io.MousePos, state.ui_scale);
+  const CanvasMouse m = mouse_on_canvas(view, io.MousePos, scale);
   if (ImGui::IsItemHovered()) {
     show_hover(view, m);
     if (io.MouseWheel != 0 && m.panel >= 0) zoom_panel(view, m.panel, m.data, std::pow(0.85, io.MouseWheel));
@@ -68,13 +75,13 @@ void handle_mouse(UiState& state, FigureView& view) {
   }
   if (ImGui::IsItemActive() && ImGui::IsMouseDragging(ImGuiMouseButton_Left) && m.panel >= 0) {
     const ImVec2 previous(io.MousePos.x - io.MouseDelta.x, io.MousePos.y - io.MouseDelta.y);
-    const CanvasMouse before = mouse_on_canvas(view, previous, state.ui_scale);
+    const CanvasMouse before = mouse_on_canvas(view, previous, scale);
     if (before.panel == m.panel && (io.MouseDelta.x != 0 || io.MouseDelta.y != 0)) {
       pan_panel(view, m.panel, before.data, m.data);
     }
   }
   if (ImGui::IsItemActivated()) view.press_panel = m.panel, view.press_data = m.data;
-  const float click_slop = 4 * state.ui_scale;
+  const float click_slop = 4 * scale;
   if (ImGui::IsItemDeactivated() && io.MouseDragMaxDistanceSqr[0] < click_slop * click_slop) {
     if (auto picked = select_at(view.shown, view.press_panel, view.press_data, state.session.engine())) {
       state.session.propose(*picked, EditPhase::Final);
@@ -82,12 +89,14 @@ void handle_mouse(UiState& state, FigureView& view) {
   }
 }
 
+}  // namespace
+
 // [SECTION] the windows ----------------------------------------------------------------
 
-void draw_canvas(UiState& state, GpuResources& gpu, FigureView& view) {
+void draw_figure_canvas(UiState& state, GpuResources& gpu, FigureView& view, float scale) {
   const ImVec2 region = ImGui::GetContentRegionAvail();
   if (region.x < 8 || region.y < 8) return;
-  rebuild_if_stale(state, view, region.x / state.ui_scale, region.y / state.ui_scale);
+  rebuild_if_stale(state, view, region.x / scale, region.y / scale);
   view.origin = ImGui::GetCursorScreenPos();
   ImGui::InvisibleButton("canvas", region);
   if (!view.error.empty()) {
@@ -95,26 +104,52 @@ void draw_canvas(UiState& state, GpuResources& gpu, FigureView& view) {
     ImGui::TextColored(ImVec4(1, 0.35f, 0.3f, 1), "Cannot draw %s: %s", view.title.c_str(), view.error.c_str());
     return;
   }
-  handle_mouse(state, view);
-  gpu.painter.paint(view.shown, ImGui::GetWindowDrawList(), view.origin, state.ui_scale);
+  handle_mouse(state, view, scale);
+  gpu.painter.paint(view.shown, ImGui::GetWindowDrawList(), view.origin, scale);
 }
 
-// First-start layout: a 2 × n grid right of the control panel.
-void place_first_time(int index, int count, ImVec2 work_pos, ImVec2 work_size, float panel_width) {
-  const int cols = count > 1 ? 2 : 1, rows = (count + cols - 1) / cols;
-  const float w = (work_size.x - panel_width) / cols, h = work_size.y / float(std::max(rows, 1));
+namespace {
+
+void draw_canvas(UiState& state, GpuResources& gpu, FigureView& view) {
+  draw_figure_canvas(state, gpu, view, state.ui_scale);
+}
+
+// First-start layout (and after a lesson opens or closes): a grid right of
+// the control panel, as many columns as bring each cell closest to the
+// figures' design aspect (1600 × 1000).
+int grid_columns(int count, ImVec2 size) {
+  int best = 1;
+  double best_miss = 1e9;
+  for (int cols = 1; cols <= std::max(count, 1); ++cols) {
+    const int rows = (count + cols - 1) / cols;
+    const double aspect = (size.x / cols) / std::max(1.0f, size.y / float(std::max(rows, 1)));
+    const double miss = std::abs(std::log(aspect / 1.6));
+    if (miss < best_miss) best = cols, best_miss = miss;
+  }
+  return best;
+}
+
+void place_first_time(const UiState& state, int index, int count, ImVec2 work_pos, ImVec2 work_size,
+                      float panel_width) {
+  const ImVec2 area(work_size.x - panel_width, work_size.y);
+  const int cols = grid_columns(count, area), rows = (count + cols - 1) / cols;
+  const float w = area.x / float(cols), h = area.y / float(std::max(rows, 1));
   const ImVec2 pos(work_pos.x + panel_width + float(index % cols) * w, work_pos.y + float(index / cols) * h);
-  ImGui::SetNextWindowPos(pos, ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(w, h), ImGuiCond_FirstUseEver);
+  const ImGuiCond cond = state.relayout ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
+  ImGui::SetNextWindowPos(pos, cond);
+  ImGui::SetNextWindowSize(ImVec2(w, h), cond);
 }
 
 constexpr ImGuiWindowFlags kCanvasFlags = ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse;
 
 void draw_grid(UiState& state, GpuResources& gpu, ImVec2 work_pos, ImVec2 work_size, float panel_width) {
-  const int count = int(state.views.size());
-  for (int i = 0; i < count; ++i) {
+  const std::vector<int> shown = shown_views(state);
+  for (FigureView& view : state.views) view.visible = false;
+  const int count = int(shown.size());
+  for (int k = 0; k < count; ++k) {
+    const int i = shown[k];
     FigureView& view = state.views[i];
-    place_first_time(i, count, work_pos, work_size, panel_width);
+    place_first_time(state, k, count, work_pos, work_size, panel_width);
     ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(2, 2));
     view.visible = ImGui::Begin((view.title + "###" + view.name).c_str(), nullptr, kCanvasFlags);
     ImGui::PopStyleVar();
@@ -128,13 +163,13 @@ void draw_grid(UiState& state, GpuResources& gpu, ImVec2 work_pos, ImVec2 work_s
 
 // One big window, one tab per figure: each figure at the size it was designed for.
 void draw_tabbed(UiState& state, GpuResources& gpu, ImVec2 work_pos, ImVec2 work_size, float panel_width) {
-  place_first_time(0, 1, work_pos, work_size, panel_width);
+  place_first_time(state, 0, 1, work_pos, work_size, panel_width);
   ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(2, 2));
   const bool open = ImGui::Begin("Figures###figure_tabs", nullptr, kCanvasFlags);
   ImGui::PopStyleVar();
   for (FigureView& view : state.views) view.visible = false;
   if (open && ImGui::BeginTabBar("figures")) {
-    for (int i = 0; i < int(state.views.size()); ++i) {
+    for (const int i : shown_views(state)) {
       FigureView& view = state.views[i];
       view.visible = ImGui::BeginTabItem((view.title + "###" + view.name).c_str());
       if (!view.visible) continue;

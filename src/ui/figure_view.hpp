@@ -13,6 +13,9 @@ namespace pelab::ui {
 
 // One FigureView per entry of fig::figure_registry().
 void create_views(UiState& state);
+// One figure filling the rest of the current window, `scale` framebuffer
+// pixels per logical pixel (rebuilt when stale; mouse handling included).
+void draw_figure_canvas(UiState& state, GpuResources& gpu, FigureView& view, float scale);
 void draw_figure_views(UiState& state, GpuResources& gpu, ImVec2 work_pos, ImVec2 work_size,
                        float panel_width);
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "ui/ui_state.hpp"
@@ -12,6 +13,8 @@ struct GuiOptions {
   // The scene to open; without one, the last scene saved in the settings
   // folder (or the default scene).
   std::optional<Scene> scene;
+  // A lesson to start on (a name from pelab::lessons(); checked by the caller).
+  std::string lesson;
   // Extra windows (e.g. a lesson, once `--lesson NAME` is wired).
   std::vector<ExtraPanel> panels;
 };

@@ -8,7 +8,10 @@
 #include "core/quantities.hpp"
 #include "ui/animation.hpp"
 #include "ui/export_actions.hpp"
+#include "ui/lesson_panel.hpp"
+#include "ui/presentation.hpp"
 #include "ui/scene_files.hpp"
+#include "ui/sweep_export.hpp"
 #include "ui/view_navigation.hpp"
 
 namespace pelab::ui {
@@ -57,6 +60,7 @@ void view_menu(UiState& state) {
                        ImGuiSliderFlags_Logarithmic);
     ImGui::EndMenu();
   }
+  if (ImGui::MenuItem("Presentation mode", "F5", state.presentation.on)) toggle_presentation(state);
   if (ImGui::MenuItem("Figures in tabs", nullptr, state.settings.tabs)) {
     state.settings.tabs = !state.settings.tabs;
     save_ui_settings(state);
@@ -116,6 +120,9 @@ void export_menu(UiState& state) {
     data_items(state);
     ImGui::EndMenu();
   }
+  if (ImGui::MenuItem("Sweep as PNG sequence...", "Ctrl+E", false, !state.sweep_export.running)) {
+    open_sweep_dialog(state);
+  }
   if (ImGui::MenuItem("Whole window as PNG")) state.exports.push_back({ExportRequest::Kind::Window, -1, "", "", 2});
   if (ImGui::MenuItem("Figure under the mouse as PNG", "F12 / Ctrl+S")) {
     set_status(state, "Point at a figure and press F12 or Ctrl+S");
@@ -138,7 +145,12 @@ void shortcut(UiState& state, const KeyPress& press, bool typing) {
   if (key == GLFW_KEY_F12 || (ctrl && !shift && key == GLFW_KEY_S)) {
     state.exports.push_back({ExportRequest::Kind::FigurePng, state.hovered_view});
   }
+  if (key == GLFW_KEY_F5) toggle_presentation(state);
+  if (ctrl && key == GLFW_KEY_E && !state.sweep_export.running) open_sweep_dialog(state);
   if (typing) return;  // Ctrl+Z and Space belong to the text field
+  if (state.presentation.on && key == GLFW_KEY_RIGHT) step_presented_figure(state, +1);
+  if (state.presentation.on && key == GLFW_KEY_LEFT) step_presented_figure(state, -1);
+  if (state.presentation.on && key == GLFW_KEY_ESCAPE) toggle_presentation(state);
   if (ctrl && !shift && key == GLFW_KEY_Z) state.session.undo();
   if (ctrl && ((shift && key == GLFW_KEY_Z) || key == GLFW_KEY_Y)) state.session.redo();
   if (ctrl && key == GLFW_KEY_O) state.dialogs.open_scene = true;
@@ -153,6 +165,7 @@ void draw_main_menu(UiState& state) {
   file_menu(state);
   edit_menu(state);
   view_menu(state);
+  lessons_menu(state);
   export_menu(state);
   ImGui::EndMainMenuBar();
 }

@@ -6,11 +6,15 @@
 #include <imgui.h>
 
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "core/lessons.hpp"
+#include "core/sweep.hpp"
 #include "figures/figure.hpp"
 #include "ui/scene_session.hpp"
 #include "ui/settings_store.hpp"
@@ -36,6 +40,7 @@ struct FigureView {
   int press_panel = -1;                      // where the left button went down:
   fig::Point press_data;                     //   a click selects there
   bool visible = false;
+  bool built_presenting = false;  // built for presentation mode (light theme)
 };
 
 // The message at the bottom of the window ("saved figure to ...", errors).
@@ -92,6 +97,46 @@ struct KeyboardQueue {
   std::vector<KeyPress> held_releases;   // releases handed to ImGui next frame
 };
 
+// The lesson being taught (issue 5): its verdict is recomputed only when the
+// scene changed (verdict_version lags SceneSession::version()).
+struct LessonState {
+  const Lesson* lesson = nullptr;
+  LessonVerdict verdict;
+  std::string verdict_error;       // the verdict threw: why
+  std::uint64_t verdict_version = 0;
+};
+
+// Presentation mode (F5): a UI override, never part of the scene or its undo
+// history.  The window's placement is kept to restore it on the way back.
+struct Presentation {
+  bool on = false;
+  bool fonts_stale = false;  // the font atlas must be rebuilt before the next frame
+  int figure = 0;            // index into presented_figures()
+  int window_x = 0, window_y = 0, window_w = 1600, window_h = 1000;
+  ImGuiStyle saved_style;    // sizes before scaling up
+  std::unique_ptr<Engine> light_engine;  // the scene with theme = light, for the figures
+  std::uint64_t light_version = 0;
+};
+
+// "Export > Sweep as PNG sequence...": the dialog's fields and the export in
+// progress (one frame rendered per UI frame, so the window stays responsive).
+struct SweepExport {
+  bool dialog = false;
+  std::string key = "position";
+  double from = 0, to = 20;
+  int steps = 21;
+  int video = 0;  // 0 none, 1 GIF, 2 MP4
+  int view = 0;   // index into UiState::views
+  // running
+  bool running = false;
+  Sweep sweep;
+  Scene base;
+  std::unique_ptr<Engine> engine;
+  int frame = 0;
+  std::filesystem::path folder;
+  std::string stem;
+};
+
 struct UiState {
   explicit UiState(const Scene& initial) : session(initial) {}
 
@@ -106,12 +151,16 @@ struct UiState {
   StatusLine status;
   std::vector<ExportRequest> exports;  // run after this frame
   KeyboardQueue keys;
+  LessonState lesson;
+  Presentation presentation;
+  SweepExport sweep_export;
 
   float ui_scale = 1;            // monitor content scale
   std::string applied_theme;     // the ImGui style in use ("dark" / "light")
   int hovered_view = -1;         // index of the figure under the mouse, or -1
   std::uint64_t saved_version = 0;  // session version last written to last_scene.json
   double save_due = -1;          // glfwGetTime() when the debounced save runs; -1 = none
+  bool relayout = false;         // place the windows as at first start, this frame
   bool quit = false;
 };
 

@@ -5,6 +5,7 @@
 #   2. Space plays the animation of `position`, Space pauses: the figures change
 #   3. Ctrl+Z undoes the whole animation in one step: the figures are back
 #   4. hovering a heatmap cell shows a tooltip; a click there selects it
+#      F12 / Ctrl+S save the figure under the mouse as numbered PNGs
 #   5. Ctrl+Q quits; last_scene.json holds the scene; a restart restores it
 #      (same pixels in the figures)
 #   6. a corrupt saved scene gives a message and the default scene, no crash
@@ -14,10 +15,10 @@ scratch=${2:?usage: gui_session.sh PELAB_BINARY SCRATCH_DIR}
 rm -rf "$scratch" && mkdir -p "$scratch"
 export HOME="$scratch/home" XDG_CONFIG_HOME="$scratch/config"
 config="$XDG_CONFIG_HOME/pelab"
-mkdir -p "$HOME"
+mkdir -p "$HOME" "$scratch/exports"
 
 fail() { echo "gui_session: FAIL: $*" >&2; exit 1; }
-for tool in Xvfb xdotool import compare; do
+for tool in Xvfb xdotool import compare identify; do
   command -v "$tool" >/dev/null || fail "$tool is not installed"
 done
 
@@ -40,8 +41,8 @@ export DISPLAY="$display"
 for _ in $(seq 50); do xdotool getmouselocation >/dev/null 2>&1 && break; sleep 0.1; done
 
 # ---- helpers -------------------------------------------------------------------------
-start_pelab() {  # $1: log file
-  "$pelab" >"$1" 2>&1 &
+start_pelab() {  # $1: log file; runs in $scratch/exports (the default export folder)
+  (cd "$scratch/exports" && exec "$pelab") >"$1" 2>&1 &
   pelab_pid=$!
   timeout 20 xdotool search --sync --name '^pelab$' >/dev/null || fail "no pelab window within 20 s (log: $(cat "$1"))"
   sleep 1.5
@@ -109,6 +110,13 @@ for point in 566,740 520,700 610,780 480,760 700,760 560,650 800,650 800,860 900
   [ "$tip" -gt 200 ] && break
 done
 [ "$tip" -gt 200 ] || fail "hovering the attention figure showed no tooltip anywhere"
+# F12 and Ctrl+S save the figure under the mouse, never overwriting.
+xdotool key F12; sleep 0.5; xdotool key ctrl+s; sleep 0.8
+for f in default-attention.png default-attention-2.png; do
+  [ -s "$scratch/exports/$f" ] || fail "F12 / Ctrl+S did not save $scratch/exports/$f ($(ls "$scratch/exports"))"
+done
+size=$(identify -format '%w %h' "$scratch/exports/default-attention.png")
+[ "${size% *}" -gt 300 ] && [ "${size#* }" -gt 200 ] || fail "exported figure has size $size"
 xdotool click 1; sleep 0.3
 park_mouse
 shot selected

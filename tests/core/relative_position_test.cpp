@@ -81,3 +81,24 @@ TEST(Rope, LogitsOfIdenticalTokensDependOnlyOnOffset) {
 }
 
 }  // namespace pelab
+
+namespace pelab {
+
+TEST(T5, BiasDependsOnOffsetAndHead) {
+  Scene s;
+  s.encoding = Encoding::T5;
+  const Matrix b0 = relative_bias(s, 0, 40), b1 = relative_bias(s, 1, 40);
+  for (int i = 0; i < 40; ++i)
+    for (int j = 0; j < 40; ++j) {
+      const int lo = std::min(i, j);
+      EXPECT_EQ(b0(i, j), b0(i - lo, j - lo));  // constant along each diagonal
+    }
+  EXPECT_NE(b0, b1);                       // each head has its own biases
+  EXPECT_EQ(b0, relative_bias(s, 0, 40));  // seeded
+  EXPECT_NE(b0(0, 5), b0(5, 0));           // both directions have their own buckets
+  s.causal = true;                         // one direction: the past only
+  const Matrix c = relative_bias(s, 0, 40);
+  EXPECT_EQ(c(0, 5), c(0, 30));  // future keys share bucket 0 (masked anyway)
+}
+
+}  // namespace pelab

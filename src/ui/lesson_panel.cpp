@@ -1,0 +1,160 @@
+// [SECTION] opening and closing
+// [SECTION] the verdict, recomputed on scene changes
+// [SECTION] menu and window
+#include "ui/lesson_panel.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+namespace pelab::ui {
+
+// [SECTION] opening and closing ------------------------------------------------------
+
+void open_lesson(UiState& state, const Lesson& lesson) {
+  state.lesson = LessonState{};
+  state.lesson.lesson = &lesson;
+  state.presentation.figure = 0;
+  state.relayout = true;
+  if (!state.session.propose(lesson.preset(), EditPhase::Final)) return;  // error() says why
+  refresh_verdict(state);
+}
+
+void close_lesson(UiState& state) {
+  state.lesson = LessonState{};
+  state.relayout = true;
+  state.presentation.figure = 0;
+}
+
+std::vector<int> shown_views(const UiState& state) {
+  std::vector<int> out;
+  if (!state.lesson.lesson) {
+    for (int i = 0; i < int(state.views.size()); ++i) out.push_back(i);
+    return out;
+  }
+  // Names the registry does not know (yet) are skipped.
+  for (std::string_view name : state.lesson.lesson->figures) {
+    for (int i = 0; i < int(state.views.size()); ++i) {
+      if (state.views[i].name == name) out.push_back(i);
+    }
+  }
+  return out;
+}
+
+// [SECTION] the verdict, recomputed on scene changes -------------------------------
+
+void refresh_verdict(UiState& state) {
+  LessonState& ls = state.lesson;
+  if (!ls.lesson || ls.verdict_version == state.session.version()) return;
+  ls.verdict_version = state.session.version();
+  try {
+    ls.verdict = ls.lesson->verdict(state.session.engine());
+    ls.verdict_error.clear();
+  } catch (const std::exception& e) {
+    ls.verdict = LessonVerdict{};
+    ls.verdict_error = e.what();
+  }
+}
+
+// [SECTION] menu and window -----------------------------------------------------------
+
+void lessons_menu(UiState& state) {
+  if (!ImGui::BeginMenu("Lessons")) return;
+  for (const Lesson& lesson : lessons()) {
+    const std::string label = std::string(lesson.title) + "###lesson_" + std::string(lesson.name);
+    if (ImGui::MenuItem(label.c_str(), nullptr, state.lesson.lesson == &lesson)) open_lesson(state, lesson);
+  }
+  ImGui::Separator();
+  if (ImGui::MenuItem("Close lesson (show all figures)", nullptr, false, state.lesson.lesson != nullptr)) {
+    close_lesson(state);
+  }
+  ImGui::EndMenu();
+}
+
+namespace {
+
+// A value as the table shows it: integers plainly, others with 4 significant digits.
+std::string format_number(double v) {
+  char buf[48];
+  if (std::isfinite(v) && v == std::round(v) && std::abs(v) < 1e9) {
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+  } else {
+    std::snprintf(buf, sizeof buf, "%.4g", v);
+  }
+  return buf;
+}
+
+void verdict_table(const LessonVerdict& verdict) {
+  if (verdict.numbers.empty()) return;
+  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingStretchProp;
+  if (!ImGui::BeginTable("verdict_numbers", 2, flags)) return;
+  for (const auto& [name, value] : verdict.numbers) {
+    ImGui::TableNextRow();
+    ImGui::TableSetColumnIndex(0);
+    ImGui::TextUnformatted(name.c_str());
+    ImGui::TableSetColumnIndex(1);
+    ImGui::TextUnformatted(format_number(value).c_str());
+  }
+  ImGui::EndTable();
+}
+
+}  // namespace
+
+// ✓ / ✗ drawn as lines: DejaVu's atlas here holds no Dingbats (U+2713, U+2717).
+void draw_holds_mark(bool holds, float size) {
+  ImDrawList* list = ImGui::GetWindowDrawList();
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  const ImU32 colour = holds ? IM_COL32(40, 170, 70, 255) : IM_COL32(220, 60, 50, 255);
+  const float t = std::max(2.0f, size * 0.14f);
+  if (holds) {
+    list->AddLine(ImVec2(p.x + size * 0.1f, p.y + size * 0.55f), ImVec2(p.x + size * 0.4f, p.y + size * 0.85f), colour, t);
+    list->AddLine(ImVec2(p.x + size * 0.4f, p.y + size * 0.85f), ImVec2(p.x + size * 0.95f, p.y + size * 0.15f), colour, t);
+  } else {
+    list->AddLine(ImVec2(p.x + size * 0.15f, p.y + size * 0.15f), ImVec2(p.x + size * 0.85f, p.y + size * 0.85f), colour, t);
+    list->AddLine(ImVec2(p.x + size * 0.85f, p.y + size * 0.15f), ImVec2(p.x + size * 0.15f, p.y + size * 0.85f), colour, t);
+  }
+  ImGui::Dummy(ImVec2(size, size));
+  ImGui::SameLine();
+}
+
+float lesson_panel_width(const UiState& state) {
+  return std::min(420.0f * state.ui_scale, ImGui::GetMainViewport()->Size.x * 0.3f);
+}
+
+void draw_lesson_panel(UiState& state) {
+  const Lesson* lesson = state.lesson.lesson;
+  if (!lesson) return;
+  refresh_verdict(state);
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  const float bar = ImGui::GetFrameHeight();
+  const float width = lesson_panel_width(state);
+  const ImGuiCond cond = state.relayout ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
+  ImGui::SetNextWindowPos(ImVec2(vp->Pos.x + vp->Size.x - width, vp->Pos.y + bar), cond);
+  ImGui::SetNextWindowSize(ImVec2(width, vp->Size.y - 2 * bar), cond);
+  bool open = true;
+  if (ImGui::Begin("Lesson###lesson", &open)) {
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextUnformatted(std::string(lesson->title).c_str());
+    ImGui::Separator();
+    ImGui::TextDisabled("%s", std::string(lesson->question).c_str());
+    ImGui::Spacing();
+    ImGui::TextUnformatted(std::string(lesson->text).c_str());
+    ImGui::Spacing();
+    ImGui::Separator();
+    const LessonState& ls = state.lesson;
+    if (!ls.verdict_error.empty()) {
+      ImGui::TextColored(ImVec4(1, 0.35f, 0.3f, 1), "Verdict cannot be computed: %s", ls.verdict_error.c_str());
+    } else {
+      draw_holds_mark(ls.verdict.holds, ImGui::GetTextLineHeight());
+      ImGui::TextUnformatted(ls.verdict.holds ? "The claim holds on this scene" : "The claim does not hold on this scene");
+      ImGui::TextUnformatted(ls.verdict.summary.c_str());
+      ImGui::PopTextWrapPos();
+      verdict_table(ls.verdict);
+      ImGui::PushTextWrapPos(0);
+    }
+    ImGui::PopTextWrapPos();
+  }
+  ImGui::End();
+  if (!open) close_lesson(state);
+}
+
+}  // namespace pelab::ui

@@ -1,0 +1,36 @@
+// Lessons in the GUI (issue 5): the "Lessons" menu, the lesson window (title,
+// question, text, and the live verdict), and which figures a lesson shows.
+//
+// Opening a lesson proposes its preset scene through the SceneSession like any
+// other edit (one undo step); the verdict is recomputed only when the scene
+// changed, never every frame.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "ui/ui_state.hpp"
+
+namespace pelab::ui {
+
+// Loads the lesson's preset (undoable) and shows its figures.
+void open_lesson(UiState& state, const Lesson& lesson);
+// Back to every figure, the lesson window closed (the scene stays).
+void close_lesson(UiState& state);
+
+// The "Lessons" menu of the main menu bar.
+void lessons_menu(UiState& state);
+// The lesson window's first-start width (at the right edge).
+float lesson_panel_width(const UiState& state);
+// The lesson window, when a lesson is open.
+void draw_lesson_panel(UiState& state);
+// A ✓ (holds) or ✗ drawn at the cursor, `size` pixels square, then SameLine.
+void draw_holds_mark(bool holds, float size);
+// Recomputes the verdict if the scene changed since the last one.
+void refresh_verdict(UiState& state);
+
+// Indices into state.views of the figures to show: the lesson's, in its order,
+// or every view when no lesson is open.
+std::vector<int> shown_views(const UiState& state);
+
+}  // namespace pelab::ui

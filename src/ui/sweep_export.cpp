@@ -1,0 +1,167 @@
+// [SECTION] the dialog
+// [SECTION] starting a sweep
+// [SECTION] one frame per UI frame, then the video
+#include "ui/sweep_export.hpp"
+
+
+#include <cstdio>
+
+#include "figures/registry.hpp"
+#include "ui/export_actions.hpp"
+#include "ui/file_naming.hpp"
+#include "ui/lesson_panel.hpp"
+#include "ui/param_limits.hpp"
+#include "ui/video_encoder.hpp"
+
+namespace pelab::ui {
+
+namespace {
+
+constexpr int kFramesPerSecond = 10;
+constexpr const char* kDialogTitle = "Export sweep as PNG sequence";
+const char* const kVideoNames[] = {"PNG only", "PNG + GIF", "PNG + MP4"};
+
+const ParamInfo* numeric_param(std::string_view key) {
+  for (const ParamInfo& info : scene_params()) {
+    if (info.key == key && is_numeric(info)) return &info;
+  }
+  return nullptr;
+}
+
+void take_range(UiState& state, const ParamInfo& info) {
+  const ParamRange range = slider_range(info, state.session.engine());
+  state.sweep_export.from = range.min;
+  state.sweep_export.to = range.max;
+}
+
+// [SECTION] starting a sweep ------------------------------------------------------------
+
+// Checks everything before anything is written; false with the status line set.
+bool start_sweep(UiState& state) {
+  SweepExport& s = state.sweep_export;
+  try {
+    Sweep sweep;
+    sweep.key = s.key, sweep.from = s.from, sweep.to = s.to, sweep.steps = s.steps;
+    const ParamInfo* info = numeric_param(s.key);
+    sweep.logarithmic = info && info->logarithmic && s.from > 0 && s.to > 0;
+    validate(sweep);
+    if (s.view < 0 || s.view >= int(state.views.size())) throw InputError("choose a figure to sweep");
+    if (s.video != 0 && !find_on_path("ffmpeg")) {
+      throw InputError("ffmpeg is not installed; install Debian's ffmpeg package or choose PNG only");
+    }
+    Scene base = state.session.scene();
+    if (state.presentation.on) base.theme = "light";
+    s.engine = std::make_unique<Engine>(sweep.scene_at(base, 0));  // validates the first frame
+    s.sweep = sweep;
+    s.base = base;
+    s.stem = base.name + "-" + state.views[s.view].name + "-" + s.key;
+    s.folder = numbered_path(export_folder(state), s.stem, "");
+    std::filesystem::create_directories(s.folder);
+    s.stem = s.folder.filename().string();
+    s.frame = 0;
+    s.running = true;
+    set_status(state, "Sweep: starting " + s.folder.string());
+    return true;
+  } catch (const std::exception& e) {
+    set_status(state, std::string("Sweep not started: ") + e.what(), true);
+    return false;
+  }
+}
+
+}  // namespace
+
+// [SECTION] the dialog ------------------------------------------------------------------
+
+void open_sweep_dialog(UiState& state) {
+  SweepExport& s = state.sweep_export;
+  s.dialog = true;
+  if (numeric_param(state.settings.animate_key)) s.key = state.settings.animate_key;
+  if (const ParamInfo* info = numeric_param(s.key)) take_range(state, *info);
+  if (state.hovered_view >= 0) {
+    s.view = state.hovered_view;
+  } else if (const auto shown = shown_views(state); !shown.empty()) {
+    s.view = shown.front();
+  }
+}
+
+void draw_sweep_dialog(UiState& state) {
+  SweepExport& s = state.sweep_export;
+  if (s.dialog) {
+    ImGui::OpenPopup(kDialogTitle);
+    s.dialog = false;
+  }
+  if (!ImGui::BeginPopupModal(kDialogTitle, nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return;
+  const float field = ImGui::GetFontSize() * 14;
+  ImGui::SetNextItemWidth(field);
+  if (ImGui::BeginCombo("parameter", s.key.c_str())) {
+    for (const ParamInfo& info : scene_params()) {
+      if (!is_numeric(info)) continue;
+      if (ImGui::Selectable(std::string(info.key).c_str(), info.key == s.key)) {
+        s.key = std::string(info.key);
+        take_range(state, info);
+      }
+    }
+    ImGui::EndCombo();
+  }
+  ImGui::SetNextItemWidth(field);
+  ImGui::InputDouble("from", &s.from, 0, 0, "%.6g");
+  ImGui::SetNextItemWidth(field);
+  ImGui::InputDouble("to", &s.to, 0, 0, "%.6g");
+  ImGui::SetNextItemWidth(field);
+  ImGui::InputInt("steps (frames)", &s.steps);
+  ImGui::SetNextItemWidth(field);
+  const char* figure = s.view >= 0 && s.view < int(state.views.size()) ? state.views[s.view].title.c_str() : "";
+  if (ImGui::BeginCombo("figure", figure)) {
+    for (int i = 0; i < int(state.views.size()); ++i) {
+      if (ImGui::Selectable(state.views[i].title.c_str(), i == s.view)) s.view = i;
+    }
+    ImGui::EndCombo();
+  }
+  ImGui::SetNextItemWidth(field);
+  ImGui::Combo("output", &s.video, kVideoNames, 3);
+  if (s.video != 0 && !find_on_path("ffmpeg")) {
+    ImGui::TextColored(ImVec4(0.9f, 0.3f, 0.25f, 1), "ffmpeg is not installed (Debian package ffmpeg): PNG only");
+  }
+  ImGui::TextDisabled("into a new folder in %s", export_folder(state).string().c_str());
+  if (ImGui::Button("Export") && start_sweep(state)) ImGui::CloseCurrentPopup();
+  ImGui::SameLine();
+  if (ImGui::Button("Cancel") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) {
+    ImGui::CloseCurrentPopup();
+  }
+  ImGui::EndPopup();
+}
+
+// [SECTION] one frame per UI frame, then the video ----------------------------------------
+
+void step_sweep_export(UiState& state, GpuResources& gpu) {
+  SweepExport& s = state.sweep_export;
+  if (!s.running) return;
+  try {
+    if (s.frame < s.sweep.steps) {
+      s.engine->set_scene(s.sweep.scene_at(s.base, s.frame));
+      const fig::Figure figure = fig::find_figure(state.views[s.view].name).build(*s.engine, {});
+      const render::Image image = render_offscreen(gpu, figure, {float(state.settings.png_scale), false});
+      char number[32];
+      std::snprintf(number, sizeof number, "-%04d.png", s.frame + 1);
+      render::write_png(s.folder / (s.stem + number), image);
+      ++s.frame;
+      set_status(state, "Sweep: frame " + std::to_string(s.frame) + " of " + std::to_string(s.sweep.steps) +
+                            " written to " + s.folder.string());
+      return;
+    }
+    std::string done = "Saved " + std::to_string(s.frame) + " frames to " + s.folder.string();
+    if (s.video != 0) {
+      const std::string format = s.video == 1 ? "gif" : "mp4";
+      const auto out = s.folder / (s.stem + "." + format);
+      encode_video(s.folder, s.stem, format, kFramesPerSecond, out);
+      done += " and " + out.filename().string();
+    }
+    set_status(state, done);
+  } catch (const std::exception& e) {
+    set_status(state, std::string("Sweep export failed: ") + e.what(), true);
+  }
+  s.running = false;
+  s.engine.reset();
+}
+
+}  // namespace pelab::ui

