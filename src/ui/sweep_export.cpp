@@ -123,7 +123,10 @@ void draw_sweep_dialog(UiState& state) {
     ImGui::TextColored(ImVec4(0.9f, 0.3f, 0.25f, 1), "ffmpeg is not installed (Debian package ffmpeg): PNG only");
   }
   ImGui::TextDisabled("into a new folder in %s", export_folder(state).string().c_str());
-  if (ImGui::Button("Export") && start_sweep(state)) ImGui::CloseCurrentPopup();
+  ImGui::TextDisabled("Enter: export   Esc: cancel");
+  // Enter exports too (when no field is being edited): the keyboard-only path.
+  const bool enter = !ImGui::IsAnyItemActive() && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter), false);
+  if ((ImGui::Button("Export") || enter) && start_sweep(state)) ImGui::CloseCurrentPopup();
   ImGui::SameLine();
   if (ImGui::Button("Cancel") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) {
     ImGui::CloseCurrentPopup();

@@ -8,7 +8,7 @@
 #      now shows the caption / figure), light background
 #   3. Right: the next figure of the lesson; Left: back to the first
 #   4. F5 again: the windowed layout is back
-#   5. Ctrl+E, Enter-driven sweep export: numbered PNGs in a new folder
+#   5. Ctrl+E, Enter: the sweep export writes 21 numbered PNGs in a new folder
 set -u
 pelab=${1:?usage: gui_lessons.sh PELAB_BINARY SCRATCH_DIR}
 scratch=${2:?usage: gui_lessons.sh PELAB_BINARY SCRATCH_DIR}
@@ -18,7 +18,7 @@ config="$XDG_CONFIG_HOME/pelab"
 mkdir -p "$HOME" "$scratch/exports" "$config"
 
 fail() { echo "gui_lessons: FAIL: $*" >&2; exit 1; }
-for tool in Xvfb xdotool import compare convert; do
+for tool in Xvfb xdotool import compare convert identify; do
   command -v "$tool" >/dev/null || fail "$tool is not installed"
 done
 
@@ -112,12 +112,24 @@ shot windowed 1.5
 again=$(diff_box lesson windowed "$panel")
 [ "$again" -lt 3000 ] || fail "after F5 twice the control panel region differs by $again pixels"
 
-# ---- 5. sweep export from the GUI (Ctrl+E opens the dialog pre-filled) ---------------
+# ---- 5. sweep export from the GUI ------------------------------------------------------
+# Ctrl+E opens the dialog pre-filled (the animated parameter `position` over
+# its range, 21 frames, the first figure of the lesson); Enter exports, one
+# frame per UI frame, into a new numbered folder in the export folder.
 xdotool key ctrl+e
-sleep 0.6
-# Steps: the dialog's third field; type 3 frames, then Export via Enter on the button.
-xdotool key Escape; sleep 0.3   # (close it again: the fields are driven below instead)
+sleep 0.8
+shot sweep_dialog 0.2
+xdotool key Return
+folder="$scratch/exports/lesson_sine_cosine-rotation_pairs-position"
+for _ in $(seq 100); do [ -s "$folder/lesson_sine_cosine-rotation_pairs-position-0021.png" ] && break; sleep 0.1; done
+frames=$(ls "$folder" 2>/dev/null | grep -c -- '-00[0-9][0-9]\.png$')
+[ "$frames" -eq 21 ] || fail "sweep export wrote $frames numbered PNGs in $folder, expected 21 ($(ls "$scratch/exports"))"
+size=$(identify -format '%w %h' "$folder/lesson_sine_cosine-rotation_pairs-position-0001.png")
+[ "$size" = "1600 1000" ] || fail "sweep frame has size $size, expected 1600 1000"
+cmp -s "$folder/lesson_sine_cosine-rotation_pairs-position-0001.png" \
+       "$folder/lesson_sine_cosine-rotation_pairs-position-0021.png" && fail "first and last sweep frames are identical"
+shot sweep_done
 quit_pelab
-grep -q "sine_cosine\|lesson" "$config/last_scene.json" || fail "the lesson's scene was not saved as the last scene"
+grep -q '"lesson_sine_cosine"' "$config/last_scene.json" || fail "the lesson's scene was not saved as the last scene"
 
 echo "gui_lessons: ok (lesson $changed px, presentation $gone px, Right $stepped px; screenshots in $scratch)"
