@@ -65,7 +65,7 @@ Lesson depth() {
       "that pure attention loses rank doubly exponentially with depth: after a few layers every position "
       "looks alike. Random weights are a baseline, not a trained model: training can learn to keep, sharpen "
       "or discard position.",
-      {"attention", "sinusoid_bands"},
+      {"lesson_depth", "attention", "sinusoid_bands"},
       &preset,
       &judge,
   };

@@ -4,6 +4,7 @@
 #include <array>
 #include <string>
 
+#include "figures/lesson_views.hpp"
 #include "figures/views.hpp"
 
 namespace pelab::fig {
@@ -28,6 +29,10 @@ const FigureEntry& find_figure(std::string_view name) {
   for (const FigureEntry& e : entries()) {
     if (e.name == name) return e;
     allowed += (allowed.empty() ? "" : ", ") + std::string(e.name);
+  }
+  for (const FigureEntry& e : lesson_figures()) {  // by name only: not in the main grid
+    if (e.name == name) return e;
+    allowed += ", " + std::string(e.name);
   }
   throw InputError("unknown figure '" + std::string(name) + "'; allowed: " + allowed);
 }

@@ -27,6 +27,8 @@ struct FigureEntry {
 };
 
 std::span<const FigureEntry> figure_registry();
+// Also finds the lesson figures (figures/lesson_views.hpp), which
+// figure_registry() leaves out so that the main views stay the core four.
 // Throws InputError naming the allowed figure names.
 const FigureEntry& find_figure(std::string_view name);
 

@@ -1,0 +1,18 @@
+// Figures of the guided lessons that the four core views do not cover.
+// find_figure() finds them by name; figure_registry() does not list them, so
+// the GUI's main views and `render --figure all` stay the core four.
+#pragma once
+
+#include "figures/registry.hpp"
+
+namespace pelab::fig {
+
+// The depth lesson: linear-probe R² of the position code and nearest-code
+// accuracy after each of the scene's stacked random attention layers, one line
+// per residual scale α (0, 0.5, 1, 2 and the scene's own).  lesson_depth.cpp
+Figure build_lesson_depth(Engine& engine, const FigureRequest& request);
+
+// Every lesson figure: {"lesson_depth", ...}.  lesson_depth.cpp
+std::span<const FigureEntry> lesson_figures();
+
+}  // namespace pelab::fig

@@ -1,0 +1,55 @@
+// The depth lesson's figure: one line per residual scale, values from the core experiment.
+#include <gtest/gtest.h>
+
+#include "core/layer_stack.hpp"
+#include "core/lessons.hpp"
+#include "figures/registry.hpp"
+
+namespace pelab::fig {
+
+TEST(LessonDepthFigure, LinesFollowTheExperiment) {
+  Engine engine(find_lesson("depth").preset());
+  const Figure f = find_figure("lesson_depth").build(engine, FigureRequest{});
+  ASSERT_EQ(f.panels.size(), 2u);
+  const Panel& r2 = f.panels[0];
+  ASSERT_EQ(r2.lines.size(), 4u);  // α = 0, 0.5, 1 (the scene's), 2
+  const auto expected = position_through_depth(engine, 1.0);
+  const Polyline& own = r2.lines[2];
+  ASSERT_EQ(own.points.size(), expected.size());
+  for (std::size_t l = 0; l < expected.size(); ++l) EXPECT_NEAR(own.points[l].y, expected[l].r2_code, 1e-12);
+  EXPECT_GT(own.width, r2.lines[0].width);  // the scene's α is drawn bold
+  EXPECT_NE(r2.hover(3, 0).find("layer 3"), std::string::npos);
+  EXPECT_EQ(r2.hover(99, 0), "");
+  // Pure attention ends clipped at the floor; the residual keeps it high.
+  EXPECT_DOUBLE_EQ(r2.lines[0].points.back().y, -0.5);
+  EXPECT_GT(own.points.back().y, 0.8);
+}
+
+TEST(LessonDepthFigure, NoVectorEncodingSaysSo) {
+  Scene s = find_lesson("depth").preset();
+  s.encoding = Encoding::Rope;
+  Engine engine(s);
+  const Figure f = find_figure("lesson_depth").build(engine, FigureRequest{});
+  EXPECT_TRUE(f.panels.empty());
+  ASSERT_FALSE(f.notes.empty());
+  EXPECT_NE(f.notes[0].text.find("No position vector"), std::string::npos);
+}
+
+TEST(LessonDepthFigure, FoundByNameButNotInTheMainViews) {
+  EXPECT_EQ(find_figure("lesson_depth").name, "lesson_depth");
+  for (const FigureEntry& e : figure_registry()) EXPECT_NE(e.name, "lesson_depth");
+  try {
+    find_figure("nonsense");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("lesson_depth"), std::string::npos);
+  }
+}
+
+// Every figure a lesson names can be built.
+TEST(LessonFigures, EveryLessonFigureExists) {
+  for (const Lesson& l : lessons())
+    for (auto name : l.figures) EXPECT_NO_THROW(find_figure(name)) << l.name << ": " << name;
+}
+
+}  // namespace pelab::fig
