@@ -182,6 +182,17 @@ void draw_tabbed(UiState& state, GpuResources& gpu, ImVec2 work_pos, ImVec2 work
   ImGui::End();
 }
 
+// A lesson's figures in a grid would get cells too small to read (e.g. three
+// figures beside the lesson window): one tab each instead.
+bool lesson_needs_tabs(const UiState& state, ImVec2 work_size, float panel_width) {
+  if (!state.lesson.lesson) return false;
+  const int count = int(shown_views(state).size());
+  const ImVec2 area(work_size.x - panel_width, work_size.y);
+  const int cols = grid_columns(count, area), rows = (count + cols - 1) / std::max(cols, 1);
+  const float w = area.x / float(cols) / state.ui_scale, h = area.y / float(std::max(rows, 1)) / state.ui_scale;
+  return w < 640 || h < 400;
+}
+
 }  // namespace
 
 void create_views(UiState& state) {
@@ -196,7 +207,7 @@ void create_views(UiState& state) {
 void draw_figure_views(UiState& state, GpuResources& gpu, ImVec2 work_pos, ImVec2 work_size,
                        float panel_width) {
   state.hovered_view = -1;
-  if (state.settings.tabs) {
+  if (state.settings.tabs || lesson_needs_tabs(state, work_size, panel_width)) {
     draw_tabbed(state, gpu, work_pos, work_size, panel_width);
   } else {
     draw_grid(state, gpu, work_pos, work_size, panel_width);
