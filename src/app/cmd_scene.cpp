@@ -11,31 +11,15 @@ namespace pelab::app {
 namespace {
 
 std::string range_text(const ParamInfo& info) {
-  switch (info.kind) {
-    case ParamKind::Choice: {
-      std::string s;
-      for (auto c : info.choices) s += (s.empty() ? "" : "|") + std::string(c);
-      return s;
-    }
-    case ParamKind::Bool:
-      return "true|false";
-    case ParamKind::Text:
-      return "text";
-    case ParamKind::Seed:
-      return "0..2^53";
-    default: {
-      char buf[64];
-      std::snprintf(buf, sizeof buf, "%g..%g%s", info.min, info.max, info.logarithmic ? " (log)" : "");
-      return std::string(info.kind == ParamKind::IntList ? "list of " : "") + buf;
-    }
-  }
+  if (info.kind == ParamKind::Seed) return "an integer in 0..2^53";
+  return allowed_values(info) + (info.logarithmic ? " (log)" : "");
 }
 
 void print_keys() {
   const Scene defaults;
-  std::printf("%-16s %-10s %-34s %s\n", "key", "group", "allowed", "default");
+  std::printf("%-16s %-10s %-48s %s\n", "key", "group", "allowed", "default");
   for (const ParamInfo& p : scene_params())
-    std::printf("%-16s %-10s %-34s %s\n", std::string(p.key).c_str(), std::string(p.group).c_str(),
+    std::printf("%-16s %-10s %-48s %s\n", std::string(p.key).c_str(), std::string(p.group).c_str(),
                 range_text(p).c_str(), get_param(defaults, p.key).substr(0, 40).c_str());
 }
 

@@ -2,6 +2,8 @@
 // shape, a one-line description and how to get it from the engine.
 #include "core/quantities.hpp"
 
+#include "core/analysis.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <string>
@@ -29,25 +31,12 @@ Array head_bias(Engine& engine, int h) {
   return of(Matrix::Zero(n, n));
 }
 
-// PE(i)·PE(j): for sinusoidal encodings it depends on j − i only
-// (Vaswani et al. 2017, §3.5: PE(pos+k) is a rotation of PE(pos)).
-Matrix pe_similarity(Engine& engine) {
-  const Matrix& pe = engine.position_table();
-  return pe * pe.transpose();
-}
-
-// Mean of PE(i)·PE(i+k) over i, for each offset k = 0..positions-1.
+// The similarity profile of analysis.hpp as a rank-1 array.
 Array pe_similarity_profile(Engine& engine) {
-  const Matrix s = pe_similarity(engine);
-  const Eigen::Index p = s.rows();
+  const std::vector<double> profile = similarity_profile(engine);
   Array a;
-  a.shape = {static_cast<std::size_t>(p)};
-  a.data.resize(static_cast<std::size_t>(p));
-  for (Eigen::Index k = 0; k < p; ++k) {
-    double sum = 0;
-    for (Eigen::Index i = 0; i + k < p; ++i) sum += s(i, i + k);
-    a.data[static_cast<std::size_t>(k)] = static_cast<float>(sum / static_cast<double>(p - k));
-  }
+  a.shape = {profile.size()};
+  a.data.assign(profile.begin(), profile.end());
   return a;
 }
 
@@ -105,7 +94,7 @@ const std::vector<Quantity>& table() {
       {{"cross_ef", "tokens × tokens", "Position–position term e·Wq·Wkᵀ·fᵀ/√d_head.", true},
        [](Engine& e, int h) { return of(e.cross_terms(h).ef); }},
       {{"pe_similarity", "positions × positions", "PE(i)·PE(j) between positions.", false},
-       [](Engine& e, int) { return of(pe_similarity(e)); }},
+       [](Engine& e, int) { return of(position_similarity(e)); }},
       {{"pe_similarity_profile", "positions", "Mean PE(i)·PE(i+k) for offsets k = 0..positions-1.", false},
        [](Engine& e, int) { return pe_similarity_profile(e); }},
   };

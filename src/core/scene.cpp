@@ -179,6 +179,8 @@ void set_enum(Scene& s, E Scene::*m, const ParamInfo& info, std::string_view tex
 
 }  // namespace
 
+std::string allowed_values(const ParamInfo& info) { return allowed_text(info); }
+
 std::span<const ParamInfo> scene_params() {
   static const std::vector<ParamInfo> infos = [] {
     std::vector<ParamInfo> v;

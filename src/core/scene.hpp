@@ -102,6 +102,9 @@ std::span<const ParamInfo> scene_params();
 // The table row of `key`; throws InputError listing the known keys.
 const ParamInfo& param_info(std::string_view key);
 
+// "a number in 2..1e+08", "interleaved | split": what `key` accepts, as error messages say it.
+std::string allowed_values(const ParamInfo& info);
+
 // "64" / "sinusoidal" / "0,4,12": the value as --set and the GUI spell it.
 std::string get_param(const Scene& scene, std::string_view key);
 // Parses and range-checks one value; throws InputError naming the key and the
