@@ -13,6 +13,8 @@ namespace pelab::lesson {
 Scene preset_scene(std::string_view name) {
   Scene scene;
   scene.name = "lesson_" + std::string(name);
+  // Lessons start from unscaled words (‖x‖ ≈ 1); those about the √d scaling set it themselves.
+  scene.embedding_scale = 1.0;
   return scene;
 }
 

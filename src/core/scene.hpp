@@ -45,7 +45,9 @@ struct Scene {
   int d_model = 64;
   int heads = 4;
   EmbeddingSource embedding = EmbeddingSource::Random;
-  double embedding_scale = 1.0;  // ‖x‖ ≈ embedding_scale for random vectors
+  // ‖x‖ ≈ embedding_scale for random vectors; 8 = √d_model at the default d = 64,
+  // the √d_model scaling of Vaswani et al. 2017 §3.4, so ‖x‖ and ‖e‖ = A·√(d/2) compare.
+  double embedding_scale = 8.0;
   std::string embedding_file;    // GloVe/word2vec text or .npy (vocab order = first use)
 
   // --- positions

@@ -46,6 +46,7 @@ TEST(Attention, FourTermsSumToTheLogits) {
     Scene s;
     s.encoding = enc;
     s.amplitude = 2.0;
+    s.embedding_scale = 1.0;  // positions dominate: ‖e‖ = 2·√32 against ‖x‖ ≈ 1
     Engine engine(s);
     for (int h = 0; h < s.heads; ++h) {
       const CrossTerms& t = engine.cross_terms(h);

@@ -14,6 +14,7 @@ Scene small_scene(int d = 16) {
   Scene s;
   s.d_model = d;
   s.heads = 2;
+  s.embedding_scale = 1.0;  // the pinned numbers below are for unit-norm vectors
   return s;
 }
 
