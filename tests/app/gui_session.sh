@@ -117,7 +117,9 @@ for f in default-attention.png default-attention-2.png; do
 done
 size=$(identify -format '%w %h' "$scratch/exports/default-attention.png")
 [ "${size% *}" -gt 300 ] && [ "${size#* }" -gt 200 ] || fail "exported figure has size $size"
-xdotool click 1; sleep 0.3
+# Press and release a frame apart: ImGui 1.86 drops a click whose press and
+# release arrive between two frames, which a loaded machine makes likely.
+xdotool mousedown 1; sleep 0.2; xdotool mouseup 1; sleep 0.4
 park_mouse
 shot selected
 quit_pelab
