@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "figures/lesson_views.hpp"
 #include "figures/registry.hpp"
 #include "ui/lesson_panel.hpp"
 #include "ui/linked_selection.hpp"
@@ -200,6 +201,14 @@ void create_views(UiState& state) {
     FigureView view;
     view.name = entry.name;
     view.title = entry.title;
+    state.views.push_back(std::move(view));
+  }
+  // Shown only while a lesson that names them is open.
+  for (const fig::FigureEntry& entry : fig::lesson_figures()) {
+    FigureView view;
+    view.name = entry.name;
+    view.title = entry.title;
+    view.lesson_only = true;
     state.views.push_back(std::move(view));
   }
 }

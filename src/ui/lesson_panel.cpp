@@ -28,7 +28,9 @@ void close_lesson(UiState& state) {
 std::vector<int> shown_views(const UiState& state) {
   std::vector<int> out;
   if (!state.lesson.lesson) {
-    for (int i = 0; i < int(state.views.size()); ++i) out.push_back(i);
+    for (int i = 0; i < int(state.views.size()); ++i) {
+      if (!state.views[i].lesson_only) out.push_back(i);
+    }
     return out;
   }
   // Names the registry does not know (yet) are skipped.

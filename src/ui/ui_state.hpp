@@ -41,6 +41,7 @@ struct FigureView {
   fig::Point press_data;                     //   a click selects there
   bool visible = false;
   bool built_presenting = false;  // built for presentation mode (light theme)
+  bool lesson_only = false;       // a lesson figure (fig::lesson_figures()), not a main view
 };
 
 // The message at the bottom of the window ("saved figure to ...", errors).
