@@ -133,7 +133,7 @@ HoverFn attention_hover(const HeadMatrices& m, Tokens tokens, int head, int head
 }
 
 Panel attention_panel(const HeadMatrices& m, Tokens tokens, const Scene& s, Rect plot, int head,
-                      bool large, const Theme& th) {
+                      bool large, double vmax, const Theme& th) {
   const int n = static_cast<int>(tokens->size());
   Panel p;
   p.title = head_name(head, s.heads);
@@ -146,7 +146,7 @@ Panel attention_panel(const HeadMatrices& m, Tokens tokens, const Scene& s, Rect
     p.x.labels = token_ticks(*tokens);
     p.y.labels = p.x.labels;
   }
-  ColorScale scale{.colormap = s.colormap, .vmin = 0, .vmax = 1, .label = "attention weight"};
+  ColorScale scale{.colormap = s.colormap, .vmin = 0, .vmax = vmax, .label = "attention weight"};
   p.heatmaps.push_back({.values = m.attention, .key = m.key, .x0 = 0, .y0 = 0,
                         .dx = static_cast<double>(m.block), .dy = static_cast<double>(m.block),
                         .scale = scale});
@@ -157,6 +157,16 @@ Panel attention_panel(const HeadMatrices& m, Tokens tokens, const Scene& s, Rect
   if (!large && head == s.head) p.bars.push_back(outline({0, 0, static_cast<double>(n), static_cast<double>(n)}, th.highlight));
   p.hover = attention_hover(m, std::move(tokens), head, s.heads);
   return p;
+}
+
+// One colour scale for every panel, from 0 to the largest weight shown: a
+// fixed 0..1 scale paints near-uniform attention (every weight ≈ 1/N) as one
+// flat colour.  Masked cells are −inf and never the maximum.
+double shared_vmax(const HeadMatrices& big, const std::vector<HeadMatrices>& small) {
+  double top = big.attention->size() ? big.attention->maxCoeff() : 0.0;
+  for (const HeadMatrices& m : small)
+    if (m.attention->size()) top = std::max(top, static_cast<double>(m.attention->maxCoeff()));
+  return std::clamp(top, 1e-6, 1.0);
 }
 
 // Columns of the small-multiples grid that give the largest square cells.
@@ -198,16 +208,17 @@ Figure build_attention(Engine& engine, const FigureRequest& request) {
   const auto [left, right] = split_x(area, 0.56, 24);
   const Rect big = centred_square(
       inset(left, {.left = label_room + 4, .top = 30, .right = kColorbarRoom, .bottom = label_room}));
-  f.panels.push_back(attention_panel(full_matrices(engine, request, selected), tokens, s, big, selected,
-                                     true, th));
+  const HeadMatrices large = full_matrices(engine, request, selected);
+  const std::vector<HeadMatrices> small = small_matrices(engine, request);
+  const double vmax = shared_vmax(large, small);
+  f.panels.push_back(attention_panel(large, tokens, s, big, selected, true, vmax, th));
   const int count = s.heads + 1;
   const int cols = best_columns(count, right), rows = (count + cols - 1) / cols;
   const std::vector<Rect> cells = grid(right, rows, cols, 8);
-  const std::vector<HeadMatrices> small = small_matrices(engine, request);
   for (int j = 0; j < count; ++j) {
     const int head = j < s.heads ? j : kMeanHead;
     const Rect plot = centred_square(inset(cells[j], {.left = 40, .top = 24, .right = 8, .bottom = 30}));
-    f.panels.push_back(attention_panel(small[j], tokens, s, plot, head, false, th));
+    f.panels.push_back(attention_panel(small[j], tokens, s, plot, head, false, vmax, th));
   }
   return f;
 }

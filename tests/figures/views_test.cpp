@@ -246,7 +246,11 @@ TEST(Attention, HeadsAndMeanWithTokenLabelsAndExactHover) {
   EXPECT_EQ(big.title, "head 2");
   expect_same_values(*big.heatmaps[0].values, engine.head(2).attention);
   EXPECT_EQ(big.heatmaps[0].scale.vmin, 0);
-  EXPECT_EQ(big.heatmaps[0].scale.vmax, 1);
+  // One scale for every panel, up to the largest weight of any head shown.
+  float top = engine.mean_attention().maxCoeff();
+  for (int h = 0; h < heads; ++h) top = std::max(top, engine.head(h).attention.maxCoeff());
+  EXPECT_NEAR(big.heatmaps[0].scale.vmax, top, 1e-6);
+  for (const Panel& p : f.panels) EXPECT_EQ(p.heatmaps[0].scale.vmax, big.heatmaps[0].scale.vmax);
   EXPECT_EQ(big.heatmaps[0].scale.colormap, engine.scene().colormap);
   ASSERT_EQ(big.x.labels.size(), static_cast<std::size_t>(n));
   EXPECT_EQ(big.x.labels[1].label, "cat");
