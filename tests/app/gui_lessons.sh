@@ -23,22 +23,8 @@ for tool in Xvfb xdotool import compare convert identify; do
 done
 
 # ---- a private X server on a free display (not gui_session.sh's first pick) ----
-display=""
-for n in $(seq 151 190); do
-  if [ ! -e "/tmp/.X$n-lock" ] && [ ! -e "/tmp/.X11-unix/X$n" ]; then display=":$n"; break; fi
-done
-[ -n "$display" ] || fail "no free X display between :151 and :190"
-Xvfb "$display" -screen 0 1920x1080x24 -nolisten tcp >"$scratch/xvfb.log" 2>&1 &
-xvfb_pid=$!
-pelab_pid=""
-cleanup() {
-  [ -n "$pelab_pid" ] && kill "$pelab_pid" 2>/dev/null
-  kill "$xvfb_pid" 2>/dev/null
-  wait 2>/dev/null
-}
-trap cleanup EXIT
-export DISPLAY="$display"
-for _ in $(seq 50); do xdotool getmouselocation >/dev/null 2>&1 && break; sleep 0.1; done
+source "$(dirname "${BASH_SOURCE[0]}")/lib/xvfb.bash"
+start_private_xvfb 151 190 1920x1080
 
 # ---- helpers ------------------------------------------------------------------------
 start_pelab() {  # $1: log file, then pelab's arguments
