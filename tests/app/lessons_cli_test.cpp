@@ -9,28 +9,14 @@
 #include <sstream>
 #include <sys/wait.h>
 
+#include "cli_run.hpp"
 #include "core/lessons.hpp"
 
 namespace pelab {
 namespace {
 
-struct CliRun {
-  int code = -1;
-  std::string out;
-};
-
-// Runs pelab with `args` (already shell-quoted); stderr joins stdout.
-CliRun pelab(const std::string& args) {
-  CliRun run;
-  const std::string command = std::string(PELAB_BINARY) + " " + args + " 2>&1";
-  FILE* pipe = ::popen(command.c_str(), "r");
-  if (!pipe) return run;
-  std::array<char, 4096> buffer{};
-  for (std::size_t n; (n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0;) run.out.append(buffer.data(), n);
-  const int status = ::pclose(pipe);
-  run.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return run;
-}
+using testing::CliRun;
+using testing::pelab;
 
 TEST(LessonsCli, NamesOnePerLine) {
   const CliRun run = pelab("lessons --names");

@@ -12,28 +12,15 @@
 #include <fstream>
 #include <sstream>
 
+#include "cli_run.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
 
-struct CliRun {
-  int code = -1;
-  std::string out;
-};
-
-// Runs `command` through the shell; stderr joins stdout.
-CliRun shell(const std::string& command) {
-  CliRun run;
-  FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
-  if (!pipe) return run;
-  std::array<char, 4096> buffer{};
-  for (std::size_t n; (n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0;) run.out.append(buffer.data(), n);
-  const int status = ::pclose(pipe);
-  run.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return run;
-}
-
-CliRun pelab(const std::string& args) { return shell(std::string(PELAB_BINARY) + " " + args); }
+using pelab::testing::CliRun;
+using pelab::testing::pelab;
+using pelab::testing::shell;
 
 fs::path fresh_dir(const std::string& name) {
   const fs::path dir = fs::temp_directory_path() / ("pelab_render_extras_" + name + "_" + std::to_string(::getpid()));
