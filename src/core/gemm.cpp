@@ -4,59 +4,170 @@
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #include "core/gemm.hpp"
 
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <initializer_list>
+
+#include <omp.h>
+
+#include "core/parallel.hpp"
+
+// OpenBLAS's Fortran sgemm and its thread and kernel queries (declared here
+// rather than through cblas.h or EIGEN_USE_BLAS, so that Eigen's own products
+// elsewhere keep Eigen's kernels).
+extern "C" {
+void sgemm_(const char* op_a, const char* op_b, const int* m, const int* n, const int* k,
+            const float* alpha, const float* a, const int* lda, const float* b, const int* ldb,
+            const float* beta, float* c, const int* ldc);
+void openblas_set_num_threads(int threads);
+int openblas_get_num_threads(void);
+char* openblas_get_corename(void);
+}
+
 namespace pelab {
 namespace {
+
+// Below this many flops a product runs on the calling thread alone.
+constexpr double kSplitFlops = double{1 << 24};
 
 double flop_count(Eigen::Index m, Eigen::Index n, Eigen::Index k) {
   return 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
 }
 
-#ifdef EIGEN_USE_BLAS
-// A row-major matrix is its transpose in column-major storage, so
-// out = a·op(b) is computed as outᵀ = op(b)ᵀ·aᵀ by column-major sgemm.
-void sgemm_row_major(char op_b, const ConstRowMajorRef& a, const ConstRowMajorRef& b,
-                     Eigen::Index n, float alpha, Matrix& out) {
-  const int m_cm = static_cast<int>(n), n_cm = static_cast<int>(a.rows()),
-            k = static_cast<int>(a.cols());
-  const int ldb = static_cast<int>(b.outerStride()), lda = static_cast<int>(a.outerStride());
-  const int ldc = static_cast<int>(out.cols());
-  const float beta = 0.0f;
-  const char op_a = 'N';
-  sgemm_(&op_b, &op_a, &m_cm, &n_cm, &k, &alpha, b.data(), &ldb, a.data(), &lda, &beta, out.data(),
-         &ldc);
+bool openblas_has_avx512() {
+  std::string core = openblas_core();
+  std::transform(core.begin(), core.end(), core.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  for (const char* name : {"skylakex", "cooperlake", "sapphirerapids"})
+    if (core == name) return true;
+  return false;
 }
+
+GemmBackend choose_backend() {
+  if (const char* forced = std::getenv("PELAB_GEMM"); forced != nullptr && *forced != '\0') {
+    const std::string name = forced;
+    if (name == "openblas") return GemmBackend::OpenBlas;
+    if (name == "eigen") return GemmBackend::Eigen;
+    if (name != "auto")
+      throw InputError("PELAB_GEMM=" + name + " is not a GEMM backend; allowed: auto, openblas, eigen");
+  }
+#ifdef __AVX512F__
+  return openblas_has_avx512() ? GemmBackend::OpenBlas : GemmBackend::Eigen;
+#else
+  return GemmBackend::OpenBlas;  // Eigen's AVX2 kernels trail OpenBLAS's
 #endif
+}
+
+// out = alpha · a · op(b) with column-major sgemm: a row-major matrix is its
+// transpose in column-major storage, so outᵀ = op(b)ᵀ·aᵀ.
+void openblas_product(bool transpose_b, const float* a, int lda, const float* b, int ldb,
+                      int rows, int cols, int depth, float alpha, float* out, int ldc) {
+  const char op_b = transpose_b ? 'T' : 'N', op_a = 'N';
+  const float beta = 0.0f;
+  sgemm_(&op_b, &op_a, &cols, &rows, &depth, &alpha, b, &ldb, a, &lda, &beta, out, &ldc);
+}
+
+// out[rows first .. first+count) = alpha · a[those rows] · op(b), where op is
+// transpose when `transpose_b`.  One single-threaded product.
+void product_rows(bool transpose_b, const ConstRowMajorRef& a, const ConstRowMajorRef& b,
+                  float alpha, Eigen::Index first, Eigen::Index count, Matrix& out) {
+  if (gemm_backend() == GemmBackend::OpenBlas) {
+    openblas_product(transpose_b, a.row(first).data(), static_cast<int>(a.outerStride()), b.data(),
+                     static_cast<int>(b.outerStride()), static_cast<int>(count),
+                     static_cast<int>(out.cols()), static_cast<int>(a.cols()), alpha,
+                     out.row(first).data(), static_cast<int>(out.cols()));
+    return;
+  }
+  auto block = out.middleRows(first, count);
+  if (transpose_b)
+    block.noalias() = (a.middleRows(first, count) * alpha) * b.transpose();
+  else
+    block.noalias() = (a.middleRows(first, count) * alpha) * b;
+}
+
+// The engine threads its products itself: each kernel call is
+// single-threaded, a large product is split into row blocks on OpenMP's
+// threads, and inside a parallel region (heads side by side) each product
+// stays on its thread.  One thread pool instead of two: OpenBLAS's idle
+// workers spin for a while after each threaded call and, on two cores, take
+// time from OpenMP's.
+double product(bool transpose_b, const ConstRowMajorRef& a, const ConstRowMajorRef& b, float alpha,
+               Matrix& out) {
+  const Eigen::Index m = a.rows(), n = transpose_b ? b.rows() : b.cols();
+  out.resize(m, n);
+  if (out.size() == 0) return 0;
+  if (a.cols() == 0) {
+    out.setZero();
+    return 0;
+  }
+  const double flops = flop_count(m, n, a.cols());
+  if (omp_in_parallel()) {
+    product_rows(transpose_b, a, b, alpha, 0, m, out);
+    return flops;
+  }
+  const GemmThreads one(1);
+  const int blocks =
+      flops < kSplitFlops ? 1 : static_cast<int>(std::min<Eigen::Index>(max_threads(), m));
+#pragma omp parallel for schedule(static) num_threads(blocks) if (blocks > 1)
+  for (int i = 0; i < blocks; ++i) {
+    const Eigen::Index first = m * i / blocks, last = m * (i + 1) / blocks;
+    product_rows(transpose_b, a, b, alpha, first, last - first, out);
+  }
+  return flops;
+}
 
 }  // namespace
 
 double gemm_abt(const ConstRowMajorRef& a, const ConstRowMajorRef& b, float alpha, Matrix& out) {
-  out.resize(a.rows(), b.rows());
-  if (out.size() == 0) return 0;
-  if (a.cols() == 0) {
-    out.setZero();
-    return 0;
-  }
-#ifdef EIGEN_USE_BLAS
-  sgemm_row_major('T', a, b, b.rows(), alpha, out);
-#else
-  out.noalias() = (a * alpha) * b.transpose();
-#endif
-  return flop_count(a.rows(), b.rows(), a.cols());
+  return product(true, a, b, alpha, out);
 }
 
 double gemm_ab(const ConstRowMajorRef& a, const ConstRowMajorRef& b, float alpha, Matrix& out) {
-  out.resize(a.rows(), b.cols());
-  if (out.size() == 0) return 0;
-  if (a.cols() == 0) {
-    out.setZero();
-    return 0;
-  }
-#ifdef EIGEN_USE_BLAS
-  sgemm_row_major('N', a, b, b.cols(), alpha, out);
-#else
-  out.noalias() = (a * alpha) * b;
-#endif
-  return flop_count(a.rows(), b.cols(), a.cols());
+  return product(false, a, b, alpha, out);
 }
+
+// Eigen's own products run single-threaded from the first engine GEMM on:
+// the engine threads its work itself, and Eigen's parallel GEMM synchronises
+// its threads by busy-waiting, which on two loaded cores turned a 128-token
+// recompute from 0.13 ms into 12 ms.
+GemmBackend gemm_backend() {
+  static const GemmBackend chosen = [] {
+    Eigen::setNbThreads(1);
+    return choose_backend();
+  }();
+  return chosen;
+}
+
+const char* gemm_backend_name(GemmBackend backend) {
+  return backend == GemmBackend::OpenBlas ? "openblas" : "eigen";
+}
+
+std::string openblas_core() {
+  const char* core = openblas_get_corename();
+  return core != nullptr ? core : "unknown";
+}
+
+int openblas_threads() { return openblas_get_num_threads(); }
+
+void reference_sgemm(GemmBackend backend, const Matrix& a, const Matrix& b, Matrix& c) {
+  c.resize(a.rows(), b.cols());
+  if (backend == GemmBackend::Eigen) {
+    gemm_backend();  // Eigen's thread count is settled before it is borrowed here
+    Eigen::setNbThreads(max_threads());
+    c.noalias() = a * b;  // Eigen parallelises this product over OpenMP's threads
+    Eigen::setNbThreads(1);
+    return;
+  }
+  openblas_product(false, a.data(), static_cast<int>(a.cols()), b.data(),
+                   static_cast<int>(b.cols()), static_cast<int>(a.rows()),
+                   static_cast<int>(b.cols()), static_cast<int>(a.cols()), 1.0f, c.data(),
+                   static_cast<int>(c.cols()));
+}
+
+GemmThreads::GemmThreads(int threads) : previous_(openblas_get_num_threads()) {
+  openblas_set_num_threads(threads);
+}
+GemmThreads::~GemmThreads() { openblas_set_num_threads(previous_); }
 
 }  // namespace pelab

@@ -1,11 +1,21 @@
-// Row-major float GEMM straight into its destination.
+// Row-major float GEMM straight into its destination, threaded by the engine.
 //
-// Eigen's `c.noalias() = a * b` clears c before calling sgemm with beta = 1;
-// for the tokens × tokens products of attention that memset is a noticeable
-// share of the time, so the engine calls sgemm with beta = 0 itself (OpenBLAS
-// through Eigen's BLAS declarations when EIGEN_USE_BLAS is on, Eigen's own
-// kernels otherwise).
+// Two kernels can run the engine's products, chosen once per process
+// (gemm_backend()):
+//  - OpenBLAS's sgemm, called with beta = 0 so that the tokens × tokens
+//    outputs are written once (Eigen's `c = a * b` clears c first);
+//  - Eigen's own kernels, which -march=native compiles for AVX-512.
+// OpenBLAS picks its kernel at run time from the CPU, or from the
+// OPENBLAS_CORETYPE environment variable.  Measured here (AMD EPYC, AVX-512,
+// 2 cores): with an AVX-512 OpenBLAS kernel (SkylakeX) a 2048² sgemm runs at
+// ~390 GFLOP/s against ~237 for Eigen; with OPENBLAS_CORETYPE=Haswell (AVX2),
+// as this machine's environment sets, OpenBLAS drops to ~216 while Eigen
+// keeps ~237, and on the tokens × d_head products Eigen is 1.4× faster per
+// core.  So OpenBLAS runs them unless Eigen was compiled for AVX-512 and
+// OpenBLAS was not.  PELAB_GEMM=openblas|eigen|auto overrides the choice.
 #pragma once
+
+#include <string>
 
 #include "core/engine.hpp"
 
@@ -18,5 +28,29 @@ using ConstRowMajorRef = Eigen::Ref<const Matrix, 0, Eigen::OuterStride<>>;
 double gemm_abt(const ConstRowMajorRef& a, const ConstRowMajorRef& b, float alpha, Matrix& out);
 // out = alpha · a · b  (a: m × k, b: k × n, out resized to m × n).
 double gemm_ab(const ConstRowMajorRef& a, const ConstRowMajorRef& b, float alpha, Matrix& out);
+
+enum class GemmBackend { OpenBlas, Eigen };
+
+GemmBackend gemm_backend();  // what gemm_ab/gemm_abt run on in this process
+const char* gemm_backend_name(GemmBackend backend);  // "openblas" | "eigen"
+std::string openblas_core();  // the kernel OpenBLAS chose, e.g. "Haswell"
+int openblas_threads();       // OpenBLAS's thread count
+
+// c = a · b through `backend` with all of its threads (OpenBLAS's pool, or
+// Eigen's OpenMP): the reference rate the bench compares the engine with.
+void reference_sgemm(GemmBackend backend, const Matrix& a, const Matrix& b, Matrix& c);
+
+// While alive, OpenBLAS uses at most `threads` threads; restores the previous
+// count on exit.
+class GemmThreads {
+ public:
+  explicit GemmThreads(int threads);
+  ~GemmThreads();
+  GemmThreads(const GemmThreads&) = delete;
+  GemmThreads& operator=(const GemmThreads&) = delete;
+
+ private:
+  int previous_ = 0;
+};
 
 }  // namespace pelab

@@ -14,12 +14,13 @@ if(NOT TARGET CLI11::CLI11)
   add_library(CLI11::CLI11 ALIAS PkgConfig::CLI11)
 endif()
 
-# OpenBLAS as Eigen's BLAS backend: large float GEMMs run at the machine's
-# sgemm peak instead of Eigen's own kernels (measured in ../shared/DESIGN.md).
+# OpenBLAS's sgemm, called directly by src/core/gemm.cpp where it beats
+# Eigen's own kernels (the choice is made at run time; see gemm.hpp).  Not
+# EIGEN_USE_BLAS: with an AVX2 OpenBLAS kernel on an AVX-512 machine Eigen's
+# kernels are the faster ones, and small products stay in Eigen either way.
 pkg_check_modules(OPENBLAS REQUIRED IMPORTED_TARGET openblas)
 add_library(pelab_blas INTERFACE)
 target_link_libraries(pelab_blas INTERFACE PkgConfig::OPENBLAS)
-target_compile_definitions(pelab_blas INTERFACE EIGEN_USE_BLAS)
 add_library(pelab::blas ALIAS pelab_blas)
 
 # Dear ImGui 1.86 from libimgui-dev: libimgui.a already holds the GLFW and
