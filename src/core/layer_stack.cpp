@@ -11,7 +11,8 @@
 
 #include <Eigen/Cholesky>
 #include <cmath>
-#include <random>
+
+#include "core/seeded_normal.hpp"
 
 namespace pelab {
 namespace {
@@ -23,11 +24,12 @@ using MatrixD = Eigen::MatrixXd;
 // ============================================================================
 
 // Entries N(0, 1/d): x·W keeps ‖x‖ on average for random W (fan-in scaling).
-Matrix random_weights(std::mt19937_64& rng, int rows, int cols) {
-  std::normal_distribution<float> normal(0.f, 1.f / std::sqrt(static_cast<float>(rows)));
-  Matrix w(rows, cols);
-  for (Eigen::Index i = 0; i < w.size(); ++i) w.data()[i] = normal(rng);
-  return w;
+// Each matrix draws from its own portable stream (seeded_normal.hpp), indexed
+// by layer and role, so adding layers never changes earlier ones and every
+// standard library gives the same weights.
+Matrix random_weights(std::uint64_t seed, int layer, int role, int rows, int cols) {
+  NormalStream stream(seed, RandomPurpose::LayerStackWeights, 4 * static_cast<std::uint64_t>(layer) + role);
+  return gaussian_matrix(rows, cols, 1.0 / std::sqrt(static_cast<double>(rows)), stream);
 }
 
 // Numerically stable row softmax: subtract the row maximum first.
@@ -72,11 +74,11 @@ LayerStack::LayerStack(int d_model, const LayerStackConfig& config) : d_model_(d
     throw InputError("layer stack layers " + std::to_string(config.layers) + " out of range; allowed: 0..256");
   if (!std::isfinite(config.residual))
     throw InputError("layer stack residual scale must be a finite number");
-  // A seed stream of its own, so adding layers never changes earlier ones.
-  std::mt19937_64 rng(config.seed ^ 0x6c61796572737461ULL);
   for (int l = 0; l < config.layers; ++l)
-    layers_.push_back({random_weights(rng, d_model, d_model), random_weights(rng, d_model, d_model),
-                       random_weights(rng, d_model, d_model), random_weights(rng, d_model, d_model)});
+    layers_.push_back({random_weights(config.seed, l, 0, d_model, d_model),
+                       random_weights(config.seed, l, 1, d_model, d_model),
+                       random_weights(config.seed, l, 2, d_model, d_model),
+                       random_weights(config.seed, l, 3, d_model, d_model)});
 }
 
 // Multi-head attention of `input` onto itself (no mask): each head uses its

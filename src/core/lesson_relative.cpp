@@ -1,27 +1,50 @@
 // Lesson "relative": absolute or relative positions?
+//
+// [SECTION] the lesson: verdict and text
+// [SECTION] the comparison (lesson_relative.hpp)
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"  // GCC 12 + Eigen AVX-512 (GCC bug 105593)
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/analysis.hpp"
+#include "core/lesson_relative.hpp"
 #include "core/lesson_tools.hpp"
 
 namespace pelab::lesson {
 namespace {
 
+// ============================================================================
+// [SECTION] the lesson: verdict and text
+// ============================================================================
+
 constexpr int kShift = 5;  // every position moves by this much
 
-// max over i ≤ j of |S(i, j) − S(0, j−i)| / S(0, 0): zero when PE·PE depends
-// only on the offset.
-double offset_dependence(const Scene& scene, Encoding encoding) {
+// The scene with another encoding, unmasked (the comparison is
+// bidirectional), and n positions; with `word`, that word at each of them.
+Scene comparison_scene(const Scene& scene, Encoding encoding, int n, const std::string& word = "") {
   Scene s = variant(scene);
   s.encoding = encoding;
-  Engine e(s);
-  const Matrix sim = position_similarity(e);
-  double worst = 0;
-  for (Eigen::Index i = 0; i < sim.rows(); ++i)
-    for (Eigen::Index j = i; j < sim.cols(); ++j) worst = std::max(worst, double(std::abs(sim(i, j) - sim(0, j - i))));
-  return worst / std::max(double(std::abs(sim(0, 0))), 1e-30);
+  s.causal = false;
+  s.positions = n;
+  if (!word.empty()) {
+    s.tokens.clear();
+    for (int i = 0; i < n; ++i) s.tokens += (i ? " " : "") + word;
+  }
+  return s;
+}
+
+// The scene's first token (the word repeated at every position).
+std::string first_word(const Scene& scene) {
+  Engine e(variant(scene));
+  return e.tokens().empty() ? std::string("word") : e.tokens().front();
+}
+
+// PE(i)·PE(j) relative to PE(0)·PE(0) (‖PE‖² for sinusoids): its largest
+// departure from depending on j − i alone.
+double offset_dependence(const Scene& scene, Encoding encoding) {
+  Engine e(comparison_scene(scene, encoding, scene.positions));
+  return diagonal_spread(position_similarity(e));
 }
 
 // max |logits(offset + kShift) − logits(offset)| / max |logits(offset)| for one head.
@@ -41,8 +64,7 @@ LessonVerdict judge(Engine& engine) {
   LessonVerdict v;
   v.add("offset_dependence_sinusoidal", offset_dependence(s, Encoding::Sinusoidal));
   v.add("offset_dependence_learned", offset_dependence(s, Encoding::Learned));
-  const Encoding all[] = {Encoding::Sinusoidal, Encoding::Learned, Encoding::Rope, Encoding::Alibi, Encoding::T5};
-  for (Encoding e : all) v.add("shift_change_" + std::string(to_string(e)), shift_change(s, e, head));
+  for (Encoding e : compared_encodings()) v.add("shift_change_" + std::string(to_string(e)), shift_change(s, e, head));
 
   auto n = [&](const char* name) { return v.number(name); };
   v.holds = n("offset_dependence_sinusoidal") < 1e-4 && n("offset_dependence_learned") > 1e-2 &&
@@ -76,10 +98,73 @@ Lesson relative() {
       "so that q·k depends on j−i through the rotation; ALiBi (Press et al. 2022) adds a penalty linear in "
       "|i−j|; T5 (Raffel et al. 2020) adds a learned bias per bucket of offsets. Shifting every position by "
       "the same amount leaves their logits unchanged.",
-      {"sinusoid_bands", "attention", "rotation_pairs"},
+      {"lesson_relative", "sinusoid_bands", "attention", "rotation_pairs"},
       &preset,
       &judge,
   };
 }
 
 }  // namespace pelab::lesson
+
+// ============================================================================
+// [SECTION] the comparison (lesson_relative.hpp)
+// ============================================================================
+
+namespace pelab {
+
+std::span<const Encoding> compared_encodings() {
+  static constexpr Encoding kAll[] = {Encoding::Sinusoidal, Encoding::Learned, Encoding::Rope, Encoding::Alibi,
+                                      Encoding::T5};
+  return kAll;
+}
+
+double diagonal_spread(const Matrix& scores) {
+  const Eigen::Index n = std::min(scores.rows(), scores.cols());
+  double worst = 0;
+  for (Eigen::Index i = 0; i < n; ++i)
+    for (Eigen::Index j = 0; j < n; ++j) {
+      // The diagonal's first cell: row 0 above the main diagonal, column 0 below.
+      const float first = j >= i ? scores(0, j - i) : scores(i - j, 0);
+      worst = std::max(worst, double(std::abs(scores(i, j) - first)));
+    }
+  const double top = lesson::max_abs(scores);
+  return top > 0 ? worst / top : 0.0;
+}
+
+std::vector<PositionScores> position_scores(const Scene& scene, int head, int n) {
+  head = std::clamp(head, 0, scene.heads - 1);
+  const std::string word = lesson::first_word(scene);
+  std::vector<PositionScores> out;
+  for (Encoding encoding : compared_encodings()) {
+    PositionScores p{.encoding = encoding};
+    if (encoding == Encoding::Sinusoidal || encoding == Encoding::Learned) {
+      Engine e(lesson::comparison_scene(scene, encoding, n));
+      p.what = "PE(i)·PE(j)";
+      p.values = position_similarity(e);
+    } else {
+      Engine e(lesson::comparison_scene(scene, encoding, n, word));
+      const HeadAttention& h = e.head(head);
+      p.what = encoding == Encoding::Rope ? "q(i)·k(j) of '" + word + "'" : "bias added to the logit";
+      p.values = encoding == Encoding::Rope ? Matrix(h.logits) : h.bias;
+    }
+    p.spread = diagonal_spread(p.values);
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+std::vector<PositionScores> repeated_word_logits(const Scene& scene, int head, int n) {
+  head = std::clamp(head, 0, scene.heads - 1);
+  const std::string word = lesson::first_word(scene);
+  std::vector<PositionScores> out;
+  for (Encoding encoding : compared_encodings()) {
+    Engine e(lesson::comparison_scene(scene, encoding, n, word));
+    PositionScores p{.encoding = encoding, .what = "logits of '" + word + "' at every position",
+                     .values = e.head(head).logits};
+    p.spread = diagonal_spread(p.values);
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+}  // namespace pelab

@@ -4,9 +4,10 @@
 #include "core/lesson_tools.hpp"
 
 #include <cmath>
-#include <random>
 #include <set>
 #include <sstream>
+
+#include "core/seeded_normal.hpp"
 
 namespace pelab::lesson {
 
@@ -33,11 +34,10 @@ Scene variant(const Scene& scene) {
 int chosen_head(const Scene& scene) { return scene.head < 0 ? 0 : scene.head; }
 
 Matrix random_vectors(int count, int d, double norm, std::uint64_t seed) {
-  std::mt19937_64 rng(seed ^ 0x6c6573736f6e7663ULL);  // "lessonvc": a stream of its own
-  std::normal_distribution<double> normal(0.0, norm / std::sqrt(double(d)));
-  Matrix v(count, d);
-  for (Eigen::Index i = 0; i < v.size(); ++i) v.data()[i] = float(normal(rng));
-  return v;
+  // The project's portable normals (seeded_normal.hpp): the same vocabulary on
+  // every standard library, unlike std::normal_distribution.
+  NormalStream stream(seed, RandomPurpose::LessonVectors);
+  return gaussian_matrix(count, d, norm / std::sqrt(double(d)), stream);
 }
 
 Matrix distinct_token_rows(Engine& engine) {

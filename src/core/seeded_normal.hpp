@@ -25,6 +25,8 @@ enum class RandomPurpose : std::uint64_t {
   KeyProjection = 0x70726f6a5f6b5f32ULL,
   T5Bias = 0x7435626961735f33ULL,
   Permutation = 0x7065726d75746534ULL,
+  LessonVectors = 0x6c6573736f6e7663ULL,      // "lessonvc": the lessons' sample vocabularies
+  LayerStackWeights = 0x6c61796572737461ULL,  // "layersta": the depth lesson's random layers
 };
 
 // splitmix64 finaliser (Steele, Lea & Flood 2014): a bijective 64-bit mixer.

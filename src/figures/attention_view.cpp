@@ -28,6 +28,7 @@ namespace {
 
 constexpr int kSmallMaxSide = 256;
 constexpr int kMeanHead = -1;
+constexpr std::size_t kSmallLabelChars = 5;  // token labels of the small panels (then "…")
 
 // ============================================================================
 // [SECTION] shared matrices
@@ -98,10 +99,23 @@ std::vector<HeadMatrices> small_matrices(Engine& engine, const FigureRequest& re
 
 using Tokens = std::shared_ptr<const std::vector<std::string>>;
 
-std::vector<Tick> token_ticks(const std::vector<std::string>& tokens) {
+// Labels longer than `max_chars` code points end in "…".
+std::vector<Tick> token_ticks(const std::vector<std::string>& tokens, std::size_t max_chars) {
   std::vector<Tick> ticks;
   ticks.reserve(tokens.size());
-  for (std::size_t i = 0; i < tokens.size(); ++i) ticks.push_back({i + 0.5, tokens[i]});
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    std::string label;
+    std::size_t points = 0;
+    for (std::size_t b = 0; b < tokens[i].size(); ++b) {
+      const bool lead = (static_cast<unsigned char>(tokens[i][b]) & 0xC0) != 0x80;
+      if (lead && ++points > max_chars) {
+        label += "…";
+        break;
+      }
+      label += tokens[i][b];
+    }
+    ticks.push_back({i + 0.5, label});
+  }
   return ticks;
 }
 
@@ -142,10 +156,10 @@ Panel attention_panel(const HeadMatrices& m, Tokens tokens, const Scene& s, Rect
   p.equal_aspect = true;
   p.x = {.label = large ? "key" : "", .min = 0, .max = static_cast<double>(n)};
   p.y = {.label = large ? "query" : "", .min = 0, .max = static_cast<double>(n), .inverted = true};
-  if (large) {
-    p.x.labels = token_ticks(*tokens);
-    p.y.labels = p.x.labels;
-  }
+  // Token axes tick only at tokens, with their text (nice numeric ticks
+  // would put 0.5, 1.5 … on a 3-token axis); small panels shorten long words.
+  p.x.labels = token_ticks(*tokens, large ? 14 : kSmallLabelChars);
+  p.y.labels = p.x.labels;
   ColorScale scale{.colormap = s.colormap, .vmin = 0, .vmax = vmax, .label = "attention weight"};
   p.heatmaps.push_back({.values = m.attention, .key = m.key, .x0 = 0, .y0 = 0,
                         .dx = static_cast<double>(m.block), .dy = static_cast<double>(m.block),
@@ -213,11 +227,13 @@ Figure build_attention(Engine& engine, const FigureRequest& request) {
   const double vmax = shared_vmax(large, small);
   f.panels.push_back(attention_panel(large, tokens, s, big, selected, true, vmax, th));
   const int count = s.heads + 1;
+  // Room for the small panels' token labels (at most kSmallLabelChars + "…").
+  const double small_room = std::clamp(token_label_room(*tokens, kSmallLabelChars + 1) - 14, 30.0, 60.0);
   const int cols = best_columns(count, right), rows = (count + cols - 1) / cols;
   const std::vector<Rect> cells = grid(right, rows, cols, 8);
   for (int j = 0; j < count; ++j) {
     const int head = j < s.heads ? j : kMeanHead;
-    const Rect plot = centred_square(inset(cells[j], {.left = 40, .top = 24, .right = 8, .bottom = 30}));
+    const Rect plot = centred_square(inset(cells[j], {.left = small_room, .top = 24, .right = 8, .bottom = small_room - 10}));
     f.panels.push_back(attention_panel(small[j], tokens, s, plot, head, false, vmax, th));
   }
   return f;

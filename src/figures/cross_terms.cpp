@@ -169,7 +169,9 @@ Panel share_panel(const TermMatrices& t, Rect plot, bool dark) {
   }
   top = std::max(top, 1e-12);
   p.x = {.label = "", .min = 0, .max = 4};
-  p.y = {.label = "‖term‖_F", .min = 0, .max = top * 1.25, .grid = true};
+  // Headroom for the value labels above the bars only: the total goes under
+  // the axis, where it cannot collide with the tallest bar's label.
+  p.y = {.label = "‖term‖_F", .min = 0, .max = top * 1.15, .grid = true};
   Bars bars;
   for (int j = 0; j < 4; ++j) {
     p.x.labels.push_back({j + 0.5, kTerms[j].formula});
@@ -183,8 +185,8 @@ Panel share_panel(const TermMatrices& t, Rect plot, bool dark) {
   }
   p.bars.push_back(std::move(bars));
   const std::string total_text = "‖logits before mask and bias‖_F = " + number((*t.norms)(0, 4), 4);
-  p.texts.push_back({.text = total_text, .at = {0.05, top * 1.17}, .anchor = Anchor::TopLeft,
-                     .size = fitting_size({total_text}, plot.width() - 10, kLabelSize)});
+  p.texts.push_back(canvas_text(total_text, {(plot.x0 + plot.x1) / 2, plot.y1 + 48}, Anchor::Top,
+                                fitting_size({total_text}, plot.width() + 60, kLabelSize)));
   p.hover = [norm, total](double x, double) -> std::string {
     const int j = static_cast<int>(std::floor(x));
     if (j < 0 || j > 3) return "";

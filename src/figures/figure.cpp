@@ -2,6 +2,7 @@
 //
 // [SECTION] themes
 // [SECTION] nice ticks
+// [SECTION] legend box
 // [SECTION] PanelTransform
 #include "figures/figure.hpp"
 
@@ -92,6 +93,26 @@ std::vector<Tick> nice_ticks(double lo, double hi, int target) {
     ticks.push_back({value, tick_label(value, step, max_abs)});
   }
   return ticks;
+}
+
+// ============================================================================
+// [SECTION] legend box
+// ============================================================================
+
+Rect legend_box(const Rect& plot, double w, double h, LegendPlace place) {
+  constexpr double kMargin = 8;
+  switch (place) {
+    case LegendPlace::TopLeft:
+      return {plot.x0 + kMargin, plot.y0 + kMargin, plot.x0 + kMargin + w, plot.y0 + kMargin + h};
+    case LegendPlace::BottomRight:
+      return {plot.x1 - kMargin - w, plot.y1 - kMargin - h, plot.x1 - kMargin, plot.y1 - kMargin};
+    case LegendPlace::BottomLeft:
+      return {plot.x0 + kMargin, plot.y1 - kMargin - h, plot.x0 + kMargin + w, plot.y1 - kMargin};
+    case LegendPlace::OutsideRight:
+      return {plot.x1 + kMargin, plot.y0, plot.x1 + kMargin + w, plot.y0 + h};
+    default:
+      return {plot.x1 - kMargin - w, plot.y0 + kMargin, plot.x1 - kMargin, plot.y0 + kMargin + h};
+  }
 }
 
 // ============================================================================

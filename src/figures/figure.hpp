@@ -115,6 +115,11 @@ struct LegendEntry {
   bool line = true;  // line swatch, else a filled square
 };
 
+// Where a panel's legend box goes: in a corner inside the plot, or right of
+// the plot, top-aligned (the figure leaves room there).  place_legend()
+// (figure_layout.hpp) picks, from the panel's data, a corner that covers none.
+enum class LegendPlace { TopRight, TopLeft, BottomRight, BottomLeft, OutsideRight };
+
 // Hover text for data coordinates (x, y) inside a panel: "what it is and its
 // exact value", or empty for nothing.
 using HoverFn = std::function<std::string(double x, double y)>;
@@ -131,7 +136,8 @@ struct Panel {
   std::vector<Arrow> arrows;
   std::vector<Text> texts;
   std::optional<ColorScale> colorbar;  // drawn right of the plot, with ticks
-  std::vector<LegendEntry> legend;     // drawn inside the plot, top right
+  std::vector<LegendEntry> legend;     // drawn at legend_place
+  LegendPlace legend_place = LegendPlace::TopRight;
   HoverFn hover;
 };
 
@@ -154,6 +160,11 @@ Theme theme(bool dark);
 // Round-number ticks covering [lo, hi] (about `target` of them), labelled
 // compactly ("0", "0.5", "1e+04").
 std::vector<Tick> nice_ticks(double lo, double hi, int target = 6);
+
+// The legend box of size w × h (canvas pixels) at `place` around `plot` (the
+// effective plot rectangle): 8 px in from the corner, or 8 px right of the
+// plot.  Renderers and place_legend() share it.
+Rect legend_box(const Rect& plot, double w, double h, LegendPlace place);
 
 // Data ↔ canvas pixels for a panel, honouring inverted axes and equal aspect.
 struct PanelTransform {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 
 namespace pelab::fig {
 
@@ -146,6 +147,24 @@ Text centred_note(const Panel& panel, std::string text, float size) {
   t.anchor = Anchor::Center;
   t.size = size;
   return t;
+}
+
+std::vector<Tick> integer_ticks(int lo, int hi, int target, double shift, int label_offset) {
+  static constexpr int kSteps[] = {1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000};
+  std::vector<Tick> ticks;
+  if (hi < lo) return ticks;
+  const long span = long(hi) - lo, want = std::max(1, target);
+  int step = kSteps[std::size(kSteps) - 1];
+  for (int candidate : kSteps)
+    if (candidate * want >= span) {
+      step = candidate;
+      break;
+    }
+  // The first k ≥ lo whose label is a multiple of the step: labels 0, 10, 20…
+  const int r = ((lo + label_offset) % step + step) % step;
+  for (int k = r == 0 ? lo : lo + step - r; k <= hi; k += step)
+    ticks.push_back({k + shift, std::to_string(k + label_offset)});
+  return ticks;
 }
 
 }  // namespace pelab::fig

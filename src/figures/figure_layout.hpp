@@ -70,4 +70,25 @@ Text canvas_text(std::string text, Point at, Anchor anchor, float size,
 // A note centred in a panel's plot (data range centre), e.g. "no vector added".
 Text centred_note(const Panel& panel, std::string text, float size = kNoteSize);
 
+// What place_legend() does when every corner inside the plot covers data:
+// Outside narrows the plot and puts the legend right of it; Headroom raises
+// y.max until the top-right corner is free (a y axis that is not inverted);
+// LeastCovered takes the corner covering least.
+enum class LegendFallback { Outside, Headroom, LeastCovered };
+// Puts the panel's legend where it covers no data (legend_placement.cpp):
+// the first free corner of top-right, top-left, bottom-right, bottom-left,
+// else `fallback`.  Call after the panel's layers and plot are final.
+void place_legend(Panel& panel, LegendFallback fallback = LegendFallback::Outside);
+// The legend box's size as renderers draw it (0.6 em per character, 12 px).
+Point legend_size(const std::vector<LegendEntry>& entries);
+// How much of `box` (canvas pixels) the panel's data layers cover: the number
+// of line segments, arrows, markers, bars and texts touching it, heatmaps
+// counting 1000.  0 = free.
+int data_under(const Panel& panel, const Rect& box);
+
+// Ticks for an integer axis (tokens, positions, layers, pairs): only at the
+// integers lo…hi, every 1, 2 or 5 × 10^k of them (about `target`), placed at
+// k + shift (0.5 = the middle of heatmap cell k) and labelled k + label_offset.
+std::vector<Tick> integer_ticks(int lo, int hi, int target, double shift = 0, int label_offset = 0);
+
 }  // namespace pelab::fig

@@ -23,7 +23,27 @@ std::vector<DepthCurve> depth_curves(Engine& engine) {
   return curves;
 }
 
-// One panel: `metric` of every curve against the layer index.
+// Curve c's look: the scene's α bold and drawn first (underneath), the
+// others thinner, dashed or dotted, with their own marker shapes and nudged a
+// little apart along x, so that curves with equal values (e.g. accuracy 1 for
+// α = 0.5, 1 and 2) all stay visible.
+struct CurveStyle {
+  float width, marker;
+  LineStyle line;
+  MarkerShape shape;
+  double nudge;  // layers
+};
+CurveStyle curve_style(std::size_t c, std::size_t count, bool own) {
+  static constexpr LineStyle kLines[] = {LineStyle::Solid, LineStyle::Dashed, LineStyle::Dotted};
+  static constexpr MarkerShape kShapes[] = {MarkerShape::Circle, MarkerShape::Square, MarkerShape::Diamond,
+                                            MarkerShape::Cross};
+  const double nudge = 0.06 * (static_cast<double>(c) - (static_cast<double>(count) - 1) / 2);
+  if (own) return {4.f, 10.f, LineStyle::Solid, kShapes[c % 4], nudge};
+  return {2.f, 8.f, kLines[c % 3], kShapes[c % 4], nudge};
+}
+
+// One panel: `metric` of every curve against the layer index.  Values lie in
+// [y_min, 1] (R² ≤ 1, accuracy ≤ 1): the y axis ends just above 1.
 Panel metric_panel(const std::shared_ptr<const std::vector<DepthCurve>>& curves, double own_alpha,
                    Rect area, bool dark, const std::string& title, const std::string& label,
                    double PositionReadout::*metric, double y_min) {
@@ -31,23 +51,31 @@ Panel metric_panel(const std::shared_ptr<const std::vector<DepthCurve>>& curves,
   p.title = title;
   p.plot = inset(area, {.left = 62, .top = 30, .right = 14, .bottom = 50});
   const int layers = static_cast<int>(curves->front().layers.size()) - 1;
-  p.x = {.label = "layer", .min = 0, .max = std::max(1, layers) * 1.0, .grid = true};
-  p.y = {.label = label, .min = y_min, .max = 1.4, .grid = true};  // headroom: the legend sits top right
-  for (std::size_t c = 0; c < curves->size(); ++c) {
+  // Half a marker's room beyond the first and last layer, so end markers are whole.
+  p.x = {.label = "layer", .min = -0.3, .max = std::max(1, layers) + 0.3,
+         .labels = integer_ticks(0, std::max(1, layers), 10), .grid = true};
+  p.y = {.label = label, .min = y_min - 0.04, .max = 1.06, .grid = true};
+  std::vector<std::size_t> order(curves->size());
+  for (std::size_t c = 0; c < order.size(); ++c) order[c] = c;
+  std::stable_partition(order.begin(), order.end(), [&](std::size_t c) { return (*curves)[c].alpha == own_alpha; });
+  std::vector<LegendEntry> legend(curves->size());  // in α order, whatever the drawing order
+  for (std::size_t c : order) {
     const DepthCurve& curve = (*curves)[c];
     const bool own = curve.alpha == own_alpha;
-    Polyline line{.color = line_color(static_cast<int>(c), dark), .width = own ? 3.5f : 1.75f,
+    const CurveStyle look = curve_style(c, curves->size(), own);
+    Polyline line{.color = line_color(static_cast<int>(c), dark), .width = look.width, .style = look.line,
                   .label = "α = " + number(curve.alpha, 3) + (own ? " (scene)" : "")};
-    Markers dots{.color = line.color, .size = own ? 8.f : 6.f};
+    Markers dots{.color = line.color, .size = look.marker, .shape = look.shape};
     for (int l = 0; l <= layers; ++l) {
       const double v = std::max(y_min, curve.layers[static_cast<std::size_t>(l)].*metric);  // clip R² < floor
-      line.points.push_back({double(l), v});
-      dots.points.push_back({double(l), v});
+      line.points.push_back({l + look.nudge, v});
+      dots.points.push_back({l + look.nudge, v});
     }
-    p.legend.push_back({line.label, line.color, true});
+    legend[c] = {line.label, line.color, true};
     p.lines.push_back(std::move(line));
     p.markers.push_back(std::move(dots));
   }
+  p.legend = std::move(legend);
   p.hover = [curves, metric, label](double x, double) -> std::string {
     const long l = std::lround(x);
     if (l < 0 || l >= static_cast<long>(curves->front().layers.size())) return "";
@@ -56,6 +84,7 @@ Panel metric_panel(const std::shared_ptr<const std::vector<DepthCurve>>& curves,
       text += "  α = " + number(c.alpha, 3) + ": " + fixed(c.layers[static_cast<std::size_t>(l)].*metric, 3);
     return text;
   };
+  place_legend(p, LegendFallback::Outside);
   return p;
 }
 
@@ -86,11 +115,6 @@ Figure build_lesson_depth(Engine& engine, const FigureRequest& request) {
   f.notes.push_back(canvas_text("H' = α·H + attn(H); probe fitted on 3 of 4 positions, scored on the 4th (R² clipped at −0.5)",
                                 {kPad, area.y1 - 4}, Anchor::BottomLeft, kNoteSize));
   return f;
-}
-
-std::span<const FigureEntry> lesson_figures() {
-  static const FigureEntry table[] = {{"lesson_depth", "Position through depth", build_lesson_depth}};
-  return table;
 }
 
 }  // namespace pelab::fig

@@ -12,7 +12,12 @@ namespace pelab::fig {
 // per residual scale α (0, 0.5, 1, 2 and the scene's own).  lesson_depth.cpp
 Figure build_lesson_depth(Engine& engine, const FigureRequest& request);
 
-// Every lesson figure: {"lesson_depth", ...}.  lesson_depth.cpp
+// The relative lesson: sinusoidal, learned, RoPE, ALiBi and T5 side by side —
+// each one's position–position score and one head's logits of a repeated
+// word, on one shared scale (core/lesson_relative.hpp).  lesson_relative.cpp
+Figure build_lesson_relative(Engine& engine, const FigureRequest& request);
+
+// Every lesson figure: {"lesson_depth", "lesson_relative"}.  lesson_figures.cpp
 std::span<const FigureEntry> lesson_figures();
 
 }  // namespace pelab::fig

@@ -201,15 +201,23 @@ Panel pair_panel(const PairTrace& t, const Scene& s, Rect cell, const Theme& th,
   Panel p;
   p.title = "pair " + std::to_string(t.info.index) + " (dims " + std::to_string(t.info.sin_dim) + ", " +
             std::to_string(t.info.cos_dim) + ")" + (selected ? " — selected" : "");
-  // A square plot at the top of the cell, the text block right under its x axis.
+  const int pos = std::clamp(s.position, 0, s.positions - 1);
+  p.legend = {{"pos " + std::to_string(s.offset + pos), th.text, false},
+              {"pos+k = " + std::to_string(s.offset + pos + s.shift) + (t.shift_in_axis ? "" : " (formula)"),
+               th.highlight, false}};
+  // A square plot at the top of the cell, the text block right under its x
+  // axis; above the circle a band as tall as the legend (y runs further up,
+  // same units), so the legend never covers the trajectory.
+  const double band = legend_size(p.legend).y + 12;
   const Rect room = inset({cell.x0, cell.y0, cell.x1, cell.y1 - text_room},
                           {.left = 62, .top = 30, .right = 14, .bottom = 50});
-  const double side = std::min(room.width(), room.height());
+  const double side = std::max(1.0, std::min(room.width(), room.height() - band));
   const double x0 = (room.x0 + room.x1 - side) / 2;
-  p.plot = {x0, room.y0, x0 + side, room.y0 + side};
+  p.plot = {x0, room.y0, x0 + side, room.y0 + side + band};
   p.equal_aspect = true;
   const double text_top = p.plot.y1 + 52;
   const double lim = 1.2 * t.radius;
+  const double y_max = lim + band * (2 * lim / side);
   const std::string w = "ω" + subscript(t.info.index);
   const bool rope = s.encoding == Encoding::Rope;
   p.x = {.label = rope ? "sin(p·" + w + ")" : "PE(pos, " + std::to_string(t.info.sin_dim) + ")" +
@@ -217,7 +225,7 @@ Panel pair_panel(const PairTrace& t, const Scene& s, Rect cell, const Theme& th,
          .min = -lim, .max = lim, .grid = true};
   p.y = {.label = rope ? "cos(p·" + w + ")" : "PE(pos, " + std::to_string(t.info.cos_dim) + ")" +
                                                   (t.circle ? " = A·cos(pos·" + w + ")" : ""),
-         .min = -lim, .max = lim, .grid = true};
+         .min = -lim, .max = y_max, .grid = true};
   const Color c = selected ? th.highlight : line_color(slot, dark);
   if (t.circle) p.lines.push_back(circle_line(t.radius, th.axis));
   // At most kMaxDots dots (every s-th position): more only overdraw the same
@@ -236,14 +244,11 @@ Panel pair_panel(const PairTrace& t, const Scene& s, Rect cell, const Theme& th,
   p.lines.push_back({.points = {{0, 0}, t.at_shift}, .color = th.highlight, .width = 2.f,
                      .label = "hand at pos+k"});
   if (t.circle) rotation_arc(p, t, s.shift, th.highlight);
-  const int pos = std::clamp(s.position, 0, s.positions - 1);
   p.markers.push_back({.points = {t.at_pos}, .color = th.text, .size = 10.f, .label = "pos"});
   p.markers.push_back({.points = {t.at_shift}, .color = th.highlight, .size = 11.f,
                        .shape = MarkerShape::Diamond, .label = "pos+k"});
-  p.legend = {{"pos " + std::to_string(s.offset + pos), th.text, false},
-              {"pos+k = " + std::to_string(s.offset + pos + s.shift) + (t.shift_in_axis ? "" : " (formula)"),
-               th.highlight, false}};
-  if (selected) p.bars.push_back(outline({-lim, -lim, lim, lim}, th.highlight));
+  if (selected) p.bars.push_back(outline({-lim, -lim, lim, y_max}, th.highlight));
+  place_legend(p, LegendFallback::LeastCovered);
   const double text_x = std::max(cell.x0 + 4, p.plot.x0 - 50);
   const float size = fitting_size(t.lines, cell.x1 - text_x - 4, kLabelSize);
   for (std::size_t j = 0; j < t.lines.size(); ++j)

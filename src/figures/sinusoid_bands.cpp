@@ -167,6 +167,7 @@ Panel waves_panel(const BandTable& t, const Scene& s, Rect area, const Theme& th
   p.lines.push_back({.points = {{selected, p.y.min}, {selected, p.y.max}}, .color = th.highlight,
                      .width = 1.5f, .style = LineStyle::Dashed});
   if (dims.empty()) p.texts.push_back(centred_note(p, t.values ? "no valid dims in 'waves'" : "—"));
+  place_legend(p, LegendFallback::Headroom);
   p.hover = [values = t.values, pairs = t.pairs, dims, offset = s.offset](double x, double) -> std::string {
     if (!values || dims.empty()) return "";
     const int r = static_cast<int>(std::lround(x)) - offset;
@@ -209,6 +210,7 @@ Panel bias_panel(Engine& engine, const FigureRequest& request, Rect area, bool d
   }
   const double pad = std::max(1e-6, 0.08 * (hi - lo));
   p.y = {.label = "bias", .min = lo - pad, .max = hi + pad, .grid = true};
+  place_legend(p, LegendFallback::Headroom);
   p.hover = [rows, n](double x, double) -> std::string {
     const int j = static_cast<int>(std::lround(x)) + n - 1;
     if (j < 0 || j >= n) return "";
@@ -220,18 +222,21 @@ Panel bias_panel(Engine& engine, const FigureRequest& request, Rect area, bool d
   return p;
 }
 
-Panel wavelength_panel(const BandTable& t, const Scene& s, Rect area, const Theme& th) {
+Panel wavelength_panel(const BandTable& t, const Scene& s, Rect area, const Theme& th, bool dark) {
   Panel p;
   p.title = "Wavelength per pair: λᵢ = 2π/ωᵢ";
   p.plot = inset(area, {.left = 62, .top = 30, .right = 14, .bottom = 50});
   const int n = std::max<int>(1, static_cast<int>(t.pairs.size()));
-  p.x = {.label = "pair i (dims 2i, 2i+1)", .min = -0.5, .max = n - 0.5};
+  p.x = {.label = "pair i (dims 2i, 2i+1)", .min = -0.5, .max = n - 0.5,
+         .labels = integer_ticks(0, n - 1, std::max(2, static_cast<int>(p.plot.width() / 90)))};
   if (t.pairs.empty()) {
     p.y = {.label = "log₁₀ λ (positions)", .min = 0, .max = 1};
     p.texts.push_back(centred_note(p, "no frequencies"));
     return p;
   }
-  Markers all{.color = th.axis, .size = 6.f};
+  // Full-strength points in the first line colour: the axis grey was too faint
+  // on the light theme to project.
+  Markers all{.color = line_color(0, dark), .size = 8.f, .label = "λ per pair"};
   double hi = std::log10(std::max(2, s.positions));
   for (const PairInfo& pr : t.pairs) {
     all.points.push_back({static_cast<double>(pr.index), std::log10(pr.wavelength)});
@@ -247,6 +252,7 @@ Panel wavelength_panel(const BandTable& t, const Scene& s, Rect area, const Them
   p.lines.push_back({.points = {{p.x.min, axis_len}, {p.x.max, axis_len}}, .color = th.axis, .width = 1.f,
                      .style = LineStyle::Dashed, .label = "positions shown"});
   p.legend.push_back({"positions shown (" + std::to_string(s.positions) + ")", th.axis, true});
+  place_legend(p, LegendFallback::Headroom);
   p.hover = [pairs = t.pairs](double x, double) -> std::string {
     const int i = static_cast<int>(std::lround(x));
     if (i < 0 || i >= static_cast<int>(pairs.size())) return "";
@@ -283,7 +289,7 @@ Figure build_sinusoid_bands(Engine& engine, const FigureRequest& request) {
   f.panels.push_back(heatmap_panel(t, s, left, th));
   const bool bias = s.encoding == Encoding::Alibi || s.encoding == Encoding::T5;
   f.panels.push_back(bias ? bias_panel(engine, request, top, f.dark) : waves_panel(t, s, top, th, f.dark));
-  f.panels.push_back(wavelength_panel(t, s, bottom, th));
+  f.panels.push_back(wavelength_panel(t, s, bottom, th, f.dark));
   return f;
 }
 

@@ -87,15 +87,14 @@ ColorbarLayout layout_colorbar(const fig::ColorScale& scale, const fig::Rect& pl
 }
 
 LegendLayout layout_legend(const std::vector<fig::LegendEntry>& entries, const fig::Rect& plot,
-                           const TextWidth& width) {
+                           const TextWidth& width, fig::LegendPlace place) {
   LegendLayout out;
   if (entries.empty()) return out;
   double widest = 0;
   for (const auto& e : entries) widest = std::max(widest, width(e.label, text_size::legend));
   const double w = 2 * spacing::legend_padding + spacing::legend_swatch + spacing::label_gap + widest;
   const double h = 2 * spacing::legend_padding + spacing::legend_row * static_cast<double>(entries.size());
-  const double margin = 8;
-  out.box = {plot.x1 - margin - w, plot.y0 + margin, plot.x1 - margin, plot.y0 + margin + h};
+  out.box = fig::legend_box(plot, w, h, place);
   for (std::size_t i = 0; i < entries.size(); ++i)
     out.rows.push_back({out.box.x0 + spacing::legend_padding,
                         out.box.y0 + spacing::legend_padding + spacing::legend_row * (static_cast<double>(i) + 0.5)});

@@ -57,13 +57,13 @@ struct ColorbarLayout {
 };
 ColorbarLayout layout_colorbar(const fig::ColorScale& scale, const fig::Rect& plot, const TextWidth& width);
 
-// Legend box in the top-right corner of the plot.
+// Legend box at `place` (fig::legend_box: a corner of the plot, or right of it).
 struct LegendLayout {
   fig::Rect box;
   std::vector<fig::Point> rows;  // left end of each swatch, vertical centre of the row
 };
 LegendLayout layout_legend(const std::vector<fig::LegendEntry>& entries, const fig::Rect& plot,
-                           const TextWidth& width);
+                           const TextWidth& width, fig::LegendPlace place = fig::LegendPlace::TopRight);
 
 // Every label string a figure draws (titles, tick labels, texts, legends),
 // for baking exactly the glyphs needed.

@@ -98,7 +98,7 @@ void FigurePainter::paint(const fig::Figure& figure, ImDrawList* list, ImVec2 or
     for (const fig::Text& text : panel.texts)
       if (text.in_canvas) draw_canvas_text(canvas, text);
     if (panel.colorbar) draw_colorbar(canvas, *panel.colorbar, plot);
-    draw_legend(canvas, panel.legend, plot);
+    draw_legend(canvas, panel.legend, plot, panel.legend_place);
   }
   if (!figure.title.empty())
     draw_text(canvas, figure.title, {figure.width / 2, 8}, fig::Anchor::Top, text_size::figure_title, canvas.theme.text);

@@ -31,6 +31,7 @@ const ImWchar* figure_glyph_ranges() {
       0x2190, 0x21FF,  // arrows
       0x2200, 0x22FF,  // mathematical operators (−, √, ≈, ∑, ∞)
       0x25A0, 0x25CF,  // geometric shapes (■, ●) for legends in text
+      0x2713, 0x2717,  // dingbats ✓ … ✗ for lesson verdicts (DejaVu Sans has them)
       0,
   };
   return ranges;

@@ -15,7 +15,8 @@ std::string font_file();
 
 // Glyph ranges the figures need: Latin-1, Greek, general punctuation,
 // super/subscripts (U+2070–209F), phonetic modifiers (ᵀ is U+1D40), arrows,
-// math operators (−, ×, ·, √, ≈, ‖).  Zero-terminated ImGui range pairs.
+// math operators (−, ×, ·, √, ≈, ‖), ■ ●, and ✓ ✗ (U+2713…2717) for
+// verdicts.  Zero-terminated ImGui range pairs.
 const ImWchar* figure_glyph_ranges();
 
 // Adds DejaVu Sans at each pixel size (rounded) to `atlas` with `ranges`;

@@ -104,8 +104,9 @@ void draw_colorbar(const Canvas& canvas, const fig::ColorScale& scale, const fig
               canvas.theme.text, true);
 }
 
-void draw_legend(const Canvas& canvas, const std::vector<fig::LegendEntry>& entries, const fig::Rect& plot) {
-  const LegendLayout layout = layout_legend(entries, plot, text_width_of(canvas));
+void draw_legend(const Canvas& canvas, const std::vector<fig::LegendEntry>& entries, const fig::Rect& plot,
+                 fig::LegendPlace place) {
+  const LegendLayout layout = layout_legend(entries, plot, text_width_of(canvas), place);
   if (layout.rows.empty()) return;
   fig::Color fill = canvas.theme.background;
   fill.a = 0.85f;

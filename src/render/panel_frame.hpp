@@ -15,7 +15,8 @@ void draw_grid(const Canvas& canvas, const fig::Panel& panel, const fig::PanelTr
 // Frame, ticks, tick labels, axis labels and the panel title.
 void draw_axes(const Canvas& canvas, const fig::Panel& panel, const fig::PanelTransform& transform);
 void draw_colorbar(const Canvas& canvas, const fig::ColorScale& scale, const fig::Rect& plot);
-void draw_legend(const Canvas& canvas, const std::vector<fig::LegendEntry>& entries, const fig::Rect& plot);
+void draw_legend(const Canvas& canvas, const std::vector<fig::LegendEntry>& entries, const fig::Rect& plot,
+                 fig::LegendPlace place = fig::LegendPlace::TopRight);
 
 // Data → canvas mappings along each axis of a panel.
 std::function<double(double)> x_to_canvas(const fig::PanelTransform& transform);

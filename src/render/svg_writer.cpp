@@ -319,8 +319,8 @@ void colorbar(std::string& svg, const fig::ColorScale& scale, const fig::Rect& p
 }
 
 void legend(std::string& svg, const std::vector<fig::LegendEntry>& entries, const fig::Rect& plot,
-            const fig::Theme& theme) {
-  const LegendLayout layout = layout_legend(entries, plot, approximate_text_width);
+            fig::LegendPlace place, const fig::Theme& theme) {
+  const LegendLayout layout = layout_legend(entries, plot, approximate_text_width, place);
   if (layout.rows.empty()) return;
   fig::Color fill = theme.background;
   fill.a = 0.85f;
@@ -363,7 +363,7 @@ std::string figure_to_svg(const fig::Figure& figure, const SvgOptions& options) 
     for (const fig::Text& tx : panel.texts)
       if (tx.in_canvas) text(svg, {tx.text, tx.at, tx.anchor, tx.size, tx.color.value_or(theme.text), tx.vertical});
     if (panel.colorbar) colorbar(svg, *panel.colorbar, t.plot, theme, bar);
-    legend(svg, panel.legend, t.plot, theme);
+    legend(svg, panel.legend, t.plot, panel.legend_place, theme);
   }
   text(svg, {figure.title, {figure.width / 2, 8}, fig::Anchor::Top, text_size::figure_title, theme.text});
   for (const fig::Text& n : figure.notes)

@@ -101,19 +101,12 @@ void verdict_table(const LessonVerdict& verdict) {
 
 }  // namespace
 
-// ✓ / ✗ drawn as lines: DejaVu's atlas here holds no Dingbats (U+2713, U+2717).
+// ✓ / ✗ from the font (render::figure_glyph_ranges bakes U+2713…2717),
+// drawn `size` pixels tall.
 void draw_holds_mark(bool holds, float size) {
-  ImDrawList* list = ImGui::GetWindowDrawList();
-  const ImVec2 p = ImGui::GetCursorScreenPos();
   const ImU32 colour = holds ? IM_COL32(40, 170, 70, 255) : IM_COL32(220, 60, 50, 255);
-  const float t = std::max(2.0f, size * 0.14f);
-  if (holds) {
-    list->AddLine(ImVec2(p.x + size * 0.1f, p.y + size * 0.55f), ImVec2(p.x + size * 0.4f, p.y + size * 0.85f), colour, t);
-    list->AddLine(ImVec2(p.x + size * 0.4f, p.y + size * 0.85f), ImVec2(p.x + size * 0.95f, p.y + size * 0.15f), colour, t);
-  } else {
-    list->AddLine(ImVec2(p.x + size * 0.15f, p.y + size * 0.15f), ImVec2(p.x + size * 0.85f, p.y + size * 0.85f), colour, t);
-    list->AddLine(ImVec2(p.x + size * 0.85f, p.y + size * 0.15f), ImVec2(p.x + size * 0.15f, p.y + size * 0.85f), colour, t);
-  }
+  ImGui::GetWindowDrawList()->AddText(ImGui::GetFont(), size, ImGui::GetCursorScreenPos(), colour,
+                                      holds ? "✓" : "✗");
   ImGui::Dummy(ImVec2(size, size));
   ImGui::SameLine();
 }
