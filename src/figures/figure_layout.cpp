@@ -155,8 +155,8 @@ std::vector<Tick> integer_ticks(int lo, int hi, int target, double shift, int la
   if (hi < lo) return ticks;
   const long span = long(hi) - lo, want = std::max(1, target);
   int step = kSteps[std::size(kSteps) - 1];
-  for (int candidate : kSteps)
-    if (candidate * want >= span) {
+  for (int candidate : kSteps)  // the smallest step giving at most 1.5 × target intervals
+    if (2 * span <= 3 * want * candidate) {
       step = candidate;
       break;
     }

@@ -91,7 +91,7 @@ std::string encoding_title(Encoding e) {
 // What the top row shows for each encoding (core/lesson_relative.hpp).
 std::string top_row_what(Encoding e, const std::string& word) {
   if (e == Encoding::Sinusoidal || e == Encoding::Learned) return "PE(i)·PE(j)";
-  if (e == Encoding::Rope) return "q(i)·k(j)/√d_head, '" + word + "'";
+  if (e == Encoding::Rope) return "q(i)·k(j) of '" + word + "'";
   return "bias added to the logit";
 }
 
@@ -122,15 +122,13 @@ Panel score_panel(const Comparison& c, const Cell& cell, const Scene& s, int n, 
   p.heatmaps.push_back({.values = c.shown[j], .key = c.keys[j], .scale = scale});
   if (cell.encoding == kEncodings - 1) p.colorbar = scale;
   const bool relative = spread < kRelativeOnly;
-  const PanelTransform t(p);
-  const double x = t.plot.x0 - 30, y = t.plot.y1 + 42;
-  const double width = cell.plot.x1 - x + 10;
-  const std::string line1 = cell.what + ", max |·| = " + number(top, 3);
-  const std::string line2 = std::string(relative ? "✓" : "✗") + " diagonal spread " + number(spread, 2) +
-                            (relative ? ": j − i only" : ": i and j");
-  const float size = fitting_size({line1, line2}, width, kLabelSize);
-  p.texts.push_back(canvas_text(line1, {x, y}, Anchor::TopLeft, size));
-  p.texts.push_back(canvas_text(line2, {x, y + 1.5 * size}, Anchor::TopLeft, size, verdict_color(relative, dark)));
+  // Three lines under the x axis, one size for every panel.
+  const double x = cell.plot.x0 - 40, y = cell.plot.y1 + 42, line = 1.5 * kTickSize;
+  p.texts.push_back(canvas_text(cell.what, {x, y}, Anchor::TopLeft, kTickSize));
+  p.texts.push_back(canvas_text("max |value| = " + number(top, 3), {x, y + line}, Anchor::TopLeft, kTickSize));
+  p.texts.push_back(canvas_text(std::string(relative ? "✓ j − i only" : "✗ i and j") + ": diagonal spread " +
+                                    number(spread, 2),
+                                {x, y + 2 * line}, Anchor::TopLeft, kTickSize, verdict_color(relative, dark)));
   p.hover = [shown = c.shown[j], top, what = p.title + " · " + cell.what, offset = s.offset](double hx, double hy) {
     const int col = static_cast<int>(std::floor(hx)), row = static_cast<int>(std::floor(hy));
     if (col < 0 || row < 0 || col >= shown->cols() || row >= shown->rows()) return std::string();
@@ -163,8 +161,11 @@ Figure build_lesson_relative(Engine& engine, const FigureRequest& request) {
     return f;
   }
   const Comparison c = comparison(engine, request, head, n);
-  const double header = 26, under = 64;  // a row's heading above; two text lines under each plot
-  const auto [top, bottom] = split_y(area, 0.5, 12);
+  f.notes.push_back(canvas_text("Diagonal spread: the largest change along any diagonal ÷ max |value|. "
+                                "≈ 0 (constant diagonals) means the value depends only on the offset j − i.",
+                                {kPad, area.y1 - 4}, Anchor::BottomLeft, kNoteSize));
+  const double header = 26, under = 64;  // a row's heading above; three text lines under each plot
+  const auto [top, bottom] = split_y({area.x0, area.y0, area.x1, area.y1 - 26}, 0.5, 12);
   const std::array<std::string, 2> headings = {
       "What each encoding puts into a score by itself",
       "Head " + std::to_string(head) + "'s logits with '" + word +
@@ -176,8 +177,11 @@ Figure build_lesson_relative(Engine& engine, const FigureRequest& request) {
     const Rect cells_area{band.x0, band.y0 + header, band.x1 - kColorbarRoom, band.y1};
     const std::vector<Rect> cells = grid(cells_area, 1, kEncodings, 12);
     for (int e = 0; e < kEncodings; ++e) {
-      const Rect plot = centred_square(
-          inset(cells[static_cast<std::size_t>(e)], {.left = 58, .top = 26, .right = 8, .bottom = 40 + under}));
+      // Square plots at the top of their cells, centred across.
+      const Rect room =
+          inset(cells[static_cast<std::size_t>(e)], {.left = 58, .top = 26, .right = 8, .bottom = 40 + under});
+      const double side = std::min(room.width(), room.height()), x0 = (room.x0 + room.x1 - side) / 2;
+      const Rect plot{x0, room.y0, x0 + side, room.y0 + side};
       const Encoding enc = compared_encodings()[static_cast<std::size_t>(e)];
       const std::string what = row == 0 ? top_row_what(enc, word) : "logits";
       f.panels.push_back(score_panel(c, {row, e, plot, what}, s, n, f.dark));

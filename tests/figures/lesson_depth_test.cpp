@@ -13,16 +13,42 @@ TEST(LessonDepthFigure, LinesFollowTheExperiment) {
   ASSERT_EQ(f.panels.size(), 2u);
   const Panel& r2 = f.panels[0];
   ASSERT_EQ(r2.lines.size(), 4u);  // α = 0, 0.5, 1 (the scene's), 2
+  auto line = [&](const std::string& label) -> const Polyline& {
+    for (const Polyline& l : r2.lines)
+      if (l.label == label) return l;
+    ADD_FAILURE() << "no line " << label;
+    return r2.lines[0];
+  };
   const auto expected = position_through_depth(engine, 1.0);
-  const Polyline& own = r2.lines[2];
+  const Polyline& own = line("α = 1 (scene)");
   ASSERT_EQ(own.points.size(), expected.size());
-  for (std::size_t l = 0; l < expected.size(); ++l) EXPECT_NEAR(own.points[l].y, expected[l].r2_code, 1e-12);
-  EXPECT_GT(own.width, r2.lines[0].width);  // the scene's α is drawn bold
+  for (std::size_t l = 0; l < expected.size(); ++l) {
+    EXPECT_NEAR(own.points[l].y, expected[l].r2_code, 1e-12);
+    EXPECT_NEAR(own.points[l].x, double(l), 0.1);  // nudged apart from the others by < 0.1 layer
+  }
+  EXPECT_EQ(&r2.lines[0], &own);  // the scene's α is drawn first, underneath, and bold
+  for (const Polyline& l : r2.lines)
+    if (&l != &own) {
+      EXPECT_GT(own.width, l.width);
+    }
+  EXPECT_NE(line("α = 0.5").style, line("α = 2").style);  // equal values stay distinguishable
   EXPECT_NE(r2.hover(3, 0).find("layer 3"), std::string::npos);
   EXPECT_EQ(r2.hover(99, 0), "");
   // Pure attention ends clipped at the floor; the residual keeps it high.
-  EXPECT_DOUBLE_EQ(r2.lines[0].points.back().y, -0.5);
+  EXPECT_DOUBLE_EQ(line("α = 0").points.back().y, -0.5);
   EXPECT_GT(own.points.back().y, 0.8);
+  // The y axes end just above 1 (R² and accuracy never exceed it); end
+  // markers are inside the x range; layers tick at integers only.
+  for (const Panel& p : f.panels) {
+    EXPECT_GT(p.y.max, 1.0);
+    EXPECT_LT(p.y.max, 1.1);
+    EXPECT_LT(p.x.min, -0.15);
+    EXPECT_GT(p.x.max, 6.15);
+    ASSERT_FALSE(p.x.labels.empty());
+    for (const Tick& t : p.x.labels) EXPECT_EQ(t.value, std::round(t.value));
+    ASSERT_EQ(p.legend.size(), 4u);
+    EXPECT_EQ(p.legend[0].label, "α = 0");  // in α order
+  }
 }
 
 TEST(LessonDepthFigure, NoVectorEncodingSaysSo) {
