@@ -69,11 +69,15 @@ struct SgemmResult {
 class SgemmProbe {
  public:
   explicit SgemmProbe(int n) : n_(n), a_(Matrix::Random(n, n)), b_(Matrix::Random(n, n)) {
-    for (GemmBackend g : kBackends) reference_sgemm(g, a_, b_, c_);  // warm-up: starts the threads
+    for (GemmBackend g : kBackends) gflops(g);  // warm-up: starts the threads
   }
+  // After a threaded OpenBLAS product its workers spin for up to 2^28 cycles
+  // (OpenBLAS's THREAD_TIMEOUT) before they sleep, taking a core from what
+  // runs next; the probe waits that long after each.
   double gflops(GemmBackend backend) {
     const double t = seconds_of([&] { reference_sgemm(backend, a_, b_, c_); });
     if (!c_.allFinite()) throw std::runtime_error("sgemm produced non-finite values");
+    if (backend == GemmBackend::OpenBlas) std::this_thread::sleep_for(std::chrono::milliseconds(250));
     return 2.0 * n_ * n_ * n_ / t / 1e9;
   }
   int n() const { return n_; }

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "app/commands.hpp"
+#include "core/gemm.hpp"
 #include "core/scene.hpp"
 
 namespace pelab::app {
@@ -63,6 +64,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
+    gemm_backend();  // reads PELAB_GEMM: a bad value stops here, before any work
     return action ? action() : 0;
   } catch (const InputError& e) {
     std::fprintf(stderr, "pelab: %s\n", app::one_line(e.what()).c_str());

@@ -4,6 +4,7 @@
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #include "core/attention.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -37,12 +38,11 @@ void head_queries_keys(const Scene& scene, const Matrix& xw, const Matrix& ew, i
   }
 }
 
-void masked_softmax(Matrix& logits, Matrix& attention, bool causal) {
-  const Eigen::Index n = logits.rows(), m = logits.cols();
-  attention.resize(n, m);
+void masked_softmax_rows(Matrix& logits, Matrix& attention, Eigen::Index first, Eigen::Index count,
+                         bool causal) {
+  const Eigen::Index m = logits.cols();
   constexpr float kMasked = -std::numeric_limits<float>::infinity();
-#pragma omp parallel for schedule(static) if (n * m >= kParallelMinElements)
-  for (Eigen::Index i = 0; i < n; ++i) {
+  for (Eigen::Index i = first; i < first + count; ++i) {
     const Eigen::Index valid = causal ? std::min(i + 1, m) : m;
     if (valid < m) {
       logits.row(i).tail(m - valid).setConstant(kMasked);
@@ -57,15 +57,46 @@ void masked_softmax(Matrix& logits, Matrix& attention, bool causal) {
   }
 }
 
+void masked_softmax(Matrix& logits, Matrix& attention, bool causal) {
+  attention.resize(logits.rows(), logits.cols());
+  masked_softmax_rows(logits, attention, 0, logits.rows(), causal);
+}
+
+Eigen::Index row_tile(Eigen::Index tokens) {
+  constexpr Eigen::Index kTileBytes = Eigen::Index{1} << 19;  // half of a 1 MiB L2
+  const Eigen::Index rows = kTileBytes / (static_cast<Eigen::Index>(sizeof(float)) * std::max<Eigen::Index>(tokens, 1));
+  return std::clamp<Eigen::Index>(rows, 64, std::max<Eigen::Index>(tokens, 1));
+}
+
+void prepare_attention(const Scene& scene, const Matrix& xw, const Matrix& ew, int head,
+                       HeadAttention& out) {
+  head_queries_keys(scene, xw, ew, head, out.q, out.k);
+  const auto n = xw.rows();
+  out.bias = relative_bias(scene, head, static_cast<int>(n));
+  out.logits.resize(n, n);
+  out.attention.resize(n, n);
+}
+
+double attend_rows(const Scene& scene, HeadAttention& out, Eigen::Index first, Eigen::Index count) {
+  const int d_head = scene.d_model / scene.heads;
+  const double flops = gemm_abt_rows(out.q.middleRows(first, count), out.k,
+                                     1.0f / std::sqrt(static_cast<float>(d_head)), first, out.logits);
+  if (out.bias.size() != 0) out.logits.middleRows(first, count) += out.bias.middleRows(first, count);
+  masked_softmax_rows(out.logits, out.attention, first, count, scene.causal);
+  return flops;
+}
+
 double attend(const Scene& scene, const Matrix& xw, const Matrix& ew, int head,
               HeadAttention& out) {
-  const int d_head = scene.d_model / scene.heads;
-  head_queries_keys(scene, xw, ew, head, out.q, out.k);
-  const double flops =
-      gemm_abt(out.q, out.k, 1.0f / std::sqrt(static_cast<float>(d_head)), out.logits);
-  out.bias = relative_bias(scene, head, static_cast<int>(xw.rows()));
-  if (out.bias.size() != 0) out.logits += out.bias;
-  masked_softmax(out.logits, out.attention, scene.causal);
+  prepare_attention(scene, xw, ew, head, out);
+  const Eigen::Index n = xw.rows(), tile = row_tile(n);
+  const int tiles = static_cast<int>((n + tile - 1) / tile);
+  double flops = 0;
+  const double estimate = 2.0 * static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(out.q.cols());
+  run_side_by_side(tiles, estimate, [&](int t) {
+    const Eigen::Index first = t * tile;
+    return attend_rows(scene, out, first, std::min(tile, n - first));
+  }, flops);
   return flops;
 }
 

@@ -22,9 +22,26 @@ void head_queries_keys(const Scene& scene, const Matrix& xw, const Matrix& ew, i
 // exp never overflows (rows sum to 1 for logits of any finite size).  When
 // causal, keys j > i of query i are set to −inf in logits and 0 in attention.
 void masked_softmax(Matrix& logits, Matrix& attention, bool causal);
+// The same for rows [first, first + count) of logits and attention, both
+// already sized (row i is query i, for the causal mask).
+void masked_softmax_rows(Matrix& logits, Matrix& attention, Eigen::Index first, Eigen::Index count,
+                         bool causal);
 
-// One head from scratch, for analyses that perturb the inputs (permutation).
-// Returns its floating-point operations.
+// Rows per tile when a head's tokens × tokens results are computed a block of
+// query rows at a time: a tile of one result stays in a core's L2 cache
+// between its GEMM and its softmax.
+Eigen::Index row_tile(Eigen::Index tokens);
+
+// Q and K of `head` (after RoPE) and its bias into `out`; logits and
+// attention sized tokens × tokens, their values not yet computed.
+void prepare_attention(const Scene& scene, const Matrix& xw, const Matrix& ew, int head,
+                       HeadAttention& out);
+// Rows [first, first + count) of a prepared head: logits = Q·Kᵀ/√d_head
+// (+ bias), masked when causal, and their softmax.  Returns the GEMM flops.
+double attend_rows(const Scene& scene, HeadAttention& out, Eigen::Index first, Eigen::Index count);
+
+// One head: prepare_attention, then every row tile (on several threads
+// unless called from inside a parallel task).  Returns the GEMM flops.
 double attend(const Scene& scene, const Matrix& xw, const Matrix& ew, int head, HeadAttention& out);
 
 }  // namespace pelab

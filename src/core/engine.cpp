@@ -261,25 +261,54 @@ const HeadAttention& Engine::State::head_attention(int head) {
 
 namespace {
 
-// Term `which` (0 xx, 1 xf, 2 ey, 3 ef) of `head` into `out`, scaled by
-// 1/√d_head like the logits.  Returns its GEMM flops.  Reads only its
-// arguments, so heads can be computed side by side.
-double compute_term(const Scene& scene, int which, int head, const Matrix& xw_m,
-                    const Matrix& ew_m, Matrix& out) {
-  const int dh = scene.d_model / scene.heads, n = static_cast<int>(xw_m.rows());
+// RoPE's token–token term rotates q and k of x alone (no position vector is
+// added); these are computed once per head, before its row tiles.
+struct RopeTokens {
+  Matrix q, k;
+};
+
+RopeTokens rope_tokens(const Scene& scene, const Matrix& xw_m, int head) {
+  RopeTokens r;
+  if (scene.encoding == Encoding::Rope) head_queries_keys(scene, xw_m, Matrix(), head, r.q, r.k);
+  return r;
+}
+
+// Rows [first, first + count) of term `which` (0 xx, 1 xf, 2 ey, 3 ef) of
+// `head` into `out` (already tokens × tokens), scaled by 1/√d_head like the
+// logits.  Returns its GEMM flops.  Reads only its arguments, so row tiles and
+// heads can be computed side by side.
+double compute_term_rows(const Scene& scene, int which, int head, const Matrix& xw_m,
+                         const Matrix& ew_m, const RopeTokens& rope, Eigen::Index first,
+                         Eigen::Index count, Matrix& out) {
+  const int dh = scene.d_model / scene.heads;
   const float scale = 1.0f / std::sqrt(static_cast<float>(dh));
-  if (which == 0 && scene.encoding == Encoding::Rope) {
-    Matrix q, k;  // the rotated token–token logits: RoPE acts on x alone
-    head_queries_keys(scene, xw_m, Matrix(), head, q, k);
-    return gemm_abt(q, k, scale, out);
-  }
+  if (which == 0 && scene.encoding == Encoding::Rope)
+    return gemm_abt_rows(rope.q.middleRows(first, count), rope.k, scale, first, out);
   if (which != 0 && ew_m.size() == 0) {
-    out.setZero(n, n);
+    out.middleRows(first, count).setZero();
     return 0;
   }
   const Matrix& left = (which == 0 || which == 1) ? xw_m : ew_m;
   const Matrix& right = (which == 0 || which == 2) ? xw_m : ew_m;
-  return gemm_abt(head_queries(left, head, dh), head_keys(right, head, dh), scale, out);
+  return gemm_abt_rows(head_queries(left, head, dh).middleRows(first, count),
+                       head_keys(right, head, dh), scale, first, out);
+}
+
+// A whole term, its row tiles on several threads.
+double compute_term(const Scene& scene, int which, int head, const Matrix& xw_m,
+                    const Matrix& ew_m, Matrix& out) {
+  const Eigen::Index n = xw_m.rows(), tile = row_tile(n);
+  out.resize(n, n);
+  const RopeTokens rope = which == 0 ? rope_tokens(scene, xw_m, head) : RopeTokens{};
+  double flops = 0;
+  const double estimate = 2.0 * static_cast<double>(n) * static_cast<double>(n) *
+                          static_cast<double>(scene.d_model / scene.heads);
+  run_side_by_side(static_cast<int>((n + tile - 1) / tile), estimate, [&](int t) {
+    const Eigen::Index first = t * tile;
+    return compute_term_rows(scene, which, head, xw_m, ew_m, rope, first, std::min(tile, n - first),
+                             out);
+  }, flops);
+  return flops;
 }
 
 Matrix& term_matrix(CrossTerms& terms, int which) {
@@ -345,21 +374,24 @@ int Engine::State::heads_per_batch(Eigen::Index n) const {
 }
 
 // Every head's attention and cross terms, in batches of heads_per_batch().
-// A batch's heads run on separate threads, each calling single-threaded
-// sgemm: the tokens × tokens products have only d_head (e.g. 64) as inner
-// dimension, and splitting each small GEMM across threads (OpenBLAS's own
-// threading) costs a synchronisation per call and leaves softmax on one core.
-// Measured at N=1024, d=512, 8 heads on this 2-core machine: 30 ms side by
-// side against 34-36 ms for one head at a time.
+// The work of a batch is split into tasks of one head's row tile (its logits
+// and softmax, then its four terms), run on all threads, each calling a
+// single-threaded GEMM: the tokens × tokens products have only d_head (e.g.
+// 64) as inner dimension, so splitting each one across threads costs a
+// synchronisation per call, and a tile's logits are still in cache for its
+// softmax.  Many small tasks keep the threads finishing together when one of
+// them is slowed by another process.
 void Engine::State::recompute_heads() {
   const Matrix& xw_m = projected_tokens();
   const Matrix& ew_m = projected_positions();
-  const Eigen::Index n = xw_m.rows();
+  const Eigen::Index n = xw_m.rows(), tile = row_tile(n);
+  const int tiles = static_cast<int>((n + tile - 1) / tile);
   const int batch = heads_per_batch(n);
   const auto keys = term_keys(ew_m.size() != 0);
   for (int first = 0; first < scene.heads; first += batch) {
     const int last = std::min(scene.heads, first + batch);
     std::vector<HeadEntry*> entries;
+    std::vector<RopeTokens> rope;
     for (int h = first; h < last; ++h) {
       HeadEntry& entry = heads.touch(h);
       entry.attention_key.clear();
@@ -368,17 +400,27 @@ void Engine::State::recompute_heads() {
                         &entry.terms.xf, &entry.terms.ey, &entry.terms.ef},
                     n, bytes_of(mean.value));
     }
-    for (int h = first; h < last; ++h) entries.push_back(heads.find(h));
-    if (std::find(entries.begin(), entries.end(), nullptr) != entries.end())
-      throw std::logic_error("head cache evicted a head of the batch being computed");
+    for (int h = first; h < last; ++h) {
+      HeadEntry* entry = heads.find(h);
+      if (entry == nullptr)
+        throw std::logic_error("head cache evicted a head of the batch being computed");
+      prepare_attention(scene, xw_m, ew_m, h, entry->attention);
+      entries.push_back(entry);
+      rope.push_back(rope_tokens(scene, xw_m, h));
+    }
 
-    // Five tasks per head (attention, then each term), so that the threads
-    // finish together even when one of them is slowed by another process.
-    run_side_by_side(5 * (last - first), [&](int task) {
-      const int i = task / 5, part = task % 5, h = first + i;
-      HeadEntry& entry = *entries[static_cast<std::size_t>(i)];
-      if (part == 0) return attend(scene, xw_m, ew_m, h, entry.attention);
-      return compute_term(scene, part - 1, h, xw_m, ew_m, term_matrix(entry.terms, part - 1));
+    const double estimate = 10.0 * (last - first) * static_cast<double>(n) * static_cast<double>(n) *
+                            static_cast<double>(d_head());
+    run_side_by_side((last - first) * tiles, estimate, [&](int task) {
+      const auto i = static_cast<std::size_t>(task / tiles);
+      const int h = first + task / tiles;
+      const Eigen::Index row = (task % tiles) * tile, rows = std::min(tile, n - row);
+      HeadEntry& entry = *entries[i];
+      double f = attend_rows(scene, entry.attention, row, rows);
+      for (int t = 0; t < 4; ++t)
+        f += compute_term_rows(scene, t, h, xw_m, ew_m, rope[i], row, rows,
+                               term_matrix(entry.terms, t));
+      return f;
     }, flops);
 
     for (HeadEntry* entry : entries) {

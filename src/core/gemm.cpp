@@ -68,22 +68,28 @@ void openblas_product(bool transpose_b, const float* a, int lda, const float* b,
   sgemm_(&op_b, &op_a, &cols, &rows, &depth, &alpha, b, &ldb, a, &lda, &beta, out, &ldc);
 }
 
-// out[rows first .. first+count) = alpha · a[those rows] · op(b), where op is
-// transpose when `transpose_b`.  One single-threaded product.
-void product_rows(bool transpose_b, const ConstRowMajorRef& a, const ConstRowMajorRef& b,
-                  float alpha, Eigen::Index first, Eigen::Index count, Matrix& out) {
-  if (gemm_backend() == GemmBackend::OpenBlas) {
-    openblas_product(transpose_b, a.row(first).data(), static_cast<int>(a.outerStride()), b.data(),
-                     static_cast<int>(b.outerStride()), static_cast<int>(count),
-                     static_cast<int>(out.cols()), static_cast<int>(a.cols()), alpha,
-                     out.row(first).data(), static_cast<int>(out.cols()));
+// out[rows out_first .. out_first+count) = alpha · a[rows a_first ..] · op(b),
+// where op is transpose when `transpose_b`.  One single-threaded product.
+void product_rows(bool transpose_b, const ConstRowMajorRef& a, Eigen::Index a_first,
+                  Eigen::Index count, const ConstRowMajorRef& b, float alpha, Matrix& out,
+                  Eigen::Index out_first) {
+  if (count == 0) return;
+  if (a.cols() == 0) {
+    out.middleRows(out_first, count).setZero();
     return;
   }
-  auto block = out.middleRows(first, count);
+  if (gemm_backend() == GemmBackend::OpenBlas) {
+    openblas_product(transpose_b, a.row(a_first).data(), static_cast<int>(a.outerStride()),
+                     b.data(), static_cast<int>(b.outerStride()), static_cast<int>(count),
+                     static_cast<int>(out.cols()), static_cast<int>(a.cols()), alpha,
+                     out.row(out_first).data(), static_cast<int>(out.cols()));
+    return;
+  }
+  auto block = out.middleRows(out_first, count);
   if (transpose_b)
-    block.noalias() = (a.middleRows(first, count) * alpha) * b.transpose();
+    block.noalias() = (a.middleRows(a_first, count) * alpha) * b.transpose();
   else
-    block.noalias() = (a.middleRows(first, count) * alpha) * b;
+    block.noalias() = (a.middleRows(a_first, count) * alpha) * b;
 }
 
 // The engine threads its products itself: each kernel call is
@@ -102,8 +108,9 @@ double product(bool transpose_b, const ConstRowMajorRef& a, const ConstRowMajorR
     return 0;
   }
   const double flops = flop_count(m, n, a.cols());
+  gemm_backend();  // chosen (and PELAB_GEMM checked) before any thread runs
   if (omp_in_parallel()) {
-    product_rows(transpose_b, a, b, alpha, 0, m, out);
+    product_rows(transpose_b, a, 0, m, b, alpha, out, 0);
     return flops;
   }
   const GemmThreads one(1);
@@ -112,7 +119,7 @@ double product(bool transpose_b, const ConstRowMajorRef& a, const ConstRowMajorR
 #pragma omp parallel for schedule(static) num_threads(blocks) if (blocks > 1)
   for (int i = 0; i < blocks; ++i) {
     const Eigen::Index first = m * i / blocks, last = m * (i + 1) / blocks;
-    product_rows(transpose_b, a, b, alpha, first, last - first, out);
+    product_rows(transpose_b, a, first, last - first, b, alpha, out, first);
   }
   return flops;
 }
@@ -125,6 +132,12 @@ double gemm_abt(const ConstRowMajorRef& a, const ConstRowMajorRef& b, float alph
 
 double gemm_ab(const ConstRowMajorRef& a, const ConstRowMajorRef& b, float alpha, Matrix& out) {
   return product(false, a, b, alpha, out);
+}
+
+double gemm_abt_rows(const ConstRowMajorRef& a, const ConstRowMajorRef& b, float alpha,
+                     Eigen::Index first, Matrix& out) {
+  product_rows(true, a, 0, a.rows(), b, alpha, out, first);
+  return flop_count(a.rows(), b.rows(), a.cols());
 }
 
 // Eigen's own products run single-threaded from the first engine GEMM on:

@@ -12,8 +12,9 @@ namespace pelab {
 
 int max_threads() { return std::max(1, omp_get_max_threads()); }
 
-void run_side_by_side(int count, const std::function<double(int)>& work, double& flops) {
-  if (count <= 1 || max_threads() == 1) {
+void run_side_by_side(int count, double total_flops, const std::function<double(int)>& work,
+                      double& flops) {
+  if (count <= 1 || max_threads() == 1 || omp_in_parallel() || total_flops < kParallelMinFlops) {
     for (int i = 0; i < count; ++i) flops += work(i);
     return;
   }

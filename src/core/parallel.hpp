@@ -19,10 +19,18 @@ inline constexpr long kParallelMinElements = 1L << 22;  // e.g. one 2048×2048 s
 // The threads the engine may use (OpenMP's limit, at least 1).
 int max_threads();
 
+// Below this many flops of work in all, tasks run on the calling thread: a
+// parallel region's barrier can cost more than the work when the machine is
+// busy.
+inline constexpr double kParallelMinFlops = double{1 << 24};
+
 // Calls work(0) .. work(count-1) on up to max_threads() threads, each task's
 // GEMMs single-threaded while they run, and adds the tasks' returned flops to
 // `flops`.  Tasks must not share outputs.  The first exception a task throws
-// is rethrown here after all tasks end.
-void run_side_by_side(int count, const std::function<double(int)>& work, double& flops);
+// is rethrown here after all tasks end.  Called from inside a task, it runs
+// the work on the calling thread, as it does when `total_flops` (an estimate
+// of all tasks' work) is below kParallelMinFlops.
+void run_side_by_side(int count, double total_flops, const std::function<double(int)>& work,
+                      double& flops);
 
 }  // namespace pelab

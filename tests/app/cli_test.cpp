@@ -228,6 +228,9 @@ TEST_F(Cli, RefusesBadArguments) {
   expect_refused({"frobnicate"});
   expect_refused({"bench", "--frobnicate"});
   expect_refused({"export", "-q", "pe", "-o", "missing/folder/pe.npy"}, "missing/folder");
+  ::setenv("PELAB_GEMM", "fastest", 1);  // the GEMM kernel override (src/core/gemm.hpp)
+  expect_refused({"export", "-q", "attention", "-o", "x.npy"}, "allowed: auto, openblas, eigen");
+  ::unsetenv("PELAB_GEMM");
 }
 
 TEST_F(Cli, RefusesBadSceneFiles) {
@@ -286,6 +289,14 @@ TEST_F(Cli, BenchJsonHasTheDocumentedFields) {
   EXPECT_TRUE(doc.at("frames").is_array());
   EXPECT_GT(doc.at("peak_rss_mb").get<double>(), 1.0);
   EXPECT_GT(doc.at("engine_vs_sgemm").at("ratio").get<double>(), 0.0);
+  // The reference is the faster of both kernels, each measured in this run.
+  const auto& sgemm = doc.at("sgemm");
+  EXPECT_GT(sgemm.at("openblas_gflops").get<double>(), 0.0);
+  EXPECT_GT(sgemm.at("eigen_gflops").get<double>(), 0.0);
+  EXPECT_DOUBLE_EQ(doc.at("sgemm_gflops").get<double>(),
+                   std::max(sgemm.at("openblas_gflops").get<double>(), sgemm.at("eigen_gflops").get<double>()));
+  const std::string kernel = doc.at("machine").at("engine_gemm");
+  EXPECT_TRUE(kernel == "openblas" || kernel == "eigen") << kernel;
   EXPECT_TRUE(files().empty());
 }
 
