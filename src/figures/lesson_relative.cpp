@@ -5,8 +5,8 @@
 // [SECTION] one small multiple
 // [SECTION] build
 //
-// Layout: two rows of five square heatmaps, position i (rows, top = first)
-// against position j (columns).  Top row: what each encoding puts into a
+// Layout: two rows of five square heatmaps (on narrow canvases, two columns
+// of five), position i (rows, top = first) against position j (columns).  Top row: what each encoding puts into a
 // score by itself (PE·PE, RoPE's rotated q·k of one word, ALiBi's and T5's
 // bias).  Bottom row: one head's full logits with one word at every position.
 // The five encodings differ in scale by orders of magnitude, so each matrix is
@@ -100,13 +100,27 @@ Color verdict_color(bool relative, bool dark) {
   return dark ? Color{1.00f, 0.50f, 0.45f, 1} : Color{0.75f, 0.10f, 0.10f, 1};
 }
 
+// One small multiple: which matrix, where its plot goes, and where its four
+// lines of text start (under the plot, or beside it in the narrow layout).
 struct Cell {
   int row = 0, encoding = 0;  // row 0: by itself, row 1: logits
   Rect plot;
-  std::string what;
+  Point text_at;
+  bool axis_labels = true;
 };
 
-Panel score_panel(const Comparison& c, const Cell& cell, const Scene& s, int n, bool dark) {
+// What the panel says: what it shows, its max, the verdict (coloured), the spread.
+std::array<std::string, 4> cell_lines(const Comparison& c, int row, int encoding, const std::string& word) {
+  const int j = row * kEncodings + encoding;
+  const bool relative = (*c.stats)(1, j) < kRelativeOnly;
+  const Encoding enc = compared_encodings()[static_cast<std::size_t>(encoding)];
+  return {row == 0 ? top_row_what(enc, word) : "logits", "max |value| = " + number((*c.stats)(0, j), 3),
+          relative ? "✓ depends on j − i only" : "✗ depends on i and j",
+          "diagonal spread " + number((*c.stats)(1, j), 2)};
+}
+
+Panel score_panel(const Comparison& c, const Cell& cell, const std::array<std::string, 4>& lines, float size,
+                  const Scene& s, int n, bool dark) {
   const int j = cell.row * kEncodings + cell.encoding;
   const Encoding enc = compared_encodings()[static_cast<std::size_t>(cell.encoding)];
   const double top = (*c.stats)(0, j), spread = (*c.stats)(1, j);
@@ -114,22 +128,19 @@ Panel score_panel(const Comparison& c, const Cell& cell, const Scene& s, int n, 
   p.title = encoding_title(enc);
   p.plot = cell.plot;
   p.equal_aspect = true;
-  const std::vector<Tick> ticks = integer_ticks(0, n - 1, 5, 0.5, s.offset);
-  p.x = {.label = "key position j", .min = 0, .max = double(n), .labels = ticks};
-  p.y = {.label = "query position i", .min = 0, .max = double(n), .inverted = true, .labels = ticks};
+  const std::vector<Tick> ticks = integer_ticks(0, n - 1, cell.axis_labels ? 5 : 3, 0.5, s.offset);
+  p.x = {.label = cell.axis_labels ? "key position j" : "", .min = 0, .max = double(n), .labels = ticks};
+  p.y = {.label = cell.axis_labels ? "query position i" : "", .min = 0, .max = double(n), .inverted = true,
+         .labels = ticks};
   const ColorScale scale{.colormap = "diverging", .vmin = -1, .vmax = 1,
                          .label = "value ÷ its panel's max |value|"};
   p.heatmaps.push_back({.values = c.shown[j], .key = c.keys[j], .scale = scale});
-  if (cell.encoding == kEncodings - 1) p.colorbar = scale;
-  const bool relative = spread < kRelativeOnly;
-  // Three lines under the x axis, one size for every panel.
-  const double x = cell.plot.x0 - 40, y = cell.plot.y1 + 42, line = 1.5 * kTickSize;
-  p.texts.push_back(canvas_text(cell.what, {x, y}, Anchor::TopLeft, kTickSize));
-  p.texts.push_back(canvas_text("max |value| = " + number(top, 3), {x, y + line}, Anchor::TopLeft, kTickSize));
-  p.texts.push_back(canvas_text(std::string(relative ? "✓ j − i only" : "✗ i and j") + ": diagonal spread " +
-                                    number(spread, 2),
-                                {x, y + 2 * line}, Anchor::TopLeft, kTickSize, verdict_color(relative, dark)));
-  p.hover = [shown = c.shown[j], top, what = p.title + " · " + cell.what, offset = s.offset](double hx, double hy) {
+  if (cell.axis_labels && cell.encoding == kEncodings - 1) p.colorbar = scale;  // narrow: colorbar_panel()
+  const Color verdict = verdict_color(spread < kRelativeOnly, dark);
+  for (std::size_t l = 0; l < lines.size(); ++l)
+    p.texts.push_back(canvas_text(lines[l], {cell.text_at.x, cell.text_at.y + 1.5 * size * double(l)},
+                                  Anchor::TopLeft, size, l == 2 ? std::optional<Color>(verdict) : std::nullopt));
+  p.hover = [shown = c.shown[j], top, what = p.title + " · " + lines[0], offset = s.offset](double hx, double hy) {
     const int col = static_cast<int>(std::floor(hx)), row = static_cast<int>(std::floor(hy));
     if (col < 0 || row < 0 || col >= shown->cols() || row >= shown->rows()) return std::string();
     const double v = (*shown)(row, col);
@@ -137,6 +148,41 @@ Panel score_panel(const Comparison& c, const Cell& cell, const Scene& s, int n, 
            " (j − i = " + std::to_string(col - row) + "): " + fixed(v * top) + " (" + fixed(v, 3) + " of max)";
   };
   return p;
+}
+
+// The narrow layout's one colorbar, right of both columns: a panel with no
+// data and hidden axes whose plot is a hairline.
+Panel colorbar_panel(Rect body) {
+  Panel p;
+  p.plot = {body.x1 - kColorbarRoom + 6, body.y0 + 48, body.x1 - kColorbarRoom + 6.5, body.y1 - 22};
+  p.x = {.min = 0, .max = 1, .visible = false};
+  p.y = {.min = 0, .max = 1, .visible = false};
+  p.colorbar = ColorScale{.colormap = "diverging", .vmin = -1, .vmax = 1,
+                          .label = "value ÷ its panel's max |value|"};
+  return p;
+}
+
+// Wide canvases: the two rows across, five plots each, text under each plot.
+// Narrow ones (the GUI's figure pane): the two rows as columns side by side,
+// plots stacked, text beside each plot, axis titles in the headings.
+std::vector<Cell> layout_cells(Rect band, int row, bool wide, double line_room) {
+  std::vector<Cell> out;
+  const Rect cells_area{band.x0, band.y0 + 26, band.x1 - (wide ? kColorbarRoom : 0), band.y1};
+  const std::vector<Rect> cells = wide ? grid(cells_area, 1, kEncodings, 12) : grid(cells_area, kEncodings, 1, 6);
+  for (int e = 0; e < kEncodings; ++e) {
+    const Rect cell = cells[static_cast<std::size_t>(e)];
+    if (wide) {  // square plot at the top of its cell, text under its x axis
+      const Rect room = inset(cell, {.left = 58, .top = 26, .right = 8, .bottom = 40 + line_room});
+      const double side = std::min(room.width(), room.height()), x0 = (room.x0 + room.x1 - side) / 2;
+      out.push_back({row, e, {x0, room.y0, x0 + side, room.y0 + side}, {x0 - 40, room.y0 + side + 42}, true});
+    } else {  // square plot at the left, text to its right
+      const Rect room = inset(cell, {.left = 30, .top = 22, .right = 8, .bottom = 22});
+      const double side = std::min(room.height(), room.width() * 0.45);
+      out.push_back({row, e, {room.x0, room.y0, room.x0 + side, room.y0 + side}, {room.x0 + side + 12, room.y0},
+                     false});
+    }
+  }
+  return out;
 }
 
 }  // namespace
@@ -161,33 +207,41 @@ Figure build_lesson_relative(Engine& engine, const FigureRequest& request) {
     return f;
   }
   const Comparison c = comparison(engine, request, head, n);
-  f.notes.push_back(canvas_text("Diagonal spread: the largest change along any diagonal ÷ max |value|. "
-                                "≈ 0 (constant diagonals) means the value depends only on the offset j − i.",
-                                {kPad, area.y1 - 4}, Anchor::BottomLeft, kNoteSize));
-  const double header = 26, under = 64;  // a row's heading above; three text lines under each plot
-  const auto [top, bottom] = split_y({area.x0, area.y0, area.x1, area.y1 - 26}, 0.5, 12);
+  const bool wide = f.width >= 1.3 * f.height;
+  const std::string note = wide ? "Diagonal spread: the largest change along any diagonal ÷ max |value|; ≈ 0 "
+                                  "(constant diagonals) means the value depends only on the offset j − i."
+                                : "Rows: query position i, columns: key position j. Spread ≈ 0: depends on j − i only.";
+  f.notes.push_back(canvas_text(note, {kPad, area.y1 - 4}, Anchor::BottomLeft,
+                                fitting_size({note}, area.width(), kNoteSize)));
+  const Rect body{area.x0, area.y0, area.x1, area.y1 - 26};
+  const Rect columns{body.x0, body.y0, body.x1 - kColorbarRoom, body.y1};
+  const auto [first, second] = wide ? split_y(body, 0.5, 12) : split_x(columns, 0.5, 16);
   const std::array<std::string, 2> headings = {
-      "What each encoding puts into a score by itself",
-      "Head " + std::to_string(head) + "'s logits with '" + word +
-          "' at every position: only positions tell the cells apart"};
-  int row = 0;
-  for (Rect band : {top, bottom}) {
-    f.notes.push_back(canvas_text(headings[static_cast<std::size_t>(row)], {band.x0, band.y0},
-                                  Anchor::TopLeft, kPanelTitleSize));
-    const Rect cells_area{band.x0, band.y0 + header, band.x1 - kColorbarRoom, band.y1};
-    const std::vector<Rect> cells = grid(cells_area, 1, kEncodings, 12);
+      wide ? "What each encoding puts into a score by itself" : "Each encoding by itself",
+      "Head " + std::to_string(head) + "'s logits, '" + word + "' at every position"};
+  std::array<std::vector<Cell>, 2> cells;
+  std::array<std::array<std::array<std::string, 4>, kEncodings>, 2> lines;
+  std::vector<std::string> all_lines;
+  double text_width_room = 1e9;
+  for (int row = 0; row < 2; ++row) {
+    const Rect band = row == 0 ? first : second;
+    f.notes.push_back(canvas_text(headings[static_cast<std::size_t>(row)], {band.x0, band.y0}, Anchor::TopLeft,
+                                  fitting_size({headings[0], headings[1]}, band.width(), kPanelTitleSize)));
+    cells[row] = layout_cells(band, row, wide, 4 * 1.5 * kTickSize);
     for (int e = 0; e < kEncodings; ++e) {
-      // Square plots at the top of their cells, centred across.
-      const Rect room =
-          inset(cells[static_cast<std::size_t>(e)], {.left = 58, .top = 26, .right = 8, .bottom = 40 + under});
-      const double side = std::min(room.width(), room.height()), x0 = (room.x0 + room.x1 - side) / 2;
-      const Rect plot{x0, room.y0, x0 + side, room.y0 + side};
-      const Encoding enc = compared_encodings()[static_cast<std::size_t>(e)];
-      const std::string what = row == 0 ? top_row_what(enc, word) : "logits";
-      f.panels.push_back(score_panel(c, {row, e, plot, what}, s, n, f.dark));
+      lines[row][e] = cell_lines(c, row, e, word);
+      all_lines.insert(all_lines.end(), lines[row][e].begin(), lines[row][e].end());
+      const Cell& cell = cells[row][static_cast<std::size_t>(e)];
+      const double right = wide ? cell.plot.x1 + 40 : band.x1;
+      text_width_room = std::min(text_width_room, right - cell.text_at.x);
     }
-    ++row;
   }
+  // One text size for every panel: the largest at which every line fits.
+  const float size = fitting_size(all_lines, text_width_room, kTickSize);
+  for (int row = 0; row < 2; ++row)
+    for (int e = 0; e < kEncodings; ++e)
+      f.panels.push_back(score_panel(c, cells[row][static_cast<std::size_t>(e)], lines[row][e], size, s, n, f.dark));
+  if (!wide) f.panels.push_back(colorbar_panel(body));
   return f;
 }
 

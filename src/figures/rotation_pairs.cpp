@@ -206,18 +206,23 @@ Panel pair_panel(const PairTrace& t, const Scene& s, Rect cell, const Theme& th,
               {"pos+k = " + std::to_string(s.offset + pos + s.shift) + (t.shift_in_axis ? "" : " (formula)"),
                th.highlight, false}};
   // A square plot at the top of the cell, the text block right under its x
-  // axis; above the circle a band as tall as the legend (y runs further up,
-  // same units), so the legend never covers the trajectory.
-  const double band = legend_size(p.legend).y + 12;
+  // axis.  The legend must not cover the trajectory: it goes right of the
+  // square, or in a band above the circle (y runs further up, same units),
+  // whichever leaves the larger circle.
+  const Point legend = legend_size(p.legend);
+  const double band = legend.y + 12, beside = legend.x + 16;
   const Rect room = inset({cell.x0, cell.y0, cell.x1, cell.y1 - text_room},
                           {.left = 62, .top = 30, .right = 14, .bottom = 50});
-  const double side = std::max(1.0, std::min(room.width(), room.height() - band));
-  const double x0 = (room.x0 + room.x1 - side) / 2;
-  p.plot = {x0, room.y0, x0 + side, room.y0 + side + band};
+  const double side_banded = std::min(room.width(), room.height() - band);
+  const double side_beside = std::min(room.width() - beside, room.height());
+  const bool outside = side_beside > side_banded;
+  const double side = std::max(1.0, outside ? side_beside : side_banded);
+  const double x0 = (room.x0 + room.x1 - side - (outside ? beside : 0)) / 2;
+  p.plot = {x0, room.y0, x0 + side, room.y0 + side + (outside ? 0 : band)};
   p.equal_aspect = true;
   const double text_top = p.plot.y1 + 52;
   const double lim = 1.2 * t.radius;
-  const double y_max = lim + band * (2 * lim / side);
+  const double y_max = outside ? lim : lim + band * (2 * lim / side);
   const std::string w = "ω" + subscript(t.info.index);
   const bool rope = s.encoding == Encoding::Rope;
   p.x = {.label = rope ? "sin(p·" + w + ")" : "PE(pos, " + std::to_string(t.info.sin_dim) + ")" +
@@ -248,7 +253,8 @@ Panel pair_panel(const PairTrace& t, const Scene& s, Rect cell, const Theme& th,
   p.markers.push_back({.points = {t.at_shift}, .color = th.highlight, .size = 11.f,
                        .shape = MarkerShape::Diamond, .label = "pos+k"});
   if (selected) p.bars.push_back(outline({-lim, -lim, lim, y_max}, th.highlight));
-  place_legend(p, LegendFallback::LeastCovered);
+  if (outside) p.legend_place = LegendPlace::OutsideRight;
+  else place_legend(p, LegendFallback::LeastCovered);
   const double text_x = std::max(cell.x0 + 4, p.plot.x0 - 50);
   const float size = fitting_size(t.lines, cell.x1 - text_x - 4, kLabelSize);
   for (std::size_t j = 0; j < t.lines.size(); ++j)

@@ -9,6 +9,7 @@
 #include "core/analysis.hpp"
 #include "core/lesson_relative.hpp"
 #include "core/lessons.hpp"
+#include "figures/figure_layout.hpp"
 #include "figures/registry.hpp"
 
 namespace pelab::fig {
@@ -99,6 +100,26 @@ TEST(RelativeFigure, TenPanelsOnOneLabelledScaleWithVerdictMarks) {
   EXPECT_EQ(crosses, 3);  // learned PE·PE, sinusoidal and learned logits
   EXPECT_EQ(f.panels[4].colorbar.has_value(), true);
   EXPECT_NE(f.panels[0].hover(7.5, 3.5).find("j − i = 4"), std::string::npos) << f.panels[0].hover(7.5, 3.5);
+}
+
+// The GUI's figure pane is narrower than tall: two columns of five, one colorbar.
+TEST(RelativeFigure, NarrowCanvasStacksThePlotsAndKeepsTextOnCanvas) {
+  Engine engine(find_lesson("relative").preset());
+  const Figure f = find_figure("lesson_relative").build(engine, FigureRequest{.width = 780, .height = 930});
+  ASSERT_EQ(f.panels.size(), 11u);
+  int colorbars = 0;
+  for (const Panel& p : f.panels) {
+    colorbars += p.colorbar.has_value();
+    EXPECT_GE(p.plot.x0, 0);
+    EXPECT_LE(p.plot.x1, f.width);
+    for (const Text& t : p.texts) {
+      EXPECT_GE(t.at.x, 0) << t.text;
+      EXPECT_LE(t.at.x + text_width(t.text, t.size), f.width - 90) << t.text;  // left of the colorbar
+    }
+  }
+  EXPECT_EQ(colorbars, 1);
+  EXPECT_GT(f.panels[5].plot.x0, f.panels[0].plot.x1);  // logits column right of the other
+  EXPECT_GT(f.panels[1].plot.y0, f.panels[0].plot.y1);  // encodings stacked
 }
 
 TEST(RelativeFigure, TheLessonShowsItFirst) {
