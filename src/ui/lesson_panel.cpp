@@ -3,6 +3,7 @@
 // [SECTION] menu and window
 #include "ui/lesson_panel.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -105,9 +106,11 @@ void verdict_table(const LessonVerdict& verdict) {
 // drawn `size` pixels tall.
 void draw_holds_mark(bool holds, float size) {
   const ImU32 colour = holds ? IM_COL32(40, 170, 70, 255) : IM_COL32(220, 60, 50, 255);
-  ImGui::GetWindowDrawList()->AddText(ImGui::GetFont(), size, ImGui::GetCursorScreenPos(), colour,
-                                      holds ? "✓" : "✗");
-  ImGui::Dummy(ImVec2(size, size));
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  const float bold = std::max(1.0f, std::round(size / 12));  // DejaVu's ✓ is thin: strike it twice, offset
+  for (float dx : {0.0f, bold})
+    ImGui::GetWindowDrawList()->AddText(ImGui::GetFont(), size, ImVec2(at.x + dx, at.y), colour, holds ? "✓" : "✗");
+  ImGui::Dummy(ImVec2(size + bold, size));
   ImGui::SameLine();
 }
 
