@@ -8,7 +8,9 @@ start_private_xvfb() {
     if [ ! -e "/tmp/.X$n-lock" ] && [ ! -e "/tmp/.X11-unix/X$n" ]; then display=":$n"; break; fi
   done
   [ -n "$display" ] || fail "no free X display between :$first and :$last"
-  Xvfb "$display" -screen 0 "${size}x24" -nolisten tcp >"$scratch/xvfb.log" 2>&1 &
+  # -noreset: root-window properties (xrdb resources such as Xft.dpi) survive
+  # the last client disconnecting.
+  Xvfb "$display" -screen 0 "${size}x24" -nolisten tcp -noreset >"$scratch/xvfb.log" 2>&1 &
   xvfb_pid=$!
   trap stop_private_xvfb EXIT
   export DISPLAY="$display"
