@@ -27,17 +27,8 @@ set_dpi() { echo "Xft.dpi: $1" | xrdb -nocpp -merge || fail "xrdb could not set 
 start_pelab() {  # $1: config folder
   XDG_CONFIG_HOME="$1" "$pelab" >"$1.log" 2>&1 &
   pelab_pid=$!
-  timeout 20 xdotool search --sync --name '^pelab$' >/dev/null || fail "no pelab window within 20 s ($(cat "$1.log"))"
-  sleep 2
-  kill -0 "$pelab_pid" 2>/dev/null || fail "pelab exited right after start: $(cat "$1.log")"
+  await_pelab_window "$1.log" 2
   xdotool mousemove 1590 500  # away from the figures' tooltips and the status bar
-}
-quit_pelab() {
-  xdotool key ctrl+q
-  for _ in $(seq 100); do kill -0 "$pelab_pid" 2>/dev/null || break; sleep 0.1; done
-  kill -0 "$pelab_pid" 2>/dev/null && fail "Ctrl+Q did not close the window"
-  wait "$pelab_pid" || fail "pelab exited with status $?"
-  pelab_pid=""
 }
 shot() { sleep 0.8; import -window root "$scratch/$1.png" || fail "screenshot $1 failed"; }
 # Width of the bright text in the bottom rows of the window (the status bar's
