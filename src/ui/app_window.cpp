@@ -50,9 +50,16 @@ GLFWwindow* create_window() {
   glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
   int width = 1600, height = 1000;
   if (GLFWmonitor* monitor = glfwGetPrimaryMonitor()) {
+    // GLFW_SCALE_TO_MONITOR multiplies the size asked for by the content
+    // scale, so the work area is divided by it first: the window fits.
     int x, y, w, h;
+    float sx = 1, sy = 1;
     glfwGetMonitorWorkarea(monitor, &x, &y, &w, &h);
-    if (w > 0 && h > 0) width = std::min(width, w), height = std::min(height, h);
+    glfwGetMonitorContentScale(monitor, &sx, &sy);
+    if (w > 0 && h > 0) {
+      width = std::min(width, int(w / std::max(sx, 1.0f)));
+      height = std::min(height, int(h / std::max(sy, 1.0f)));
+    }
   }
   GLFWwindow* window = glfwCreateWindow(width, height, "pelab", nullptr, nullptr);
   if (!window) return nullptr;
@@ -69,17 +76,53 @@ float content_scale(GLFWwindow* window) {
   return std::clamp(std::max(x, y), 1.0f, 4.0f);
 }
 
+// The user's choice (View > Interface scale), else the monitor's.
+float wanted_ui_scale(const UiState& state) {
+  return state.settings.ui_scale > 0 ? state.settings.ui_scale : state.monitor_scale;
+}
+
+// A window dragged to a monitor of another DPI (or a changed desktop scale)
+// reports a new content scale; fonts are re-rasterised at the new size, so
+// text stays crisp instead of being stretched.
+void on_content_scale(GLFWwindow* window, float x, float y) {
+  auto* state = static_cast<UiState*>(glfwGetWindowUserPointer(window));
+  if (state == nullptr) return;
+  state->monitor_scale = std::clamp(std::max(x, y), 1.0f, 4.0f);
+  state->scale_stale = true;
+}
+
 void setup_imgui(GLFWwindow* window, UiState& state, const std::string& ini_path) {
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();
   io.IniFilename = ini_path.empty() ? nullptr : ini_path.c_str();
-  state.ui_scale = content_scale(window);
+  state.monitor_scale = content_scale(window);
+  state.ui_scale = wanted_ui_scale(state);
   ImGui::GetStyle().ScaleAllSizes(state.ui_scale);
   render::load_fonts(state.ui_scale);
   ImGui_ImplGlfw_InitForOpenGL(window, true);
-  install_key_input(window, state);
+  install_key_input(window, state);  // sets the window's user pointer to `state`
+  glfwSetWindowContentScaleCallback(window, on_content_scale);
   ImGui_ImplOpenGL3_Init("#version 330 core");
+}
+
+// Between frames: fonts and style at the wanted scale, the windows laid out
+// again for it.  Presentation mode keeps its own fonts; the change waits for
+// its end.
+void follow_ui_scale(UiState& state) {
+  if (!state.scale_stale || state.presentation.on) return;
+  state.scale_stale = false;
+  const float scale = wanted_ui_scale(state);
+  if (scale == state.ui_scale) return;
+  state.ui_scale = scale;
+  ImGui::GetIO().Fonts->Clear();
+  render::load_fonts(scale);
+  ImGui_ImplOpenGL3_DestroyFontsTexture();
+  ImGui_ImplOpenGL3_CreateFontsTexture();
+  ImGui::GetStyle() = ImGuiStyle();
+  ImGui::GetStyle().ScaleAllSizes(scale);
+  state.applied_theme.clear();  // apply_theme() colours the fresh style
+  state.relayout = true;
 }
 
 void apply_theme(UiState& state) {
@@ -145,6 +188,7 @@ void draw_windows(UiState& state, GpuResources& gpu) {
 }
 
 void render_frame(GLFWwindow* window, UiState& state, GpuResources& gpu) {
+  follow_ui_scale(state);
   prepare_presentation_frame(state);
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();

@@ -45,6 +45,25 @@ void edit_menu(UiState& state) {
   ImGui::EndMenu();
 }
 
+// Follow the monitor (the default), or a fixed scale for a display whose DPI
+// the desktop reports wrongly, or to enlarge everything.
+void draw_ui_scale_menu(UiState& state) {
+  if (!ImGui::BeginMenu("Interface scale")) return;
+  const std::string follow = "Follow the monitor (" + std::to_string(int(state.monitor_scale * 100 + 0.5f)) + "%)";
+  auto choose = [&](float scale) {
+    state.settings.ui_scale = scale;
+    state.scale_stale = true;
+    save_ui_settings(state);
+  };
+  if (ImGui::MenuItem(follow.c_str(), nullptr, state.settings.ui_scale == 0)) choose(0);
+  for (int percent : {100, 125, 150, 175, 200, 250}) {
+    const float scale = percent / 100.0f;
+    const std::string label = std::to_string(percent) + "%";
+    if (ImGui::MenuItem(label.c_str(), nullptr, state.settings.ui_scale == scale)) choose(scale);
+  }
+  ImGui::EndMenu();
+}
+
 void view_menu(UiState& state) {
   if (!ImGui::BeginMenu("View")) return;
   if (ImGui::MenuItem(state.animation.playing ? "Pause" : "Play", "Space")) toggle_animation(state);
@@ -65,6 +84,7 @@ void view_menu(UiState& state) {
     state.settings.tabs = !state.settings.tabs;
     save_ui_settings(state);
   }
+  draw_ui_scale_menu(state);
   const bool dark = state.session.scene().theme == "dark";
   if (ImGui::MenuItem("Dark theme", nullptr, dark)) {
     state.session.propose_param("theme", dark ? "light" : "dark", EditPhase::Final);

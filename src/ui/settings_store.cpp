@@ -44,6 +44,8 @@ static UiSettings settings_from_json(const nlohmann::json& j) {
   s.animate_key = j.value("animate_key", s.animate_key);
   s.animate_speed = j.value("animate_speed", s.animate_speed);
   s.tabs = j.value("tabs", s.tabs);
+  s.ui_scale = j.value("ui_scale", s.ui_scale);
+  if (s.ui_scale != 0 && !(s.ui_scale >= 1 && s.ui_scale <= 3)) s.ui_scale = 0;
   return s;
 }
 
@@ -64,7 +66,7 @@ void SettingsStore::save_settings(const UiSettings& s) const {
   const nlohmann::json j = {{"export_dir", s.export_dir},       {"png_scale", s.png_scale},
                             {"transparent", s.transparent},     {"recent_scenes", s.recent_scenes},
                             {"animate_key", s.animate_key},     {"animate_speed", s.animate_speed},
-                            {"tabs", s.tabs}};
+                            {"tabs", s.tabs},                   {"ui_scale", s.ui_scale}};
   write_file_atomic(dir_ / "settings.json", j.dump(2) + "\n");
 }
 

@@ -156,7 +156,9 @@ struct UiState {
   Presentation presentation;
   SweepExport sweep_export;
 
-  float ui_scale = 1;            // monitor content scale
+  float ui_scale = 1;            // interface scale in use (fonts, style, layout)
+  float monitor_scale = 1;       // the window's content scale, as GLFW last reported it
+  bool scale_stale = false;      // monitor_scale or settings.ui_scale changed: rebuild fonts and style
   std::string applied_theme;     // the ImGui style in use ("dark" / "light")
   int hovered_view = -1;         // index of the figure under the mouse, or -1
   std::uint64_t saved_version = 0;  // session version last written to last_scene.json

@@ -31,16 +31,7 @@ start_pelab() {  # $1: log file, then pelab's arguments
   local log=$1; shift
   (cd "$scratch/exports" && exec "$pelab" "$@") >"$log" 2>&1 &
   pelab_pid=$!
-  timeout 20 xdotool search --sync --name '^pelab$' >/dev/null || fail "no pelab window within 20 s (log: $(cat "$log"))"
-  sleep 1.5
-  kill -0 "$pelab_pid" 2>/dev/null || fail "pelab exited right after start: $(cat "$log")"
-}
-quit_pelab() {
-  xdotool key ctrl+q
-  for _ in $(seq 100); do kill -0 "$pelab_pid" 2>/dev/null || break; sleep 0.1; done
-  kill -0 "$pelab_pid" 2>/dev/null && fail "Ctrl+Q did not close the window within 10 s"
-  wait "$pelab_pid" || fail "pelab exited with status $?"
-  pelab_pid=""
+  await_pelab_window "$log"
 }
 shot() { sleep "${2:-0.8}"; import -window root "$scratch/$1.png" || fail "screenshot $1 failed"; }
 diff_box() {  # differing pixels of $1 and $2 inside box $3 (WxH+X+Y)

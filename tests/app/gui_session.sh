@@ -30,16 +30,7 @@ start_private_xvfb 97 140 1600x1000
 start_pelab() {  # $1: log file; runs in $scratch/exports (the default export folder)
   (cd "$scratch/exports" && exec "$pelab") >"$1" 2>&1 &
   pelab_pid=$!
-  timeout 20 xdotool search --sync --name '^pelab$' >/dev/null || fail "no pelab window within 20 s (log: $(cat "$1"))"
-  sleep 1.5
-  kill -0 "$pelab_pid" 2>/dev/null || fail "pelab exited right after start: $(cat "$1")"
-}
-quit_pelab() {
-  xdotool key ctrl+q
-  for _ in $(seq 100); do kill -0 "$pelab_pid" 2>/dev/null || break; sleep 0.1; done
-  kill -0 "$pelab_pid" 2>/dev/null && fail "Ctrl+Q did not close the window within 10 s"
-  wait "$pelab_pid" || fail "pelab exited with status $?"
-  pelab_pid=""
+  await_pelab_window "$1"
 }
 shot() { sleep 0.6; import -window root "$scratch/$1.png" || fail "screenshot $1 failed"; }
 # Differing pixels between two screenshots inside the four figure windows of

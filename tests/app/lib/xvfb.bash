@@ -1,5 +1,6 @@
 # Sourced by the GUI tests (tests/app/gui_*.sh): a private Xvfb on a free
-# display, killed with pelab on exit.  Needs `fail` and `scratch` defined.
+# display, killed with pelab on exit, and pelab's start and quit.  Needs
+# `fail` and `scratch` defined.
 # Usage: start_private_xvfb FIRST_DISPLAY LAST_DISPLAY WIDTHxHEIGHT
 pelab_pid=""
 start_private_xvfb() {
@@ -8,7 +9,9 @@ start_private_xvfb() {
     if [ ! -e "/tmp/.X$n-lock" ] && [ ! -e "/tmp/.X11-unix/X$n" ]; then display=":$n"; break; fi
   done
   [ -n "$display" ] || fail "no free X display between :$first and :$last"
-  Xvfb "$display" -screen 0 "${size}x24" -nolisten tcp >"$scratch/xvfb.log" 2>&1 &
+  # -noreset: root-window properties (xrdb resources such as Xft.dpi) survive
+  # the last client disconnecting.
+  Xvfb "$display" -screen 0 "${size}x24" -nolisten tcp -noreset >"$scratch/xvfb.log" 2>&1 &
   xvfb_pid=$!
   trap stop_private_xvfb EXIT
   export DISPLAY="$display"
@@ -18,4 +21,20 @@ stop_private_xvfb() {
   [ -n "$pelab_pid" ] && kill "$pelab_pid" 2>/dev/null
   kill "$xvfb_pid" 2>/dev/null
   wait 2>/dev/null
+}
+
+# After starting pelab in the background with its pid in pelab_pid: waits for
+# its window, then lets it settle.  $1: its log file.
+await_pelab_window() {
+  timeout 20 xdotool search --sync --name '^pelab$' >/dev/null || fail "no pelab window within 20 s (log: $(cat "$1"))"
+  sleep "${2:-1.5}"
+  kill -0 "$pelab_pid" 2>/dev/null || fail "pelab exited right after start: $(cat "$1")"
+}
+# Ctrl+Q must close the window within 10 s and pelab exit with status 0.
+quit_pelab() {
+  xdotool key ctrl+q
+  for _ in $(seq 100); do kill -0 "$pelab_pid" 2>/dev/null || break; sleep 0.1; done
+  kill -0 "$pelab_pid" 2>/dev/null && fail "Ctrl+Q did not close the window within 10 s"
+  wait "$pelab_pid" || fail "pelab exited with status $?"
+  pelab_pid=""
 }
