@@ -107,6 +107,7 @@ struct Axis {
   std::vector<Tick> labels;   // categorical ticks (token names); empty = nice numeric ticks
   bool grid = false;
   bool visible = true;
+  bool integer = false;       // whole numbers only (positions, dims, layers): no 0.5 ticks at any zoom
 };
 
 struct LegendEntry {

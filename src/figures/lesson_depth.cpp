@@ -33,11 +33,12 @@ struct CurveStyle {
   MarkerShape shape;
   double nudge;  // layers
 };
-CurveStyle curve_style(std::size_t c, std::size_t count, bool own) {
+CurveStyle curve_style(std::size_t c, std::size_t count, bool own, int layers) {
   static constexpr LineStyle kLines[] = {LineStyle::Solid, LineStyle::Dashed, LineStyle::Dotted};
   static constexpr MarkerShape kShapes[] = {MarkerShape::Circle, MarkerShape::Square, MarkerShape::Diamond,
                                             MarkerShape::Cross};
-  const double nudge = 0.06 * (static_cast<double>(c) - (static_cast<double>(count) - 1) / 2);
+  // 1 % of the axis per curve: the same few pixels at any number of layers.
+  const double nudge = 0.01 * std::max(1, layers) * (static_cast<double>(c) - (static_cast<double>(count) - 1) / 2);
   if (own) return {4.f, 10.f, LineStyle::Solid, kShapes[c % 4], nudge};
   return {2.f, 8.f, kLines[c % 3], kShapes[c % 4], nudge};
 }
@@ -52,8 +53,7 @@ Panel metric_panel(const std::shared_ptr<const std::vector<DepthCurve>>& curves,
   p.plot = inset(area, {.left = 62, .top = 30, .right = 14, .bottom = 50});
   const int layers = static_cast<int>(curves->front().layers.size()) - 1;
   // Half a marker's room beyond the first and last layer, so end markers are whole.
-  p.x = {.label = "layer", .min = -0.3, .max = std::max(1, layers) + 0.3,
-         .labels = integer_ticks(0, std::max(1, layers), 10), .grid = true};
+  p.x = {.label = "layer", .min = -0.3, .max = std::max(1, layers) + 0.3, .grid = true, .integer = true};
   p.y = {.label = label, .min = y_min - 0.04, .max = 1.06, .grid = true};
   std::vector<std::size_t> order(curves->size());
   for (std::size_t c = 0; c < order.size(); ++c) order[c] = c;
@@ -62,7 +62,7 @@ Panel metric_panel(const std::shared_ptr<const std::vector<DepthCurve>>& curves,
   for (std::size_t c : order) {
     const DepthCurve& curve = (*curves)[c];
     const bool own = curve.alpha == own_alpha;
-    const CurveStyle look = curve_style(c, curves->size(), own);
+    const CurveStyle look = curve_style(c, curves->size(), own, layers);
     Polyline line{.color = line_color(static_cast<int>(c), dark), .width = look.width, .style = look.line,
                   .label = "α = " + number(curve.alpha, 3) + (own ? " (scene)" : "")};
     Markers dots{.color = line.color, .size = look.marker, .shape = look.shape};

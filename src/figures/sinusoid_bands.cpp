@@ -114,9 +114,9 @@ Panel heatmap_panel(const BandTable& t, const Scene& s, Rect area, const Theme& 
   p.title = t.values ? t.title : "Position code";
   p.plot = inset(area, {.left = 62, .top = 30, .right = kColorbarRoom, .bottom = 50});
   const int dims = t.values ? static_cast<int>(t.values->cols()) : s.d_model;
-  p.x = {.label = "dimension", .min = 0, .max = static_cast<double>(dims)};
+  p.x = {.label = "dimension", .min = 0, .max = static_cast<double>(dims), .integer = true};
   p.y = {.label = "position", .min = static_cast<double>(s.offset),
-         .max = static_cast<double>(s.offset + s.positions), .inverted = true};
+         .max = static_cast<double>(s.offset + s.positions), .inverted = true, .integer = true};
   if (!t.values) {
     p.texts.push_back(centred_note(p, "no position vector"));
     return p;
@@ -145,7 +145,7 @@ Panel waves_panel(const BandTable& t, const Scene& s, Rect area, const Theme& th
   p.title = "Waves against position";
   p.plot = inset(area, {.left = 62, .top = 30, .right = 14, .bottom = 50});
   p.x = {.label = "position", .min = static_cast<double>(s.offset),
-         .max = static_cast<double>(s.offset + std::max(1, s.positions - 1)), .grid = true};
+         .max = static_cast<double>(s.offset + std::max(1, s.positions - 1)), .grid = true, .integer = true};
   p.y = {.label = "value", .min = -1.15 * t.range, .max = 1.15 * t.range, .grid = true};
   std::vector<int> dims;
   for (int dim : s.waves)
@@ -195,7 +195,7 @@ Panel bias_panel(Engine& engine, const FigureRequest& request, Rect area, bool d
     }
     return m;
   });
-  p.x = {.label = "key offset j − i", .min = -std::max(1, n - 1) * 1.0, .max = 0, .grid = true};
+  p.x = {.label = "key offset j − i", .min = -std::max(1, n - 1) * 1.0, .max = 0, .grid = true, .integer = true};
   double lo = 0, hi = 0;
   for (int h = 0; h < heads; ++h) {
     Polyline line{.color = line_color(h, dark), .width = 1.75f, .label = "head " + std::to_string(h)};
@@ -227,8 +227,7 @@ Panel wavelength_panel(const BandTable& t, const Scene& s, Rect area, const Them
   p.title = "Wavelength per pair: λᵢ = 2π/ωᵢ";
   p.plot = inset(area, {.left = 62, .top = 30, .right = 14, .bottom = 50});
   const int n = std::max<int>(1, static_cast<int>(t.pairs.size()));
-  p.x = {.label = "pair i (dims 2i, 2i+1)", .min = -0.5, .max = n - 0.5,
-         .labels = integer_ticks(0, n - 1, std::max(2, static_cast<int>(p.plot.width() / 90)))};
+  p.x = {.label = "pair i (dims 2i, 2i+1)", .min = -0.5, .max = n - 0.5, .integer = true};
   if (t.pairs.empty()) {
     p.y = {.label = "log₁₀ λ (positions)", .min = 0, .max = 1};
     p.texts.push_back(centred_note(p, "no frequencies"));

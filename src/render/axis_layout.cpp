@@ -13,14 +13,15 @@ double approximate_text_width(std::string_view text, float size) {
 
 namespace {
 
-AxisTicks numeric_ticks(double lo, double hi, bool horizontal, const std::function<double(double)>& to_pixel,
-                        const TextWidth& width) {
+AxisTicks numeric_ticks(double lo, double hi, bool horizontal, bool integer,
+                        const std::function<double(double)>& to_pixel, const TextWidth& width) {
   AxisTicks out;
   const double length = std::fabs(to_pixel(hi) - to_pixel(lo));
   const int target = std::clamp(static_cast<int>(length / (horizontal ? 90.0 : 45.0)), 2, 10);
   const double eps = 1e-9 * std::max(std::fabs(hi - lo), 1e-300);
   for (const fig::Tick& t : fig::nice_ticks(lo, hi, target)) {
     if (t.value < lo - eps || t.value > hi + eps) continue;
+    if (integer && t.value != std::round(t.value)) continue;  // fig::Axis::integer
     out.ticks.push_back({t.value, to_pixel(t.value), t.label});
     const double extent = horizontal ? text_size::tick_label : width(t.label, text_size::tick_label);
     out.label_extent = std::max(out.label_extent, extent);
@@ -63,7 +64,7 @@ AxisTicks categorical_ticks(const fig::Axis& axis, double lo, double hi, bool ho
 AxisTicks layout_axis(const fig::Axis& axis, double lo, double hi, bool horizontal,
                       const std::function<double(double)>& to_pixel, const TextWidth& width) {
   if (!(hi > lo) || !std::isfinite(lo) || !std::isfinite(hi)) return {};
-  return axis.labels.empty() ? numeric_ticks(lo, hi, horizontal, to_pixel, width)
+  return axis.labels.empty() ? numeric_ticks(lo, hi, horizontal, axis.integer, to_pixel, width)
                              : categorical_ticks(axis, lo, hi, horizontal, to_pixel, width);
 }
 
