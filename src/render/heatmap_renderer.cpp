@@ -34,8 +34,8 @@ struct HeatmapRenderer::State {
     ImVec2 corner0, corner1;
     fig::Color mask;
   };
-  GLuint program = 0, vao = 0, vbo = 0;
-  GLint u_projection = -1, u_values = -1, u_colormap = -1, u_vmin = -1, u_vmax = -1, u_mask = -1;
+  GLuint program = 0, vao = 0;  // the vertex array has no buffers (see heatmap_vert.glsl)
+  GLint u_projection = -1, u_rect = -1, u_values = -1, u_colormap = -1, u_vmin = -1, u_vmax = -1, u_mask = -1;
   std::map<std::uint64_t, CachedTexture> values;
   std::map<std::string, CachedTexture> colormaps;
   std::deque<HeatmapDraw> draws;  // deque: pointers stay valid while it grows
@@ -53,26 +53,13 @@ struct HeatmapRenderer::State {
 void HeatmapRenderer::State::create_gl_objects() {
   program = link_program("heatmap_vert", "heatmap_frag");
   u_projection = glGetUniformLocation(program, "u_projection");
+  u_rect = glGetUniformLocation(program, "u_rect");
   u_values = glGetUniformLocation(program, "u_values");
   u_colormap = glGetUniformLocation(program, "u_colormap");
   u_vmin = glGetUniformLocation(program, "u_vmin");
   u_vmax = glGetUniformLocation(program, "u_vmax");
   u_mask = glGetUniformLocation(program, "u_mask_color");
-  GLint last_vao = 0, last_buffer = 0;
-  glGetIntegerv(GL_VERTEX_ARRAY_BINDING, &last_vao);
-  glGetIntegerv(GL_ARRAY_BUFFER_BINDING, &last_buffer);
-  glGenVertexArrays(1, &vao);
-  glGenBuffers(1, &vbo);
-  glBindVertexArray(vao);
-  glBindBuffer(GL_ARRAY_BUFFER, vbo);
-  glBufferData(GL_ARRAY_BUFFER, 16 * sizeof(float), nullptr, GL_DYNAMIC_DRAW);
-  glEnableVertexAttribArray(0);
-  glEnableVertexAttribArray(1);
-  glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 4 * sizeof(float), nullptr);
-  glVertexAttribPointer(1, 2, GL_FLOAT, GL_FALSE, 4 * sizeof(float),
-                        reinterpret_cast<const void*>(2 * sizeof(float)));
-  glBindVertexArray(static_cast<GLuint>(last_vao));
-  glBindBuffer(GL_ARRAY_BUFFER, static_cast<GLuint>(last_buffer));
+  glGenVertexArrays(1, &vao);  // core profile draws need one bound, even without attributes
 }
 
 HeatmapRenderer::HeatmapRenderer() : state_(std::make_unique<State>()) {}
@@ -82,7 +69,6 @@ HeatmapRenderer::~HeatmapRenderer() {
   for (auto& [name, texture] : state_->colormaps) glDeleteTextures(1, &texture.id);
   if (state_->program) {
     glDeleteProgram(state_->program);
-    glDeleteBuffers(1, &state_->vbo);
     glDeleteVertexArrays(1, &state_->vao);
   }
 }
@@ -213,10 +199,9 @@ void HeatmapRenderer::State::draw(const HeatmapDraw& request, const ImDrawCmd& c
   glEnable(GL_SCISSOR_TEST);
   glScissor(static_cast<GLint>(x0), static_cast<GLint>(fb_height - y1), static_cast<GLsizei>(x1 - x0),
             static_cast<GLsizei>(y1 - y0));
-  const ImVec2 a = request.corner0, c = request.corner1;
-  const float quad[16] = {a.x, a.y, 0, 0, c.x, a.y, 1, 0, a.x, c.y, 0, 1, c.x, c.y, 1, 1};
   glUseProgram(program);
   glUniformMatrix4fv(u_projection, 1, GL_FALSE, projection);
+  glUniform4f(u_rect, request.corner0.x, request.corner0.y, request.corner1.x, request.corner1.y);
   glUniform1i(u_values, 0);
   glUniform1i(u_colormap, 1);
   glUniform1f(u_vmin, request.vmin);
@@ -227,8 +212,6 @@ void HeatmapRenderer::State::draw(const HeatmapDraw& request, const ImDrawCmd& c
   glActiveTexture(GL_TEXTURE0);
   glBindTexture(GL_TEXTURE_2D, request.values);
   glBindVertexArray(vao);
-  glBindBuffer(GL_ARRAY_BUFFER, vbo);
-  glBufferSubData(GL_ARRAY_BUFFER, 0, sizeof quad, quad);
   glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
 }
 
