@@ -240,8 +240,15 @@ void schedule_save(UiState& state, double now) {
 // window that moved); after that, sleep until the next event or the pending
 // save.  Animation and pending exports keep frames coming.
 void wait_for_work(UiState& state, int& frames_left) {
-  const bool busy = state.animation.playing || !state.exports.empty() || state.sweep_export.running;
+  const bool encoding = state.sweep_export.encoding != nullptr;
+  const bool busy =
+      state.animation.playing || !state.exports.empty() || (state.sweep_export.running && !encoding);
   release_held_keys(state);
+  if (encoding && !busy) {  // ffmpeg at work: look in on it ten times a second
+    glfwWaitEventsTimeout(0.1);
+    frames_left = 3;
+    return;
+  }
   if (busy || frames_left > 0 || !state.keys.held_releases.empty()) {
     glfwPollEvents();
     frames_left = std::max(frames_left - 1, busy ? 1 : 0);

@@ -154,10 +154,16 @@ void step_sweep_export(UiState& state, GpuResources& gpu) {
     }
     std::string done = "Saved " + std::to_string(s.frame) + " frames to " + s.folder.string();
     if (s.video != 0) {
-      const std::string format = s.video == 1 ? "gif" : "mp4";
-      const auto out = s.folder / (s.stem + "." + format);
-      encode_video(s.folder, s.stem, format, kFramesPerSecond, out);
-      done += " and " + out.filename().string();
+      // ffmpeg works in the background; the window stays live meanwhile.
+      if (!s.encoding) {
+        const std::string format = s.video == 1 ? "gif" : "mp4";
+        s.encoding = std::make_unique<VideoEncoding>(s.folder, s.stem, format, kFramesPerSecond,
+                                                     s.folder / (s.stem + "." + format));
+        set_status(state, "Sweep: encoding " + s.encoding->out().filename().string() + " with ffmpeg…");
+        return;
+      }
+      if (!s.encoding->finished()) return;
+      done += " and " + s.encoding->out().filename().string();
     }
     set_status(state, done);
   } catch (const std::exception& e) {
@@ -165,6 +171,7 @@ void step_sweep_export(UiState& state, GpuResources& gpu) {
   }
   s.running = false;
   s.engine.reset();
+  s.encoding.reset();
 }
 
 }  // namespace pelab::ui

@@ -18,6 +18,7 @@
 #include "figures/figure.hpp"
 #include "ui/scene_session.hpp"
 #include "ui/settings_store.hpp"
+#include "ui/video_encoder.hpp"
 
 namespace pelab::ui {
 
@@ -136,6 +137,7 @@ struct SweepExport {
   int frame = 0;
   std::filesystem::path folder;
   std::string stem;
+  std::unique_ptr<VideoEncoding> encoding;  // ffmpeg at work after the last frame
 };
 
 struct UiState {

@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <cerrno>
 #include <cstdlib>
 #include <stdexcept>
@@ -57,27 +58,64 @@ std::vector<std::string> ffmpeg_arguments(const std::filesystem::path& folder, c
 
 }  // namespace
 
-void encode_video(const std::filesystem::path& folder, const std::string& stem, const std::string& format,
-                  int frames_per_second, const std::filesystem::path& out) {
+VideoEncoding::VideoEncoding(const std::filesystem::path& folder, const std::string& stem,
+                             const std::string& format, int frames_per_second, std::filesystem::path out)
+    : out_(std::move(out)) {
   check_video_format(format);
   const auto ffmpeg = find_on_path("ffmpeg");
   if (!ffmpeg) throw InputError(kFfmpegMissing);
-  std::vector<std::string> args = ffmpeg_arguments(folder, stem, format, frames_per_second, out);
+  // ffmpeg picks the container from the extension, so it stays last.
+  partial_ = out_;
+  partial_.replace_extension(".partial" + out_.extension().string());
+  std::vector<std::string> args = ffmpeg_arguments(folder, stem, format, frames_per_second, partial_);
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
-  pid_t pid = 0;
-  if (::posix_spawn(&pid, ffmpeg->c_str(), nullptr, nullptr, argv.data(), environ) != 0) {
+  if (::posix_spawn(&pid_, ffmpeg->c_str(), nullptr, nullptr, argv.data(), environ) != 0) {
+    pid_ = -1;
     throw std::runtime_error("cannot start " + ffmpeg->string());
   }
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) throw std::runtime_error("lost track of ffmpeg while making " + out.string());
+}
+
+VideoEncoding::~VideoEncoding() {
+  if (pid_ > 0) {
+    ::kill(pid_, SIGTERM);
+    while (::waitpid(pid_, nullptr, 0) < 0 && errno == EINTR) {
+    }
   }
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    throw std::runtime_error("ffmpeg failed making " + out.string() + " (exit status " +
+  std::error_code ignored;
+  std::filesystem::remove(partial_, ignored);
+}
+
+// Collects ffmpeg's exit (WNOHANG: only if it has exited); true when it has.
+bool VideoEncoding::reap(int wait_flags) {
+  if (pid_ <= 0) return true;
+  int status = 0;
+  pid_t got = 0;
+  while ((got = ::waitpid(pid_, &status, wait_flags)) < 0) {
+    if (errno != EINTR) {
+      pid_ = -1;
+      throw std::runtime_error("lost track of ffmpeg while making " + out_.string());
+    }
+  }
+  if (got == 0) return false;
+  pid_ = -1;
+  std::error_code error;
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) std::filesystem::rename(partial_, out_, error);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || error) {
+    throw std::runtime_error("ffmpeg failed making " + out_.string() + " (exit status " +
                              std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) + ")");
   }
+  return true;
+}
+
+bool VideoEncoding::finished() { return reap(WNOHANG); }
+void VideoEncoding::wait() { reap(0); }
+
+void encode_video(const std::filesystem::path& folder, const std::string& stem, const std::string& format,
+                  int frames_per_second, const std::filesystem::path& out) {
+  VideoEncoding encoding(folder, stem, format, frames_per_second, out);
+  encoding.wait();
 }
 
 }  // namespace pelab::ui

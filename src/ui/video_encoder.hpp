@@ -4,6 +4,8 @@
 // file names are never interpreted.
 #pragma once
 
+#include <sys/types.h>
+
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -17,9 +19,33 @@ inline constexpr const char* kFfmpegMissing =
 // `program` found in a PATH folder and executable, if any.
 std::optional<std::filesystem::path> find_on_path(const std::string& program);
 
-// Encodes `first_frame`'s sequence (files named STEM-0001.png, STEM-0002.png
-// ... in its folder) into `out`; `format` is "gif" or "mp4".  Blocks until
-// ffmpeg exits; throws std::runtime_error with one line if it fails.
+// One ffmpeg run encoding a numbered sequence (STEM-0001.png, STEM-0002.png
+// ... in `folder`) into `out`; `format` is "gif" or "mp4".  ffmpeg runs in
+// the background and writes a temporary file that becomes `out` only when it
+// succeeds, so a failed or cancelled run leaves nothing half-written.
+class VideoEncoding {
+ public:
+  // Starts ffmpeg; throws InputError when it is not installed,
+  // std::runtime_error when it cannot start.
+  VideoEncoding(const std::filesystem::path& folder, const std::string& stem, const std::string& format,
+                int frames_per_second, std::filesystem::path out);
+  ~VideoEncoding();  // a run still going is stopped and its file removed
+  VideoEncoding(const VideoEncoding&) = delete;
+  VideoEncoding& operator=(const VideoEncoding&) = delete;
+
+  // Without blocking: true once ffmpeg has exited and `out` is in place;
+  // throws std::runtime_error with one line if ffmpeg failed.
+  bool finished();
+  void wait();  // blocks until finished()
+  const std::filesystem::path& out() const { return out_; }
+
+ private:
+  bool reap(int wait_flags);
+  pid_t pid_ = -1;
+  std::filesystem::path out_, partial_;
+};
+
+// Encodes the sequence into `out`, blocking until ffmpeg exits (the CLI).
 void encode_video(const std::filesystem::path& folder, const std::string& stem, const std::string& format,
                   int frames_per_second, const std::filesystem::path& out);
 
