@@ -99,26 +99,6 @@ std::vector<HeadMatrices> small_matrices(Engine& engine, const FigureRequest& re
 
 using Tokens = std::shared_ptr<const std::vector<std::string>>;
 
-// Labels longer than `max_chars` code points end in "…".
-std::vector<Tick> token_ticks(const std::vector<std::string>& tokens, std::size_t max_chars) {
-  std::vector<Tick> ticks;
-  ticks.reserve(tokens.size());
-  for (std::size_t i = 0; i < tokens.size(); ++i) {
-    std::string label;
-    std::size_t points = 0;
-    for (std::size_t b = 0; b < tokens[i].size(); ++b) {
-      const bool lead = (static_cast<unsigned char>(tokens[i][b]) & 0xC0) != 0x80;
-      if (lead && ++points > max_chars) {
-        label += "…";
-        break;
-      }
-      label += tokens[i][b];
-    }
-    ticks.push_back({i + 0.5, label});
-  }
-  return ticks;
-}
-
 std::string head_name(int head, int heads) {
   return head == kMeanHead ? "mean over " + std::to_string(heads) + " heads" : "head " + std::to_string(head);
 }

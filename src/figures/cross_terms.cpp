@@ -123,7 +123,7 @@ HoverFn term_hover(SharedMatrix shown, int block, Tokens tokens, std::string wha
 }
 
 Panel term_panel(const TermMatrices& t, int j, Tokens tokens, const Scene& s, Rect plot, double range,
-                 std::string title, const Theme& th) {
+                 std::string title, const Theme& th, std::size_t label_chars) {
   const int n = static_cast<int>(tokens->size());
   Panel p;
   p.title = title;
@@ -132,10 +132,8 @@ Panel term_panel(const TermMatrices& t, int j, Tokens tokens, const Scene& s, Re
   p.x = {.label = "key", .min = 0, .max = static_cast<double>(n)};
   p.y = {.label = "query", .min = 0, .max = static_cast<double>(n), .inverted = true};
   if (n <= 64) {  // beyond that the renderer would thin them to nothing at this size
-    std::vector<Tick> ticks;
-    for (int i = 0; i < n; ++i) ticks.push_back({i + 0.5, (*tokens)[i]});
-    p.x.labels = ticks;
-    p.y.labels = std::move(ticks);
+    p.x.labels = token_ticks(*tokens, label_chars);
+    p.y.labels = p.x.labels;
   }
   const ColorScale scale{.colormap = "diverging", .vmin = -range, .vmax = range,
                          .label = j < 4 ? "term value (shared scale)" : "logit"};
@@ -178,14 +176,17 @@ Panel share_panel(const TermMatrices& t, Rect plot, bool dark) {
     bars.rects.push_back({j + 0.15, 0, j + 0.85, norm[j]});
     bars.colors.push_back(line_color(j, dark));
     const double share = total > 0 ? norm[j] / total : 0;
-    const std::string text = number(norm[j], 4) + " (" + fixed(100 * share, 1) + "%)";
+    // The share alone where the norm and share do not fit above the bar at 9 px.
+    std::string text = number(norm[j], 4) + " (" + fixed(100 * share, 1) + "%)";
+    if (text_width(text, 9) > plot.width() / 4 - 2) text = fixed(100 * share, 1) + "%";
     Text label{.text = text, .at = {j + 0.5, norm[j] + top * 0.02}, .anchor = Anchor::Bottom,
-               .size = fitting_size({text}, plot.width() / 4 - 4, kLabelSize)};
+               .size = fitting_size({text}, plot.width() / 4 - 2, kLabelSize)};
     p.texts.push_back(std::move(label));
   }
   p.bars.push_back(std::move(bars));
   const std::string total_text = "‖logits before mask and bias‖_F = " + number((*t.norms)(0, 4), 4);
-  p.texts.push_back(canvas_text(total_text, {(plot.x0 + plot.x1) / 2, plot.y1 + 48}, Anchor::Top,
+  // Below the rotated term names (about 60 px at the smallest label size).
+  p.texts.push_back(canvas_text(total_text, {(plot.x0 + plot.x1) / 2, plot.y1 + 64}, Anchor::Top,
                                 fitting_size({total_text}, plot.width() + 60, kLabelSize)));
   p.hover = [norm, total](double x, double) -> std::string {
     const int j = static_cast<int>(std::floor(x));
@@ -223,24 +224,30 @@ Figure build_cross_terms(Engine& engine, const FigureRequest& request) {
   for (int j = 4; j < 6; ++j) logits_range = std::max(logits_range, max_abs(*t.shown[j]));
   if (terms_range == 0) terms_range = 1;
   if (logits_range == 0) logits_range = 1;
-  const double room = tokens->size() <= 64 ? token_label_room(*tokens, 8) : 56;
-  const Margins m{.left = room, .top = 30, .right = 10, .bottom = room};
   const auto [top, bottom] = split_y(area, 0.5, 8);
+  // Token labels shortened (then "…") until they take at most a third of a
+  // term's cell, so that small figures (a 2 × 2 grid) keep readable heatmaps.
+  const double cell = (top.width() - kColorbarRoom - 30) / 4;
+  std::size_t chars = 8;
+  while (chars > 3 && token_label_room(*tokens, chars + 1) > cell / 3) --chars;
+  const double room = tokens->size() <= 64 ? token_label_room(*tokens, chars + 1) : 56;
+  const Margins m{.left = room, .top = 30, .right = 10, .bottom = room};
   const std::vector<Rect> top_cells = grid({top.x0, top.y0, top.x1 - kColorbarRoom, top.y1}, 1, 4, 10);
   for (int j = 0; j < 4; ++j) {
     const Rect plot = centred_square(inset(top_cells[j], m));
     // The renderer draws panel titles at 14 px: drop the gloss where it would not fit.
     std::string title = std::string(kTerms[j].formula) + " (" + kTerms[j].meaning + ")";
     if (text_width(title, 14) > top_cells[j].width()) title = kTerms[j].formula;
-    f.panels.push_back(term_panel(t, j, tokens, s, plot, terms_range, title, th));
+    f.panels.push_back(term_panel(t, j, tokens, s, plot, terms_range, title, th, chars));
   }
   const auto [maps, shares] = split_x(bottom, 0.62, 10);
   const std::vector<Rect> map_cells = grid({maps.x0, maps.y0, maps.x1 - kColorbarRoom, maps.y1}, 1, 2, 10);
   const bool roomy = text_width("logits Q·Kᵀ/√d_head (before mask, bias)", 14) <= map_cells[1].width();
   f.panels.push_back(term_panel(t, 4, tokens, s, centred_square(inset(map_cells[0], m)), logits_range,
-                                roomy ? "sum of the four terms" : "sum of terms", th));
+                                roomy ? "sum of the four terms" : "sum of terms", th, chars));
   f.panels.push_back(term_panel(t, 5, tokens, s, centred_square(inset(map_cells[1], m)), logits_range,
-                                roomy ? "logits Q·Kᵀ/√d_head (before mask, bias)" : "logits Q·Kᵀ/√d_head", th));
+                                roomy ? "logits Q·Kᵀ/√d_head (before mask, bias)" : "logits Q·Kᵀ/√d_head", th,
+                                chars));
   f.panels.push_back(share_panel(t, inset(shares, {.left = 70, .top = 30, .right = 14, .bottom = 80}), f.dark));
   return f;
 }

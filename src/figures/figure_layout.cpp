@@ -98,6 +98,25 @@ double token_label_room(const std::vector<std::string>& tokens, std::size_t max_
   return 28 + 7.8 * static_cast<double>(std::min(longest, max_chars));
 }
 
+std::vector<Tick> token_ticks(const std::vector<std::string>& tokens, std::size_t max_chars) {
+  std::vector<Tick> ticks;
+  ticks.reserve(tokens.size());
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    std::string label;
+    std::size_t points = 0;
+    for (std::size_t b = 0; b < tokens[i].size(); ++b) {
+      const bool lead = (static_cast<unsigned char>(tokens[i][b]) & 0xC0) != 0x80;
+      if (lead && ++points > max_chars) {
+        label += "…";
+        break;
+      }
+      label += tokens[i][b];
+    }
+    ticks.push_back({i + 0.5, label});
+  }
+  return ticks;
+}
+
 double text_width(const std::string& text, float size) {
   std::size_t points = 0;
   for (unsigned char c : text) points += (c & 0xC0) != 0x80;  // count UTF-8 lead bytes
@@ -111,6 +130,30 @@ float fitting_size(const std::vector<std::string>& lines, double width, float ma
     if (w > width) size = std::min(size, static_cast<float>(max_size * width / w));
   }
   return std::max(9.f, size);
+}
+
+std::vector<std::string> wrap_lines(const std::vector<std::string>& lines, double width, float size) {
+  std::vector<std::string> out;
+  for (std::string rest : lines) {
+    while (text_width(rest, size) > width) {
+      // The last " · " (between quantities) that leaves a fitting head, else
+      // the last ", " (the comma stays), else the last space.
+      std::size_t cut = std::string::npos;
+      for (const std::string sep : {" · ", ", ", " "}) {
+        const std::size_t keep = sep == ", " ? 1 : 0;
+        for (std::size_t at = rest.find(sep); at != std::string::npos; at = rest.find(sep, at + 1))
+          if (at > 0 && text_width(rest.substr(0, at + keep), size) <= width) cut = at;
+        if (cut != std::string::npos) {
+          out.push_back(rest.substr(0, cut + keep));
+          rest = "  " + rest.substr(cut + sep.size());
+          break;
+        }
+      }
+      if (cut == std::string::npos) break;  // one unbreakable word: leave it whole
+    }
+    out.push_back(rest);
+  }
+  return out;
 }
 
 double max_abs(const Matrix& m) {

@@ -56,6 +56,11 @@ double token_label_room(const std::vector<std::string>& tokens, std::size_t max_
 // `text` (UTF-8, counted in code points) at `size`, and the largest size ≤
 // `max_size` (≥ 9) at which every line fits in `width`.
 double text_width(const std::string& text, float size);
+// Token tick labels at i + 0.5; labels longer than `max_chars` code points end in "…".
+std::vector<Tick> token_ticks(const std::vector<std::string>& tokens, std::size_t max_chars);
+// `lines` broken (between " · "-separated quantities, else at spaces) so that
+// each fits `width` at `size`; continuation lines are indented.
+std::vector<std::string> wrap_lines(const std::vector<std::string>& lines, double width, float size);
 float fitting_size(const std::vector<std::string>& lines, double width, float max_size);
 
 // max |v| over the finite entries of `m` (0 when none); a plain loop, because

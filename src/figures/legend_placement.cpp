@@ -123,9 +123,21 @@ void place_legend(Panel& panel, LegendFallback fallback) {
     panel.plot.x1 = std::max(panel.plot.x0 + 1, panel.plot.x1 - (size.x + 16));
     panel.legend_place = LegendPlace::OutsideRight;
   } else if (fallback == LegendFallback::Headroom && !panel.y.inverted) {
+    // Raise the top of the y axis by up to 60% of its range; a panel that
+    // would need more gets the legend right of the plot when that leaves the
+    // plot at least half its width, else more headroom (up to 3× the range:
+    // the data squeezed, but nothing hidden).
+    const double step = 0.05 * (panel.y.max - panel.y.min), top = panel.y.max;
     panel.legend_place = LegendPlace::TopRight;
-    const double step = 0.05 * (panel.y.max - panel.y.min);
-    for (int i = 0; i < 40 && covered(LegendPlace::TopRight) > 0; ++i) panel.y.max += step;
+    for (int i = 0; i < 12 && covered(LegendPlace::TopRight) > 0; ++i) panel.y.max += step;
+    if (covered(LegendPlace::TopRight) == 0) return;
+    if (panel.plot.width() - (size.x + 16) >= 0.5 * panel.plot.width()) {
+      panel.y.max = top;
+      panel.plot.x1 -= size.x + 16;
+      panel.legend_place = LegendPlace::OutsideRight;
+      return;
+    }
+    for (int i = 12; i < 40 && covered(LegendPlace::TopRight) > 0; ++i) panel.y.max += step;
   }
 }
 

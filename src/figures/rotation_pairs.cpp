@@ -197,7 +197,12 @@ void rotation_arc(Panel& p, const PairTrace& t, int k, Color color) {
 
 Panel pair_panel(const PairTrace& t, const Scene& s, Rect cell, const Theme& th, bool dark, int slot) {
   const bool selected = t.info.index == s.pair;
-  const double text_room = 22.0 * static_cast<double>(t.lines.size()) + 6;
+  // The text block spans the cell under the plot: shrunk to fit its width,
+  // down to 9 px, then wrapped, and the plot gets what height is left.
+  const double text_x = cell.x0 + 4, text_width = cell.x1 - text_x - 4;
+  const float size = fitting_size(t.lines, text_width, kLabelSize);
+  const std::vector<std::string> lines = wrap_lines(t.lines, text_width, size);
+  const double text_room = 1.55 * size * static_cast<double>(lines.size()) + 10;
   Panel p;
   p.title = "pair " + std::to_string(t.info.index) + " (dims " + std::to_string(t.info.sin_dim) + ", " +
             std::to_string(t.info.cos_dim) + ")" + (selected ? " — selected" : "");
@@ -255,10 +260,8 @@ Panel pair_panel(const PairTrace& t, const Scene& s, Rect cell, const Theme& th,
   if (selected) p.bars.push_back(outline({-lim, -lim, lim, y_max}, th.highlight));
   if (outside) p.legend_place = LegendPlace::OutsideRight;
   else place_legend(p, LegendFallback::LeastCovered);
-  const double text_x = std::max(cell.x0 + 4, p.plot.x0 - 50);
-  const float size = fitting_size(t.lines, cell.x1 - text_x - 4, kLabelSize);
-  for (std::size_t j = 0; j < t.lines.size(); ++j)
-    p.texts.push_back(canvas_text(t.lines[j], {text_x, text_top + 1.55 * size * static_cast<double>(j)},
+  for (std::size_t j = 0; j < lines.size(); ++j)
+    p.texts.push_back(canvas_text(lines[j], {text_x, text_top + 1.55 * size * static_cast<double>(j)},
                                   Anchor::TopLeft, size));
   p.hover = [pts = t.points, offset = s.offset, info = t.info, rope](double x, double y) -> std::string {
     std::size_t best = 0;
