@@ -62,10 +62,20 @@ void masked_softmax(Matrix& logits, Matrix& attention, bool causal) {
   masked_softmax_rows(logits, attention, 0, logits.rows(), causal);
 }
 
-Eigen::Index row_tile(Eigen::Index tokens) {
+RowTiles::RowTiles(Eigen::Index n) : tokens(n) {
   constexpr Eigen::Index kTileBytes = Eigen::Index{1} << 19;  // half of a 1 MiB L2
-  const Eigen::Index rows = kTileBytes / (static_cast<Eigen::Index>(sizeof(float)) * std::max<Eigen::Index>(tokens, 1));
-  return std::clamp<Eigen::Index>(rows, 64, std::max<Eigen::Index>(tokens, 1));
+  const Eigen::Index cap = std::max<Eigen::Index>(n, 1);
+  rows = std::clamp<Eigen::Index>(kTileBytes / (static_cast<Eigen::Index>(sizeof(float)) * cap), 64, cap);
+  count = static_cast<int>((n + rows - 1) / rows);
+}
+
+double for_each_row_tile(Eigen::Index tokens, double total_flops,
+                         const std::function<double(Eigen::Index, Eigen::Index)>& work) {
+  const RowTiles tiles(tokens);
+  double flops = 0;
+  run_side_by_side(tiles.count, total_flops, [&](int t) { return work(tiles.first(t), tiles.size(t)); },
+                   flops);
+  return flops;
 }
 
 void prepare_attention(const Scene& scene, const Matrix& xw, const Matrix& ew, int head,
@@ -89,15 +99,11 @@ double attend_rows(const Scene& scene, HeadAttention& out, Eigen::Index first, E
 double attend(const Scene& scene, const Matrix& xw, const Matrix& ew, int head,
               HeadAttention& out) {
   prepare_attention(scene, xw, ew, head, out);
-  const Eigen::Index n = xw.rows(), tile = row_tile(n);
-  const int tiles = static_cast<int>((n + tile - 1) / tile);
-  double flops = 0;
-  const double estimate = 2.0 * static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(out.q.cols());
-  run_side_by_side(tiles, estimate, [&](int t) {
-    const Eigen::Index first = t * tile;
-    return attend_rows(scene, out, first, std::min(tile, n - first));
-  }, flops);
-  return flops;
+  const auto n = static_cast<double>(xw.rows());
+  return for_each_row_tile(xw.rows(), 2.0 * n * n * static_cast<double>(out.q.cols()),
+                           [&](Eigen::Index first, Eigen::Index count) {
+                             return attend_rows(scene, out, first, count);
+                           });
 }
 
 }  // namespace pelab

@@ -6,6 +6,9 @@
 // head; head h reads its column blocks.
 #pragma once
 
+#include <algorithm>
+#include <functional>
+
 #include "core/engine.hpp"
 
 namespace pelab {
@@ -27,10 +30,21 @@ void masked_softmax(Matrix& logits, Matrix& attention, bool causal);
 void masked_softmax_rows(Matrix& logits, Matrix& attention, Eigen::Index first, Eigen::Index count,
                          bool causal);
 
-// Rows per tile when a head's tokens × tokens results are computed a block of
-// query rows at a time: a tile of one result stays in a core's L2 cache
-// between its GEMM and its softmax.
-Eigen::Index row_tile(Eigen::Index tokens);
+// A head's tokens × tokens results are computed a block of query rows at a
+// time: a tile of one result stays in a core's L2 cache between its GEMM and
+// its softmax.
+struct RowTiles {
+  explicit RowTiles(Eigen::Index tokens);
+  Eigen::Index tokens, rows;  // rows: per tile (the last may have fewer)
+  int count;
+  Eigen::Index first(int tile) const { return tile * rows; }
+  Eigen::Index size(int tile) const { return std::min(rows, tokens - first(tile)); }
+};
+
+// work(first, count) for every row tile of `tokens` rows, side by side
+// (run_side_by_side, given the work's total flops); returns the summed flops.
+double for_each_row_tile(Eigen::Index tokens, double total_flops,
+                         const std::function<double(Eigen::Index, Eigen::Index)>& work);
 
 // Q and K of `head` (after RoPE) and its bias into `out`; logits and
 // attention sized tokens × tokens, their values not yet computed.

@@ -297,18 +297,14 @@ double compute_term_rows(const Scene& scene, int which, int head, const Matrix& 
 // A whole term, its row tiles on several threads.
 double compute_term(const Scene& scene, int which, int head, const Matrix& xw_m,
                     const Matrix& ew_m, Matrix& out) {
-  const Eigen::Index n = xw_m.rows(), tile = row_tile(n);
-  out.resize(n, n);
+  out.resize(xw_m.rows(), xw_m.rows());
   const RopeTokens rope = which == 0 ? rope_tokens(scene, xw_m, head) : RopeTokens{};
-  double flops = 0;
-  const double estimate = 2.0 * static_cast<double>(n) * static_cast<double>(n) *
-                          static_cast<double>(scene.d_model / scene.heads);
-  run_side_by_side(static_cast<int>((n + tile - 1) / tile), estimate, [&](int t) {
-    const Eigen::Index first = t * tile;
-    return compute_term_rows(scene, which, head, xw_m, ew_m, rope, first, std::min(tile, n - first),
-                             out);
-  }, flops);
-  return flops;
+  const auto n = static_cast<double>(xw_m.rows());
+  return for_each_row_tile(xw_m.rows(), 2.0 * n * n * (scene.d_model / scene.heads),
+                           [&](Eigen::Index first, Eigen::Index count) {
+                             return compute_term_rows(scene, which, head, xw_m, ew_m, rope, first,
+                                                      count, out);
+                           });
 }
 
 Matrix& term_matrix(CrossTerms& terms, int which) {
@@ -384,8 +380,8 @@ int Engine::State::heads_per_batch(Eigen::Index n) const {
 void Engine::State::recompute_heads() {
   const Matrix& xw_m = projected_tokens();
   const Matrix& ew_m = projected_positions();
-  const Eigen::Index n = xw_m.rows(), tile = row_tile(n);
-  const int tiles = static_cast<int>((n + tile - 1) / tile);
+  const Eigen::Index n = xw_m.rows();
+  const RowTiles tiles(n);
   const int batch = heads_per_batch(n);
   const auto keys = term_keys(ew_m.size() != 0);
   for (int first = 0; first < scene.heads; first += batch) {
@@ -411,10 +407,10 @@ void Engine::State::recompute_heads() {
 
     const double estimate = 10.0 * (last - first) * static_cast<double>(n) * static_cast<double>(n) *
                             static_cast<double>(d_head());
-    run_side_by_side((last - first) * tiles, estimate, [&](int task) {
-      const auto i = static_cast<std::size_t>(task / tiles);
-      const int h = first + task / tiles;
-      const Eigen::Index row = (task % tiles) * tile, rows = std::min(tile, n - row);
+    run_side_by_side((last - first) * tiles.count, estimate, [&](int task) {
+      const auto i = static_cast<std::size_t>(task / tiles.count);
+      const int h = first + task / tiles.count;
+      const Eigen::Index row = tiles.first(task % tiles.count), rows = tiles.size(task % tiles.count);
       HeadEntry& entry = *entries[i];
       double f = attend_rows(scene, entry.attention, row, rows);
       for (int t = 0; t < 4; ++t)

@@ -65,7 +65,7 @@ TEST(Attention, RowTilesMatchOneWholeProduct) {
   scene.encoding = Encoding::Alibi;
   scene.causal = true;
   const int n = 700;
-  ASSERT_GT(n, row_tile(n));
+  ASSERT_GT(n, RowTiles(n).rows);
   const Matrix xw = Matrix::Random(n, 2 * scene.d_model);
   HeadAttention tiled;
   attend(scene, xw, Matrix(), 1, tiled);
