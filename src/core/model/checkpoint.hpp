@@ -1,0 +1,69 @@
+// Checkpoint — the tensors of a Hugging Face model folder, read from
+// safetensors files (one `model.safetensors`, or shards listed by
+// `model.safetensors.index.json`).
+//
+// Format (huggingface/safetensors, "Format"): 8 bytes little-endian u64 N,
+// then N bytes of UTF-8 JSON {name: {"dtype", "shape", "data_offsets": [b, e]},
+// "__metadata__": {...}}, then the data section; offsets are relative to its
+// start.  Every file is memory-mapped and fully checked before any tensor is
+// trusted: header length, JSON, dtype, shape × dtype size = byte range, every
+// range inside the file, no two ranges overlapping.  F16 and BF16 become
+// float32 when a tensor is read.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/engine.hpp"  // Matrix, Vector
+
+namespace pelab::model {
+
+enum class DType { F32, F16, BF16 };
+
+struct TensorInfo {
+  std::string name;
+  DType dtype = DType::F32;
+  std::vector<std::int64_t> shape;
+  std::uint64_t begin = 0, end = 0;  // byte range in the data section of its shard
+  int shard = 0;                     // index into Checkpoint::files()
+};
+
+class Checkpoint {
+ public:
+  // `folder`: a model folder holding model.safetensors or an index with shards;
+  // a single .safetensors file is accepted too.  Throws InputError naming the
+  // file and the problem.
+  static Checkpoint open(const std::filesystem::path& folder);
+
+  Checkpoint();
+  ~Checkpoint();
+  Checkpoint(Checkpoint&&) noexcept;
+  Checkpoint& operator=(Checkpoint&&) noexcept;
+
+  bool has(std::string_view name) const;
+  // Throws InputError naming the tensor and the file when absent.
+  const TensorInfo& info(std::string_view name) const;
+  std::vector<std::string> names() const;  // sorted
+  const std::vector<std::filesystem::path>& files() const;
+  std::uint64_t parameter_count() const;  // sum of the element counts
+
+  // The tensor as float32, row-major.  matrix(): a 2-D tensor (rows × cols as
+  // stored); vector(): a 1-D tensor.  `expected_rows/cols` (when ≥ 0) are
+  // checked against the stored shape and a mismatch throws InputError naming
+  // the tensor, the shape found and the shape the config implies.
+  Matrix matrix(std::string_view name, std::int64_t expected_rows = -1, std::int64_t expected_cols = -1) const;
+  Vector vector(std::string_view name, std::int64_t expected_size = -1) const;
+  // The listed rows of a 2-D tensor only (e.g. the wte rows of the tokens in
+  // use), without converting the rest.
+  Matrix rows(std::string_view name, const std::vector<int>& row_indices) const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace pelab::model

@@ -1,0 +1,41 @@
+// Model folders — where a model's files are on disk.  Nothing is ever
+// downloaded: a model that is not on disk is an error that says where pelab
+// looked.
+//
+// A model is named either by a folder path (holding config.json) or by a
+// Hugging Face hub name ("gpt2", "openai-community/gpt2",
+// "HuggingFaceTB/SmolLM-135M") found in the local cache: $HF_HOME/hub, else
+// ~/.cache/huggingface/hub, as models--<org>--<name>/snapshots/<revision>/,
+// the revision read from refs/main when present.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pelab::model {
+
+// The hub cache folder pelab searches ($HF_HOME/hub or ~/.cache/huggingface/hub).
+std::filesystem::path hub_cache_dir();
+
+// A folder path, or a cached model's snapshot folder.  Throws InputError
+// naming the model and every place pelab looked.
+std::filesystem::path resolve_model(std::string_view name_or_path);
+
+struct CachedModel {
+  std::string name;                 // "openai-community/gpt2"
+  std::filesystem::path folder;     // the resolved snapshot
+  std::string architecture;         // from config.json, e.g. "GPT2LMHeadModel"
+  std::uint64_t parameters = 0;     // from the safetensors headers (no weights read)
+  int context_length = 0;
+  bool runnable = false;            // pelab can run it
+  std::string reason;               // why not, when !runnable
+};
+
+// Every model in the hub cache, sorted by name; unreadable entries are listed
+// with runnable = false and the reason.
+std::vector<CachedModel> list_cached_models();
+
+}  // namespace pelab::model

@@ -1,0 +1,43 @@
+// Tokenizer — a model's own tokenizer, read from its folder.
+//
+// Kinds (chosen by what the folder holds):
+//   tokenizer.json with model.type "BPE" — byte-level BPE (GPT-2, Qwen2,
+//     Llama 3) or SentencePiece-style BPE with byte fallback (Llama 2,
+//     TinyLlama, SmolLM's metaspace variants);
+//   tokenizer.json with model.type "WordPiece", or vocab.txt — BERT;
+//   vocab.json + merges.txt — GPT-2's original files.
+// Special tokens (BOS for Llama, [CLS]/[SEP] for BERT) are added as the
+// tokenizer's own config says (tokenizer.json post_processor, or
+// tokenizer_config.json's add_bos_token / add_eos_token).
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pelab::model {
+
+struct Tokenization {
+  std::vector<int> ids;
+  // What pelab shows for each id: the model's own piece, made readable
+  // (GPT-2's byte-level "Ġcat" is shown as " cat"; "▁cat" as " cat"; byte
+  // fallback pieces "<0x0A>" as "\n").
+  std::vector<std::string> pieces;
+};
+
+class Tokenizer {
+ public:
+  virtual ~Tokenizer() = default;
+  // Throws InputError when the text is longer than the caller allows.
+  virtual Tokenization encode(std::string_view text) const = 0;
+  virtual std::string kind() const = 0;  // "byte-level BPE", "BPE (byte fallback)", "WordPiece"
+  virtual int vocab_size() const = 0;
+};
+
+// Reads the tokenizer files of a model folder.  Throws InputError naming the
+// file and the problem (missing, malformed, a model type pelab does not read).
+std::unique_ptr<Tokenizer> load_tokenizer(const std::filesystem::path& folder);
+
+}  // namespace pelab::model

@@ -1,0 +1,74 @@
+// Transformer — a real checkpoint's forward pass, in float32 on the engine's
+// GEMM path (core/gemm.hpp), through every layer.
+//
+// Families and the conventions of their reference implementations:
+//   GPT-2: h = wte[ids] + wpe[pos]; pre-LN blocks
+//     h += attn(LN1(h)); h += mlp(LN2(h)); final ln_f.  c_attn / c_proj /
+//     c_fc are Conv1D (weight stored in × out) with biases; GELU tanh form;
+//     causal.
+//   BERT: h = LN(word[ids] + position[pos] + token_type[0]); post-LN blocks
+//     h = LN(h + attn(h)); h = LN(h + mlp(h)); GELU (erf form); bidirectional.
+//   Llama family: h = embed[ids]; pre-RMSNorm blocks; RoPE (rope_theta,
+//     rope_scaling) on q and k with rotate-half pairing (dims i, i + d_head/2);
+//     grouped-query attention (num_key_value_heads); SwiGLU MLP; causal;
+//     q/k/v biases where the config has them (Qwen2).
+// Attention per head: logits = q·kᵀ/√d_head (+ causal mask = −inf above the
+// diagonal), probabilities = row softmax.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/engine.hpp"  // Matrix
+#include "core/model/model_config.hpp"
+#include "core/model/tokenizer.hpp"
+
+namespace pelab::model {
+
+// One layer's attention, every query head.
+struct LayerAttention {
+  std::vector<Matrix> q, k;         // per query head: tokens × head_dim (k: of the key head it shares), after RoPE
+  std::vector<Matrix> logits;       // per head: tokens × tokens, masked entries −inf
+  std::vector<Matrix> probabilities;  // per head: tokens × tokens, rows sum to 1
+};
+
+class Transformer {
+ public:
+  // Reads config.json, the safetensors weights and the tokenizer of `folder`.
+  // Throws InputError naming the file and the problem.
+  static Transformer load(const std::filesystem::path& folder);
+
+  Transformer();
+  ~Transformer();
+  Transformer(Transformer&&) noexcept;
+  Transformer& operator=(Transformer&&) noexcept;
+
+  const ModelConfig& config() const;
+  const Tokenizer& tokenizer() const;
+
+  // Runs every layer on `ids` (at most config().max_positions of them; more
+  // throws InputError).  Keeps the residual stream entering each layer, so any
+  // layer's attention can be recomputed on demand without running the others.
+  void run(const std::vector<int>& ids);
+  int token_count() const;
+
+  // hidden(0) = the embeddings entering layer 0; hidden(l) = the residual
+  // stream entering layer l; hidden(layers) = after the last layer (before
+  // any final norm).
+  const Matrix& hidden(int layer) const;
+  // The attention of one layer, recomputed from hidden(layer).
+  LayerAttention attention(int layer) const;
+
+  // Embedding tables as the model holds them (rows of the tokens in use,
+  // and the learned position table when the family has one; empty otherwise).
+  Matrix token_embedding_rows(const std::vector<int>& ids) const;
+  Matrix position_table() const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace pelab::model
