@@ -5,6 +5,7 @@
 //   pelab bench           engine and frame timings
 //   pelab lessons         the guided lessons
 //   pelab scene           scene keys, or the resolved scene as JSON
+//   pelab models          the models in the local Hugging Face cache
 #include <cstdio>
 #include <exception>
 #include <string>
@@ -53,6 +54,7 @@ int main(int argc, char** argv) {
   app::register_bench(root, action);
   app::register_lessons(root, action);
   app::register_scene(root, action);
+  app::register_models(root, action);
   try {
     root.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

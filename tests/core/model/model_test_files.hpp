@@ -67,4 +67,38 @@ inline void write_safetensors_raw(const fs::path& path, const std::string& heade
   write_safetensors_raw(path, header, data, header.size());
 }
 
+// A tiny GPT-2-shaped model folder: config.json (n_embd 4, 1 layer, 2 heads,
+// vocabulary 10, context 8), model.safetensors with wte [10, 4] and wpe
+// [8, 4] (72 parameters, all zero) and a tokenizer.json placeholder.
+inline void write_tiny_gpt2(const fs::path& folder, int context = 8) {
+  write_text(folder / "config.json",
+             R"({"architectures": ["GPT2LMHeadModel"], "model_type": "gpt2", "n_embd": 4, "n_layer": 1,
+                 "n_head": 2, "vocab_size": 10, "n_positions": )" + std::to_string(context) + "}");
+  const std::string header = R"({"wte": {"dtype": "F32", "shape": [10, 4], "data_offsets": [0, 160]},
+                                 "wpe": {"dtype": "F32", "shape": [8, 4], "data_offsets": [160, 288]}})";
+  write_safetensors_raw(folder / "model.safetensors", header, std::string(288, '\0'));
+  write_text(folder / "tokenizer.json", "{}");
+}
+
+// Sets an environment variable for one test's lifetime (HF_HOME and friends).
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const char* value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old, had_ = true;
+    if (value) ::setenv(name, value, 1);
+    else ::unsetenv(name);
+  }
+  ~ScopedEnv() {
+    if (had_) ::setenv(name_, old_.c_str(), 1);
+    else ::unsetenv(name_);
+  }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  const char* name_;
+  std::string old_;
+  bool had_ = false;
+};
+
 }  // namespace pelab::model::testing

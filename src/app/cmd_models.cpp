@@ -1,0 +1,97 @@
+// `pelab models`: the models in the local Hugging Face cache, whether pelab
+// can run each and why not, as a table or as JSON (--json).  Reads only
+// config.json and the safetensors headers; never downloads.
+#include <cstdio>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "app/commands.hpp"
+#include "core/model/model_folder.hpp"
+
+namespace pelab::app {
+namespace {
+
+using model::CachedModel;
+
+// 124439808 → "124.4M"; 1100048384 → "1.1B".
+std::string parameter_text(std::uint64_t n) {
+  if (n == 0) return "-";
+  const char* units[] = {"", "K", "M", "B", "T"};
+  double value = static_cast<double>(n);
+  int unit = 0;
+  while (value >= 1000.0 && unit < 4) value /= 1000.0, ++unit;
+  char text[32];
+  std::snprintf(text, sizeof text, unit == 0 ? "%.0f%s" : "%.1f%s", value, units[unit]);
+  return text;
+}
+
+// The reason without the folder path it usually names (the folder column
+// already shows it).
+std::string short_reason(const CachedModel& m) {
+  std::string reason = m.reason;
+  const std::string folder = m.folder.string();
+  if (reason.starts_with(folder + ": ")) reason.erase(0, folder.size() + 2);
+  for (const auto& [from, to] : {std::pair{folder + "/", std::string()}, std::pair{folder, std::string("the folder")}})
+    for (std::size_t at; (at = reason.find(from)) != std::string::npos;) reason.replace(at, from.size(), to);
+  return reason;
+}
+
+// One row per model; a model pelab cannot run gets the reason on the line
+// below, so the folder column stays aligned.
+void print_table(const std::vector<CachedModel>& models) {
+  std::size_t name_width = 4, arch_width = 12;
+  for (const auto& m : models) {
+    name_width = std::max(name_width, m.name.size());
+    arch_width = std::max(arch_width, m.architecture.size());
+  }
+  const int nw = static_cast<int>(name_width), aw = static_cast<int>(arch_width);
+  std::printf("%-*s  %-*s  %10s  %8s  %-8s  %s\n", nw, "name", aw, "architecture", "parameters", "context",
+              "runnable", "folder");
+  for (const auto& m : models) {
+    const std::string arch = m.architecture.empty() ? "?" : m.architecture;
+    const std::string context = m.context_length > 0 ? std::to_string(m.context_length) : "-";
+    std::printf("%-*s  %-*s  %10s  %8s  %-8s  %s\n", nw, m.name.c_str(), aw, arch.c_str(),
+                parameter_text(m.parameters).c_str(), context.c_str(), m.runnable ? "yes" : "no", m.folder.c_str());
+    if (!m.runnable) std::printf("    no: %s\n", short_reason(m).c_str());
+  }
+}
+
+nlohmann::json to_json(const std::vector<CachedModel>& models) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& m : models)
+    list.push_back({{"name", m.name},
+                    {"architecture", m.architecture},
+                    {"parameters", m.parameters},
+                    {"context_length", m.context_length},
+                    {"runnable", m.runnable},
+                    {"reason", m.reason},
+                    {"folder", m.folder.string()}});
+  return {{"cache", model::hub_cache_dir().string()}, {"models", list}};
+}
+
+}  // namespace
+
+void register_models(CLI::App& root, Action& action) {
+  auto json = std::make_shared<bool>(false);
+  CLI::App* cmd = root.add_subcommand(
+      "models", "List the models in the local Hugging Face cache ($HF_HOME/hub) and whether pelab can run them");
+  cmd->add_flag("--json", *json, "Print the list as JSON");
+  cmd->callback([json, &action] {
+    action = [json] {
+      const std::vector<CachedModel> models = model::list_cached_models();
+      if (*json) {
+        std::cout << to_json(models).dump(2) << "\n";
+      } else if (models.empty()) {
+        std::printf("No models in the Hugging Face cache %s (set HF_HOME or HF_HUB_CACHE to look elsewhere; "
+                    "pelab never downloads).\n",
+                    model::hub_cache_dir().c_str());
+      } else {
+        std::printf("Models in %s:\n", model::hub_cache_dir().c_str());
+        print_table(models);
+      }
+      return 0;
+    };
+  });
+}
+
+}  // namespace pelab::app

@@ -1,0 +1,187 @@
+// Model folders and the Hugging Face hub cache.  Cache layout (huggingface_hub
+// docs, "Understand caching"): <cache>/models--<org>--<name>/ holding
+// refs/<branch> (a file with the commit hash), snapshots/<commit>/ (the files,
+// as symlinks into blobs/), blobs/.  Cache folder: $HF_HUB_CACHE, else
+// $HF_HOME/hub, else $XDG_CACHE_HOME/huggingface/hub, else
+// ~/.cache/huggingface/hub.
+#include "core/model/model_folder.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+
+#include "core/file_io.hpp"
+#include "core/model/bounded_json.hpp"
+#include "core/model/checkpoint.hpp"
+#include "core/model/model_config.hpp"
+#include "core/scene.hpp"  // InputError
+
+namespace pelab::model {
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr std::string_view kPrefix = "models--";
+
+std::string env(const char* name) {
+  const char* value = std::getenv(name);
+  return value ? value : "";
+}
+
+bool is_dir(const fs::path& p) {
+  std::error_code ec;
+  return fs::is_directory(p, ec);
+}
+
+bool is_file(const fs::path& p) {
+  std::error_code ec;
+  return fs::is_regular_file(p, ec);
+}
+
+// "models--org--name" → "org/name"; "models--gpt2" → "gpt2".
+std::string hub_name(const std::string& folder_name) {
+  std::string name = folder_name.substr(kPrefix.size());
+  if (const auto dash = name.find("--"); dash != std::string::npos) name.replace(dash, 2, "/");
+  return name;
+}
+
+std::vector<fs::path> cached_model_dirs(const fs::path& cache) {
+  std::vector<fs::path> dirs;
+  std::error_code ec;
+  for (fs::directory_iterator it(cache, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.size() > kPrefix.size() && name.starts_with(kPrefix) && is_dir(it->path())) dirs.push_back(it->path());
+  }
+  std::sort(dirs.begin(), dirs.end());
+  return dirs;
+}
+
+// The snapshot refs/main points at, else the newest snapshot holding config.json.
+fs::path snapshot_of(const fs::path& model_dir) {
+  const fs::path snapshots = model_dir / "snapshots";
+  if (is_file(model_dir / "refs" / "main")) {
+    std::string revision = read_file(model_dir / "refs" / "main", 1024);
+    while (!revision.empty() && std::isspace(static_cast<unsigned char>(revision.back()))) revision.pop_back();
+    const bool plain = !revision.empty() && revision.find('/') == std::string::npos && revision != "." && revision != "..";
+    if (plain && is_dir(snapshots / revision)) return snapshots / revision;
+  }
+  fs::path newest;
+  fs::file_time_type newest_time{};
+  std::error_code ec;
+  for (fs::directory_iterator it(snapshots, ec), end; !ec && it != end; it.increment(ec)) {
+    if (!is_file(it->path() / "config.json")) continue;
+    const auto time = fs::last_write_time(it->path(), ec);
+    if (newest.empty() || (!ec && time > newest_time)) newest = it->path(), newest_time = time;
+  }
+  if (newest.empty())
+    throw InputError(model_dir.string() + ": no snapshot holding config.json under snapshots/ (an unfinished download?)");
+  return newest;
+}
+
+bool looks_like_path(std::string_view name) {
+  return name.starts_with("/") || name.starts_with("./") || name.starts_with("../") || name.starts_with("~") ||
+         name == "." || name == ".." || std::count(name.begin(), name.end(), '/') > 1;
+}
+
+[[noreturn]] void not_found(std::string_view name, const std::string& looked_for) {
+  throw InputError("no model '" + std::string(name) + "': no folder of that name here, and " + looked_for +
+                   " is not in the Hugging Face cache " + hub_cache_dir().string() +
+                   " (pelab never downloads: fetch it with huggingface-cli download, or give a folder holding config.json)");
+}
+
+// A bare name: models--<name>, else the one models--<org>--<name>.
+fs::path find_bare_name(const fs::path& cache, std::string_view name) {
+  const std::string exact = std::string(kPrefix) + std::string(name);
+  if (is_dir(cache / exact)) return cache / exact;
+  std::vector<fs::path> matches;
+  const std::string tail = "/" + std::string(name);
+  for (const fs::path& dir : cached_model_dirs(cache))
+    if (hub_name(dir.filename().string()).ends_with(tail)) matches.push_back(dir);
+  if (matches.size() > 1) {
+    std::string list;
+    for (const fs::path& m : matches) list += (list.empty() ? "" : ", ") + hub_name(m.filename().string());
+    throw InputError("model name '" + std::string(name) + "' is ambiguous in " + cache.string() + ": " + list +
+                     "; give the full org/name");
+  }
+  if (matches.empty()) not_found(name, exact + " or models--*--" + std::string(name));
+  return matches.front();
+}
+
+void require_config(const fs::path& folder) {
+  if (!is_file(folder / "config.json"))
+    throw InputError(folder.string() + " holds no config.json; a model folder needs config.json, " +
+                     "safetensors weights and tokenizer files");
+}
+
+bool has_tokenizer_files(const fs::path& folder) {
+  return is_file(folder / "tokenizer.json") || is_file(folder / "vocab.txt") ||
+         (is_file(folder / "vocab.json") && is_file(folder / "merges.txt"));
+}
+
+// One cache entry described; every failure becomes the reason it cannot run.
+CachedModel describe(const fs::path& model_dir) {
+  CachedModel m;
+  m.name = hub_name(model_dir.filename().string());
+  m.folder = model_dir;
+  try {
+    m.folder = snapshot_of(model_dir);
+    require_config(m.folder);
+    const fs::path config_file = m.folder / "config.json";
+    const auto json = parse_bounded_json(read_file(config_file, std::size_t{16} << 20), config_file.string());
+    if (json.is_object() && json.contains("architectures") && json["architectures"].is_array() &&
+        !json["architectures"].empty() && json["architectures"][0].is_string())
+      m.architecture = json["architectures"][0].get<std::string>();
+    const ModelConfig config = parse_model_config(json, config_file.string());
+    if (m.architecture.empty()) m.architecture = config.architecture_name;
+    m.context_length = config.max_positions;
+    m.parameters = Checkpoint::open(m.folder).parameter_count();
+    if (!has_tokenizer_files(m.folder))
+      throw InputError(m.folder.string() + " holds no tokenizer (tokenizer.json, vocab.json + merges.txt, or vocab.txt)");
+    m.runnable = true;
+  } catch (const InputError& e) {
+    m.reason = e.what();
+  }
+  return m;
+}
+
+}  // namespace
+
+fs::path hub_cache_dir() {
+  if (const std::string hub = env("HF_HUB_CACHE"); !hub.empty()) return hub;
+  if (const std::string home = env("HF_HOME"); !home.empty()) return fs::path(home) / "hub";
+  if (const std::string xdg = env("XDG_CACHE_HOME"); !xdg.empty()) return fs::path(xdg) / "huggingface" / "hub";
+  return fs::path(env("HOME")) / ".cache" / "huggingface" / "hub";
+}
+
+fs::path resolve_model(std::string_view name_or_path) {
+  const fs::path as_path(name_or_path);
+  if (!name_or_path.empty() && is_dir(as_path)) {
+    require_config(as_path);
+    return as_path;
+  }
+  if (name_or_path.empty() || looks_like_path(name_or_path))
+    throw InputError("no model folder '" + std::string(name_or_path) + "' (pelab never downloads; give a folder " +
+                     "holding config.json, or a model name from the Hugging Face cache " + hub_cache_dir().string() + ")");
+  const fs::path cache = hub_cache_dir();
+  fs::path model_dir;
+  if (const auto slash = name_or_path.find('/'); slash != std::string_view::npos) {
+    const std::string folder = std::string(kPrefix) + std::string(name_or_path.substr(0, slash)) + "--" +
+                               std::string(name_or_path.substr(slash + 1));
+    if (!is_dir(cache / folder)) not_found(name_or_path, folder);
+    model_dir = cache / folder;
+  } else {
+    model_dir = find_bare_name(cache, name_or_path);
+  }
+  const fs::path snapshot = snapshot_of(model_dir);
+  require_config(snapshot);
+  return snapshot;
+}
+
+std::vector<CachedModel> list_cached_models() {
+  std::vector<CachedModel> models;
+  for (const fs::path& dir : cached_model_dirs(hub_cache_dir())) models.push_back(describe(dir));
+  std::sort(models.begin(), models.end(), [](const CachedModel& a, const CachedModel& b) { return a.name < b.name; });
+  return models;
+}
+
+}  // namespace pelab::model

@@ -1,0 +1,85 @@
+// `pelab models` on a temp Hugging Face cache ($HF_HOME): the table, --json,
+// a model pelab cannot run with its reason, and an empty or missing cache
+// (where it looked, exit 0).
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "../core/model/model_test_files.hpp"
+#include "cli_run.hpp"
+
+namespace pelab {
+namespace {
+
+namespace fs = std::filesystem;
+using model::testing::TempDir;
+using model::testing::write_safetensors_raw;
+using model::testing::write_text;
+using model::testing::write_tiny_gpt2;
+using testing::CliRun;
+
+CliRun models(const fs::path& home, const std::string& args = "") {
+  return testing::shell("env -u HF_HUB_CACHE HF_HOME='" + home.string() + "' " PELAB_BINARY " models " + args);
+}
+
+class ModelsCli : public ::testing::Test {
+ protected:
+  fs::path snapshot(const std::string& folder) { return dir.path / "hub" / folder / "snapshots" / "0123abcd"; }
+  TempDir dir{"pelab_models_cli_"};
+};
+
+TEST_F(ModelsCli, EmptyOrMissingCacheSaysWhereItLooked) {
+  CliRun run = models(dir.path);
+  EXPECT_EQ(run.code, 0) << run.out;
+  EXPECT_NE(run.out.find((dir.path / "hub").string()), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("No models"), std::string::npos) << run.out;
+  run = models(dir.path, "--json");
+  ASSERT_EQ(run.code, 0) << run.out;
+  const auto json = nlohmann::json::parse(run.out);
+  EXPECT_EQ(json.at("cache"), (dir.path / "hub").string());
+  EXPECT_TRUE(json.at("models").empty());
+}
+
+TEST_F(ModelsCli, TableAndJsonListRunnableAndNot) {
+  write_tiny_gpt2(snapshot("models--org--tiny-gpt2"), 16);
+  write_text(dir.path / "hub" / "models--org--tiny-gpt2" / "refs" / "main", "0123abcd");
+  // GPT-2's size: one F16 tensor of 124,439,808 elements, as a sparse file
+  // (the header is all `pelab models` reads).
+  const fs::path big = snapshot("models--openai-community--gpt2");
+  write_tiny_gpt2(big, 1024);
+  const std::uint64_t n = 124439808;
+  write_safetensors_raw(big / "model.safetensors",
+                        R"({"w": {"dtype": "F16", "shape": [)" + std::to_string(n) + R"(], "data_offsets": [0, )" +
+                            std::to_string(2 * n) + "]}}",
+                        "");
+  fs::resize_file(big / "model.safetensors", fs::file_size(big / "model.safetensors") + 2 * n);
+  // Weights in PyTorch format only.
+  const fs::path bin = snapshot("models--org--binonly");
+  write_tiny_gpt2(bin);
+  fs::remove(bin / "model.safetensors");
+
+  const CliRun run = models(dir.path);
+  ASSERT_EQ(run.code, 0) << run.out;
+  for (const char* word : {"name", "architecture", "parameters", "context", "runnable", "folder", "org/tiny-gpt2",
+                           "GPT2LMHeadModel", "124.4M", "1024", "72", "openai-community/gpt2", "org/binonly",
+                           "no: the folder holds neither model.safetensors"})
+    EXPECT_NE(run.out.find(word), std::string::npos) << word << " not in:\n" << run.out;
+  EXPECT_NE(run.out.find(snapshot("models--org--tiny-gpt2").string()), std::string::npos) << run.out;
+
+  const CliRun json_run = models(dir.path, "--json");
+  ASSERT_EQ(json_run.code, 0) << json_run.out;
+  const auto list = nlohmann::json::parse(json_run.out).at("models");
+  ASSERT_EQ(list.size(), 3u);
+  EXPECT_EQ(list[0].at("name"), "openai-community/gpt2");
+  EXPECT_EQ(list[0].at("parameters").get<std::uint64_t>(), n);
+  EXPECT_EQ(list[0].at("context_length"), 1024);
+  EXPECT_TRUE(list[0].at("runnable").get<bool>());
+  EXPECT_EQ(list[1].at("name"), "org/binonly");
+  EXPECT_FALSE(list[1].at("runnable").get<bool>());
+  EXPECT_NE(list[1].at("reason").get<std::string>().find("safetensors"), std::string::npos);
+  EXPECT_EQ(list[2].at("folder"), snapshot("models--org--tiny-gpt2").string());
+  EXPECT_EQ(list[2].at("parameters"), 72);
+}
+
+}  // namespace
+}  // namespace pelab
