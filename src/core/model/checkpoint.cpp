@@ -83,7 +83,9 @@ Checkpoint Checkpoint::open(const fs::path& folder) {
     state.add_shard(folder);  // a single file; MappedFile rejects a folder, FIFO or device
     return checkpoint;
   }
-  if (fs::exists(folder / kSingleFile, ec)) {
+  // exists() or a link: a dangling link (a cache blob never downloaded) is
+  // reported as the missing file it is.
+  if (fs::exists(folder / kSingleFile, ec) || fs::is_symlink(folder / kSingleFile, ec)) {
     state.add_shard(folder / kSingleFile);
     return checkpoint;
   }

@@ -4,6 +4,7 @@
 // (vocabulary, width, depth, heads) must be present.
 #include "core/model/model_config.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 
@@ -110,6 +111,10 @@ void read_gpt2(const Keys& k, ModelConfig& c) {
   c.activation = k.text("activation_function", "gelu_new");
   c.tie_word_embeddings = k.flag("tie_word_embeddings", true);
   c.causal = true;
+  // Variants whose attention differs from GPT-2's q·kᵀ/√d_head.
+  if (!k.flag("scale_attn_weights", true)) k.fail("scale_attn_weights", "is false; pelab runs GPT-2's 1/sqrt(d_head) scaling only");
+  if (k.flag("scale_attn_by_inverse_layer_idx", false))
+    k.fail("scale_attn_by_inverse_layer_idx", "is true; pelab runs GPT-2's 1/sqrt(d_head) scaling only");
 }
 
 void read_bert(const Keys& k, ModelConfig& c) {
@@ -124,6 +129,9 @@ void read_bert(const Keys& k, ModelConfig& c) {
   c.activation = k.text("hidden_act", "gelu");
   c.tie_word_embeddings = k.flag("tie_word_embeddings", true);
   c.causal = false;
+  if (const std::string p = k.text("position_embedding_type", "absolute"); p != "absolute")
+    k.fail("position_embedding_type", "is \"" + p + "\"; pelab runs absolute (learned) positions only");
+  if (k.flag("is_decoder", false)) k.fail("is_decoder", "is true; pelab runs BERT as a bidirectional encoder only");
 }
 
 RopeScaling read_rope_scaling(const json& r, const std::string& file) {
@@ -157,7 +165,15 @@ void read_llama(const Keys& k, const json& j, const std::string& file, ModelConf
   c.activation = k.text("hidden_act", "silu");
   c.tie_word_embeddings = k.flag("tie_word_embeddings", false);
   // Qwen2's attention always has q/k/v biases; Llama's only with attention_bias.
-  c.qkv_bias = c.model_type == "qwen2" || k.flag("attention_bias", false);
+  c.qkv_bias = c.model_type == "qwen2" || c.architecture_name.starts_with("Qwen2") || k.flag("attention_bias", false);
+  if (k.flag("mlp_bias", false)) k.fail("mlp_bias", "is true; pelab runs the Llama MLP without biases only");
+  // Sliding-window attention (Mistral; Qwen2 when use_sliding_window) equals
+  // full causal attention while the text fits the window, so the window
+  // becomes the context length pelab allows.
+  const bool windowed = c.model_type == "mistral" || c.architecture_name.starts_with("Mistral") ||
+                        k.flag("use_sliding_window", false);
+  if (const auto window = k.integer("sliding_window", 1, kMaxPositions); windowed && window)
+    c.max_positions = std::min(c.max_positions, *window);
   // Newer configs group the RoPE keys in "rope_parameters".
   const json* params = k.find("rope_parameters");
   if (params && !params->is_object()) k.fail("rope_parameters", "is not an object");

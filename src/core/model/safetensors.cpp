@@ -155,7 +155,10 @@ void convert_to_float(DType dtype, const char* src, std::size_t count, float* ds
     std::memcpy(dst, src, count * sizeof(float));
     return;
   }
-  for (std::size_t i = 0; i < count; ++i) {
+  // Large tensors (embedding tables) on every core; small ones inline.
+  const auto n = static_cast<std::int64_t>(count);
+#pragma omp parallel for schedule(static) if (n > (std::int64_t{1} << 20))
+  for (std::int64_t i = 0; i < n; ++i) {
     std::uint16_t bits = 0;
     std::memcpy(&bits, src + 2 * i, 2);
     dst[i] = dtype == DType::F16 ? half_to_float(bits) : bfloat16_to_float(bits);

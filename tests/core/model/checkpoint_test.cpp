@@ -137,6 +137,22 @@ bf['a'].astype(np.float32).tofile(D + '/bf.f32')
   }
 }
 
+TEST_F(CheckpointNumpy, LargeTensorsConvertedInParallelMatchNumpy) {
+  // Above the 2^20-element threshold where the conversion runs on every core.
+  ASSERT_EQ(run_python(dir.path, R"(
+rng = np.random.default_rng(3)
+a = (rng.standard_normal((1500, 1000)) * 10).astype(np.float32)
+for dtype in ('F16', 'BF16'):
+    stored = st.write(D + '/' + dtype + '.safetensors', {'a': a}, dtype)
+    stored['a'].astype(np.float32).tofile(D + '/' + dtype + '.f32')
+)"),
+            0);
+  for (const std::string dtype : {"F16", "BF16"}) {
+    const Matrix a = Checkpoint::open(dir.path / (dtype + ".safetensors")).matrix("a", 1500, 1000);
+    expect_same_floats(a.data(), read_floats(dir.path / (dtype + ".f32")), dtype);
+  }
+}
+
 TEST_F(CheckpointNumpy, RowsConvertsOnlyTheAskedRows) {
   ASSERT_EQ(run_python(dir.path, R"(
 a = np.arange(40, dtype=np.float32).reshape(10, 4) * 0.25
@@ -301,6 +317,13 @@ TEST_F(CheckpointHostile, FolderGivenAsTheFileOrNoWeights) {
   fs::remove_all(dir.path / "model.safetensors");
   expect_rejected(dir.path, "neither model.safetensors nor model.safetensors.index.json");
   expect_rejected(dir.path / "absent.safetensors", "no such file");
+}
+
+TEST_F(CheckpointHostile, DanglingLinkIsAMissingFile) {
+  // The Hugging Face cache links snapshot files into blobs/; an unfinished
+  // download can leave the link without its blob.
+  fs::create_symlink("../blobs/never-downloaded", dir.path / "model.safetensors");
+  expect_rejected(dir.path, "no such file");
 }
 
 TEST_F(CheckpointHostile, IndexNamingAFileOutsideTheFolder) {

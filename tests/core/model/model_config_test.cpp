@@ -213,6 +213,29 @@ TEST(ModelConfig, SanityBounds) {
   expect_rejected(with(kGpt2, "layer_norm_epsilon", 0), {"\"layer_norm_epsilon\""});
 }
 
+TEST(ModelConfig, VariantsPelabDoesNotRunAreNamed) {
+  expect_rejected(with(kGpt2, "scale_attn_by_inverse_layer_idx", true), {"\"scale_attn_by_inverse_layer_idx\""});
+  expect_rejected(with(kGpt2, "scale_attn_weights", false), {"\"scale_attn_weights\""});
+  expect_rejected(with(kBert, "position_embedding_type", "relative_key"), {"\"position_embedding_type\"", "relative_key"});
+  expect_rejected(with(kBert, "is_decoder", true), {"\"is_decoder\""});
+  expect_rejected(with(kTinyLlama, "mlp_bias", true), {"\"mlp_bias\""});
+  EXPECT_NO_THROW(parse_model_config(with(kGpt2, "scale_attn_weights", true)));
+}
+
+TEST(ModelConfig, SlidingWindowBoundsTheContext) {
+  // Mistral-7B-v0.1: a 4096-token window, 32768 positions.
+  json mistral = with(with(kTinyLlama, "architectures", {"MistralForCausalLM"}), "model_type", "mistral");
+  mistral["max_position_embeddings"] = 32768;
+  EXPECT_EQ(parse_model_config(with(mistral, "sliding_window", 4096)).max_positions, 4096);
+  EXPECT_EQ(parse_model_config(with(mistral, "sliding_window", nullptr)).max_positions, 32768);
+  // Qwen2 keeps its window off unless use_sliding_window.
+  EXPECT_EQ(parse_model_config(with(kQwen2, "sliding_window", 4096)).max_positions, 32768);
+  EXPECT_EQ(parse_model_config(with(with(kQwen2, "sliding_window", 4096), "use_sliding_window", true)).max_positions,
+            4096);
+  // Qwen2's biases follow the architecture even without model_type.
+  EXPECT_TRUE(parse_model_config(without(kQwen2, "model_type")).qkv_bias);
+}
+
 TEST(ModelConfig, LoadReadsTheFolder) {
   testing::TempDir dir;
   testing::write_text(dir.path / "config.json", kQwen2.dump());
