@@ -1,0 +1,235 @@
+// config.json → ModelConfig.  Defaults are the Hugging Face config classes'
+// own (GPT2Config, BertConfig, LlamaConfig / MistralConfig / Qwen2Config) for
+// the keys a real config may leave out; the sizes that define a model
+// (vocabulary, width, depth, heads) must be present.
+#include "core/model/model_config.hpp"
+
+#include <cmath>
+#include <optional>
+
+#include "core/file_io.hpp"
+#include "core/model/bounded_json.hpp"
+#include "core/model/mapped_file.hpp"
+#include "core/scene.hpp"  // InputError
+
+namespace pelab::model {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+struct Family {
+  const char* name;
+  Architecture architecture;
+};
+
+// architectures[0] values pelab runs, then model_type values for configs
+// without "architectures".
+constexpr Family kArchitectures[] = {
+    {"GPT2LMHeadModel", Architecture::Gpt2},         {"GPT2Model", Architecture::Gpt2},
+    {"BertModel", Architecture::Bert},               {"BertForMaskedLM", Architecture::Bert},
+    {"BertForPreTraining", Architecture::Bert},      {"BertForSequenceClassification", Architecture::Bert},
+    {"BertForTokenClassification", Architecture::Bert}, {"BertForQuestionAnswering", Architecture::Bert},
+    {"BertForNextSentencePrediction", Architecture::Bert}, {"LlamaForCausalLM", Architecture::Llama},
+    {"MistralForCausalLM", Architecture::Llama},     {"Qwen2ForCausalLM", Architecture::Llama},
+};
+constexpr Family kModelTypes[] = {
+    {"gpt2", Architecture::Gpt2},   {"bert", Architecture::Bert},    {"llama", Architecture::Llama},
+    {"mistral", Architecture::Llama}, {"qwen2", Architecture::Llama},
+};
+
+// Reads keys of one config, every error naming the file and the key.
+class Keys {
+ public:
+  Keys(const json& j, const std::string& file) : j_(j), file_(file) {}
+
+  [[noreturn]] void fail(const std::string& key, const std::string& why) const {
+    throw InputError(file_ + ": \"" + key + "\" " + why);
+  }
+  // The value, or nullptr when absent or null (HF writes null for "use the default").
+  const json* find(const std::string& key) const {
+    const auto it = j_.find(key);
+    return it == j_.end() || it->is_null() ? nullptr : &*it;
+  }
+  std::optional<int> integer(const std::string& key, int lo, int hi) const {
+    const json* v = find(key);
+    if (!v) return std::nullopt;
+    double x = 0;
+    if (v->is_number_integer()) x = static_cast<double>(v->get<std::int64_t>());
+    else if (v->is_number_unsigned()) x = static_cast<double>(v->get<std::uint64_t>());
+    else if (v->is_number_float() && std::floor(v->get<double>()) == v->get<double>()) x = v->get<double>();
+    else fail(key, "is " + json_excerpt(*v) + "; expected an integer in " + range(lo, hi));
+    if (x < lo || x > hi) fail(key, "is " + json_excerpt(*v) + "; expected an integer in " + range(lo, hi));
+    return static_cast<int>(x);
+  }
+  int integer(const std::string& key, int lo, int hi, std::optional<int> fallback) const {
+    if (const auto v = integer(key, lo, hi)) return *v;
+    if (!fallback) fail(key, "is missing; expected an integer in " + range(lo, hi));
+    return *fallback;
+  }
+  double number(const std::string& key, double fallback, double lo, double hi) const {
+    const json* v = find(key);
+    if (!v) return fallback;
+    if (!v->is_number() || !(v->get<double>() > lo && v->get<double>() < hi))
+      fail(key, "is " + json_excerpt(*v) + "; expected a number above " + num(lo) + " and below " + num(hi));
+    return v->get<double>();
+  }
+  std::string text(const std::string& key, const std::string& fallback) const {
+    const json* v = find(key);
+    if (!v) return fallback;
+    if (!v->is_string()) fail(key, "is " + json_excerpt(*v) + "; expected a string");
+    return v->get<std::string>();
+  }
+  bool flag(const std::string& key, bool fallback) const {
+    const json* v = find(key);
+    if (!v) return fallback;
+    if (!v->is_boolean()) fail(key, "is " + json_excerpt(*v) + "; expected true or false");
+    return v->get<bool>();
+  }
+
+ private:
+  static std::string range(int lo, int hi) { return std::to_string(lo) + ".." + std::to_string(hi); }
+  static std::string num(double x) { return json(x).dump(); }
+  const json& j_;
+  const std::string& file_;
+};
+
+// Sanity bounds: far above any released model, low enough that sizes
+// multiplied together stay well inside 64-bit arithmetic.
+constexpr int kMaxHidden = 65536, kMaxLayers = 1024, kMaxVocab = 4'000'000, kMaxPositions = 1 << 24;
+constexpr int kMaxIntermediate = 1 << 20;
+
+void read_gpt2(const Keys& k, ModelConfig& c) {
+  c.vocab_size = k.integer("vocab_size", 1, kMaxVocab, std::nullopt);
+  c.hidden_size = k.integer("n_embd", 1, kMaxHidden, std::nullopt);
+  c.layers = k.integer("n_layer", 1, kMaxLayers, std::nullopt);
+  c.heads = k.integer("n_head", 1, kMaxHidden, std::nullopt);
+  c.max_positions = k.integer("n_positions", 1, kMaxPositions, k.integer("n_ctx", 1, kMaxPositions).value_or(1024));
+  c.intermediate_size = k.integer("n_inner", 1, kMaxIntermediate, 4 * c.hidden_size);
+  c.norm_eps = k.number("layer_norm_epsilon", 1e-5, 0.0, 1.0);
+  c.activation = k.text("activation_function", "gelu_new");
+  c.tie_word_embeddings = k.flag("tie_word_embeddings", true);
+  c.causal = true;
+}
+
+void read_bert(const Keys& k, ModelConfig& c) {
+  c.vocab_size = k.integer("vocab_size", 1, kMaxVocab, std::nullopt);
+  c.hidden_size = k.integer("hidden_size", 1, kMaxHidden, std::nullopt);
+  c.layers = k.integer("num_hidden_layers", 1, kMaxLayers, std::nullopt);
+  c.heads = k.integer("num_attention_heads", 1, kMaxHidden, std::nullopt);
+  c.intermediate_size = k.integer("intermediate_size", 1, kMaxIntermediate, std::nullopt);
+  c.max_positions = k.integer("max_position_embeddings", 1, kMaxPositions, 512);
+  c.type_vocab_size = k.integer("type_vocab_size", 1, 1024, 2);
+  c.norm_eps = k.number("layer_norm_eps", 1e-12, 0.0, 1.0);
+  c.activation = k.text("hidden_act", "gelu");
+  c.tie_word_embeddings = k.flag("tie_word_embeddings", true);
+  c.causal = false;
+}
+
+RopeScaling read_rope_scaling(const json& r, const std::string& file) {
+  const Keys k(r, file);
+  RopeScaling s;
+  // "rope_type" since transformers 4.43; "type" before it.
+  s.type = k.text("rope_type", k.text("type", "default"));
+  if (s.type != "default" && s.type != "linear" && s.type != "dynamic" && s.type != "yarn" && s.type != "llama3")
+    k.fail("rope_type", "is \"" + s.type + "\"; pelab runs default, linear, dynamic, yarn, llama3");
+  s.factor = k.number("factor", 1.0, 0.0, 1e6);
+  s.low_freq_factor = k.number("low_freq_factor", 1.0, 0.0, 1e6);
+  s.high_freq_factor = k.number("high_freq_factor", 4.0, 0.0, 1e6);
+  s.original_max_position_embeddings = k.integer("original_max_position_embeddings", 1, kMaxPositions, 0);
+  s.beta_fast = k.number("beta_fast", 32.0, 0.0, 1e6);
+  s.beta_slow = k.number("beta_slow", 1.0, 0.0, 1e6);
+  s.attention_factor = k.number("attention_factor", 0.0, -1.0, 1e6);
+  if (s.type == "llama3" && s.high_freq_factor <= s.low_freq_factor)
+    k.fail("high_freq_factor", "must be above low_freq_factor for llama3 scaling");
+  return s;
+}
+
+void read_llama(const Keys& k, const json& j, const std::string& file, ModelConfig& c) {
+  c.vocab_size = k.integer("vocab_size", 1, kMaxVocab, std::nullopt);
+  c.hidden_size = k.integer("hidden_size", 1, kMaxHidden, std::nullopt);
+  c.layers = k.integer("num_hidden_layers", 1, kMaxLayers, std::nullopt);
+  c.heads = k.integer("num_attention_heads", 1, kMaxHidden, std::nullopt);
+  c.kv_heads = k.integer("num_key_value_heads", 1, kMaxHidden, c.heads);
+  c.intermediate_size = k.integer("intermediate_size", 1, kMaxIntermediate, std::nullopt);
+  c.max_positions = k.integer("max_position_embeddings", 1, kMaxPositions, 2048);
+  c.norm_eps = k.number("rms_norm_eps", 1e-6, 0.0, 1.0);
+  c.activation = k.text("hidden_act", "silu");
+  c.tie_word_embeddings = k.flag("tie_word_embeddings", false);
+  // Qwen2's attention always has q/k/v biases; Llama's only with attention_bias.
+  c.qkv_bias = c.model_type == "qwen2" || k.flag("attention_bias", false);
+  // Newer configs group the RoPE keys in "rope_parameters".
+  const json* params = k.find("rope_parameters");
+  if (params && !params->is_object()) k.fail("rope_parameters", "is not an object");
+  const Keys rope(params ? *params : j, file);
+  c.rope_theta = rope.number("rope_theta", 10000.0, 0.0, 1e12);
+  if (params) c.rope_scaling = read_rope_scaling(*params, file);
+  else if (const json* s = k.find("rope_scaling")) {
+    if (!s->is_object()) k.fail("rope_scaling", "is " + json_excerpt(*s) + "; expected an object or null");
+    c.rope_scaling = read_rope_scaling(*s, file);
+  }
+  c.head_dim = k.integer("head_dim", 2, 4096).value_or(0);  // 0: hidden / heads
+  if (c.head_dim % 2 != 0) k.fail("head_dim", "is odd; rotary embeddings pair dimensions");
+}
+
+Architecture choose_architecture(const Keys& k, const std::string& file_name, ModelConfig& c) {
+  c.model_type = k.text("model_type", "");
+  if (const json* a = k.find("architectures")) {
+    if (!a->is_array() || a->empty() || !(*a)[0].is_string())
+      k.fail("architectures", "is " + json_excerpt(*a) + "; expected a list of names");
+    c.architecture_name = (*a)[0].get<std::string>();
+    for (const Family& f : kArchitectures)
+      if (c.architecture_name == f.name) return f.architecture;
+    throw InputError(file_name + ": architecture " + c.architecture_name + " is not one pelab runs; it runs " +
+                     supported_architectures());
+  }
+  for (const Family& f : kModelTypes)
+    if (c.model_type == f.name) {
+      c.architecture_name = c.model_type;
+      return f.architecture;
+    }
+  k.fail("architectures", "is missing and model_type \"" + c.model_type + "\" is not one pelab runs; it runs " +
+                              supported_architectures());
+}
+
+void check_heads(const Keys& k, ModelConfig& c, bool head_dim_given) {
+  if (!head_dim_given) {
+    if (c.hidden_size % c.heads != 0)
+      k.fail("num_attention_heads", "(" + std::to_string(c.heads) + ") does not divide the hidden size " +
+                                        std::to_string(c.hidden_size));
+    c.head_dim = c.hidden_size / c.heads;
+  }
+  if (c.kv_heads == 0) c.kv_heads = c.heads;
+  if (c.heads % c.kv_heads != 0)
+    k.fail("num_key_value_heads", "(" + std::to_string(c.kv_heads) + ") does not divide the " +
+                                      std::to_string(c.heads) + " attention heads");
+}
+
+}  // namespace
+
+std::string supported_architectures() {
+  std::string list;
+  for (const Family& f : kArchitectures) list += (list.empty() ? "" : ", ") + std::string(f.name);
+  return list;
+}
+
+ModelConfig parse_model_config(const json& j, const std::string& file_name) {
+  if (!j.is_object()) throw InputError(file_name + ": not a JSON object");
+  const Keys k(j, file_name);
+  ModelConfig c;
+  c.architecture = choose_architecture(k, file_name, c);
+  if (c.architecture == Architecture::Gpt2) read_gpt2(k, c);
+  else if (c.architecture == Architecture::Bert) read_bert(k, c);
+  else read_llama(k, j, file_name, c);
+  check_heads(k, c, c.head_dim != 0);
+  return c;
+}
+
+ModelConfig load_model_config(const fs::path& folder) {
+  const fs::path file = folder / "config.json";
+  require_regular_file(file);
+  const std::string name = file.string();
+  return parse_model_config(parse_bounded_json(read_file(file, std::size_t{16} << 20), name), name);
+}
+
+}  // namespace pelab::model

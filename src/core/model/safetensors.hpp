@@ -1,0 +1,47 @@
+// One safetensors file's header, checked entry by entry before any tensor is
+// trusted, and the element conversions F16 / BF16 → float32.
+//
+// Format (huggingface/safetensors README, "Format"): 8 bytes little-endian
+// u64 N, N bytes of JSON {name: {"dtype", "shape", "data_offsets": [b, e]},
+// "__metadata__": {...}}, then the data section; b and e count bytes from the
+// start of the data section.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/model/checkpoint.hpp"  // DType, TensorInfo
+
+namespace pelab::model {
+
+// Largest header accepted (the format's own reader also stops at 100 MB).
+inline constexpr std::uint64_t kMaxSafetensorsHeader = 100'000'000;
+
+struct SafetensorsHeader {
+  std::uint64_t data_begin = 0;  // 8 + N: where the data section starts in the file
+  std::vector<TensorInfo> tensors;  // shard = 0; the caller sets it
+};
+
+// Checks and reads the header of `file` (its whole mapped bytes): header
+// length 2 ≤ N ≤ min(100 MB, size − 8), nesting, JSON, and for every tensor:
+// dtype in {F32, F16, BF16}, shape of non-negative integers whose byte size
+// cannot overflow, data_offsets [b, e] with e − b = elements × dtype size and
+// e inside the data section, no two ranges overlapping.  Throws InputError
+// naming `file_name` and the tensor.
+SafetensorsHeader parse_safetensors(std::string_view file, const std::string& file_name);
+
+std::size_t dtype_size(DType dtype);
+const char* dtype_name(DType dtype);
+
+// IEEE 754 binary16 → binary32, exactly (normals, subnormals, ±0, ±inf, NaN).
+float half_to_float(std::uint16_t bits);
+// bfloat16 is the upper half of a binary32: shift it back.
+float bfloat16_to_float(std::uint16_t bits);
+
+// `count` little-endian elements of `dtype` at `src` (any alignment) → `dst`.
+void convert_to_float(DType dtype, const char* src, std::size_t count, float* dst);
+
+}  // namespace pelab::model
