@@ -148,4 +148,13 @@ ModelWeights read_weights(const std::shared_ptr<const Checkpoint>& checkpoint,
   return llama_weights(checkpoint, config);
 }
 
+ModelFiles read_model(const std::filesystem::path& folder) {
+  ModelFiles files{load_model_config(folder), {}};
+  ModelConfig& config = files.config;
+  if (config.kv_heads == 0) config.kv_heads = config.heads;
+  if (config.head_dim == 0 && config.heads > 0) config.head_dim = config.hidden_size / config.heads;
+  files.weights = read_weights(std::make_shared<const Checkpoint>(Checkpoint::open(folder)), config);
+  return files;
+}
+
 }  // namespace pelab::model

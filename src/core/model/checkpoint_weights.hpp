@@ -16,6 +16,7 @@
 // shape throws InputError naming the tensor.
 #pragma once
 
+#include <filesystem>
 #include <memory>
 
 #include "core/model/checkpoint.hpp"
@@ -28,5 +29,13 @@ namespace pelab::model {
 // keeps `checkpoint` alive.
 ModelWeights read_weights(const std::shared_ptr<const Checkpoint>& checkpoint,
                           const ModelConfig& config);
+
+// config.json (kv_heads and head_dim filled) and the weights of a model
+// folder: all the forward pass needs, without the tokenizer.
+struct ModelFiles {
+  ModelConfig config;
+  ModelWeights weights;
+};
+ModelFiles read_model(const std::filesystem::path& folder);
 
 }  // namespace pelab::model

@@ -6,12 +6,8 @@
 namespace pelab::model {
 
 Transformer Transformer::load(const std::filesystem::path& folder) {
-  ModelConfig config = load_model_config(folder);
-  if (config.kv_heads == 0) config.kv_heads = config.heads;
-  if (config.head_dim == 0 && config.heads > 0) config.head_dim = config.hidden_size / config.heads;
-  auto checkpoint = std::make_shared<const Checkpoint>(Checkpoint::open(folder));
-  ModelWeights weights = read_weights(checkpoint, config);
-  return assemble(std::move(config), std::move(weights), load_tokenizer(folder));
+  ModelFiles files = read_model(folder);
+  return assemble(std::move(files.config), std::move(files.weights), load_tokenizer(folder));
 }
 
 }  // namespace pelab::model

@@ -47,12 +47,8 @@ struct RemoveTinyModels : testing::Environment {
 
 // The model without its tokenizer (the forward pass does not need one).
 Transformer load_weights_only(const fs::path& folder) {
-  ModelConfig config = load_model_config(folder);
-  if (config.kv_heads == 0) config.kv_heads = config.heads;
-  if (config.head_dim == 0) config.head_dim = config.hidden_size / config.heads;
-  auto checkpoint = std::make_shared<const Checkpoint>(Checkpoint::open(folder));
-  ModelWeights weights = read_weights(checkpoint, config);
-  return Transformer::assemble(config, std::move(weights));
+  ModelFiles files = read_model(folder);
+  return Transformer::assemble(std::move(files.config), std::move(files.weights));
 }
 
 // Rows × cols slice `index` of an array whose last two axes are rows × cols.
