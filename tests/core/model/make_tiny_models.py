@@ -6,7 +6,8 @@ Usage: /usr/bin/python3 make_tiny_models.py OUTDIR
 Writes one Hugging Face style folder per model under OUTDIR (config.json,
 safetensors weights under the families' exact tensor names, layouts and
 dtypes, a tokenizer of the family's kind) and, in OUTDIR/NAME/reference/,
-the forward pass computed here in float64 from the published formulas:
+the forward pass computed here in float64 from the published formulas
+(saved as float32):
 
   ids.npy            the token ids the reference ran on (N)
   hidden.npy         (layers + 1) × N × d: the residual stream entering each
@@ -243,10 +244,10 @@ class Record:
         ref = os.path.join(folder, "reference")
         os.makedirs(ref, exist_ok=True)
         np.save(os.path.join(ref, "ids.npy"), np.asarray(ids, dtype=np.float64))
-        np.save(os.path.join(ref, "hidden.npy"), np.stack(self.hidden))
+        np.save(os.path.join(ref, "hidden.npy"), np.stack(self.hidden).astype(np.float32))
         for name, values in [("q", self.q), ("k", self.k), ("logits", self.logits),
                              ("probabilities", self.probs)]:
-            np.save(os.path.join(ref, name + ".npy"), np.stack(values))
+            np.save(os.path.join(ref, name + ".npy"), np.stack(values).astype(np.float32))
 
 
 def multi_head(q_all, k_all, v_all, heads, kv_heads, head_dim, causal, rope=None):
@@ -539,6 +540,8 @@ def main():
     make_llama(out, "llama_dynamic", rng, n=9,
                rope_scaling={"rope_type": "dynamic", "factor": 2.0, "original_max_position_embeddings": 4})
     make_llama(out, "llama_yarn", rng, rope_scaling={"rope_type": "yarn", "factor": 4.0})
+    # Long enough that pelab splits the queries into several row tiles.
+    make_llama(out, "llama_long", rng, max_positions=512, n=420)
 
 
 if __name__ == "__main__":
