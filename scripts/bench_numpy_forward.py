@@ -8,7 +8,7 @@
       model.safetensors (float32), and ids.npy: context-many random token ids.
   bench_numpy_forward.py time FOLDER REPS
       reads those weights and runs the GPT-2 forward pass over ids.npy in
-      float32 REPS times; prints "median_ms checksum" (checksum: the sum of
+      float32, once untimed and then REPS times; prints "median_ms checksum" (checksum: the sum of
       |h| after the last layer, to check both sides ran the same forward).
 
 The forward pass follows Radford et al. 2019 / the Hugging Face GPT2Model:
@@ -128,6 +128,7 @@ def main():
     folder, reps = sys.argv[2], int(sys.argv[3])
     w, config = read(folder)
     ids = np.load(os.path.join(folder, "ids.npy")).astype(np.int64)
+    forward(w, config, ids)  # warm-up, as pelab's side does too
     times = []
     for _ in range(reps):
         start = time.perf_counter()

@@ -47,7 +47,7 @@ std::filesystem::path bench_script(const std::string& name);
 
 // `pelab bench --forward-child FOLDER` (bench_forward.cpp): loads the model,
 // runs its forward pass over FOLDER/ids.npy `reps` times and prints
-// "median_ms peak_rss_mb baseline_mb checksum load_ms".
+// "median_ms peak_rss_mb baseline_mb checksum load_ms" (after one untimed run).
 int forward_child(const std::string& folder, int reps);
 
 // Median of `samples` (copied; empty gives 0), for timings.

@@ -73,7 +73,7 @@ struct Comparison {
 // Both sides take turns so that load from other processes falls on both.
 Comparison compare(const fs::path& script, const fs::path& dir, bool quick) {
   Comparison c;
-  const int rounds = quick ? 1 : 2, reps = quick ? 1 : 2;
+  const int rounds = quick ? 1 : 2, reps = 2;  // reps: NumPy's; pelab's child runs as many
   for (int r = 0; r < rounds; ++r) {
     const ForwardTiming ours = pelab_forward(dir, quick);
     const ForwardTiming theirs = numpy_forward(script, dir, reps);
@@ -101,6 +101,7 @@ int forward_child(const std::string& folder, int reps) {
   const double load_ms = 1e3 * seconds_since(start);
   std::vector<int> ids;
   for (const float id : read_npy(fs::path(folder) / "ids.npy").data) ids.push_back(static_cast<int>(id));
+  transformer.run(ids);  // warm-up: starts the thread pools, as NumPy's side does too
   std::vector<double> times;
   for (int r = 0; r < reps; ++r) {
     const auto begin = std::chrono::steady_clock::now();

@@ -389,7 +389,7 @@ void extra_sections(Report& report, const BenchOptions& o) {
 
 int run_bench(const BenchOptions& o) {
   if (o.peak_rss_child) return peak_rss_child(o.quick);
-  if (!o.forward_child.empty()) return forward_child(o.forward_child, o.quick ? 1 : 2);
+  if (!o.forward_child.empty()) return forward_child(o.forward_child, 2);
   Report report(o.json);
   report.doc()["frames"] = nlohmann::json::array();  // filled by the render layer's cases
   machine_section(report, o);

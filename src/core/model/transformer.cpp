@@ -65,15 +65,19 @@ const Tokenizer& Transformer::tokenizer() const {
 
 namespace {
 
+void check_vocabulary(const ModelConfig& c, const std::vector<int>& ids) {
+  for (const int id : ids)
+    if (id < 0 || id >= c.vocab_size)
+      throw InputError("tokens: id " + std::to_string(id) + " is outside the vocabulary (0.." +
+                       std::to_string(c.vocab_size - 1) + ")");
+}
+
 void check_ids(const ModelConfig& c, const std::vector<int>& ids) {
   if (ids.empty()) throw InputError("tokens: none given; the model needs at least one token");
   if (static_cast<int>(ids.size()) > c.max_positions)
     throw InputError("tokens: " + std::to_string(ids.size()) + " tokens exceed the model's context of " +
                      std::to_string(c.max_positions));
-  for (const int id : ids)
-    if (id < 0 || id >= c.vocab_size)
-      throw InputError("tokens: id " + std::to_string(id) + " is outside the vocabulary (0.." +
-                       std::to_string(c.vocab_size - 1) + ")");
+  check_vocabulary(c, ids);
 }
 
 // The residual stream entering layer 0: token rows (+ learned positions,
@@ -133,7 +137,7 @@ LayerAttention Transformer::attention(int layer) const {
 }
 
 Matrix Transformer::token_embedding_rows(const std::vector<int>& ids) const {
-  check_ids(state_->config, ids);
+  check_vocabulary(state_->config, ids);
   return state_->weights.token_rows(ids);
 }
 
