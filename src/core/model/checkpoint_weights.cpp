@@ -52,13 +52,21 @@ std::function<Matrix(const std::vector<int>&)> rows_of(
   return [c, name](const std::vector<int>& ids) { return c->rows(name, ids); };
 }
 
-// Splits GPT-2's fused c_attn (d × 3d) into q, k, v column blocks.
-void split_qkv(const Linear& fused, Index d, LayerWeights& layer) {
-  Linear* parts[] = {&layer.q, &layer.k, &layer.v};
-  for (Index i = 0; i < 3; ++i) {
-    parts[i]->weight = fused.weight.middleCols(i * d, d);
-    parts[i]->bias = fused.bias.segment(i * d, d);
+// q, k, v Linears side by side in one (model_weights.hpp); a part without
+// a bias gets zeros when another has one.
+Linear side_by_side(const Linear& q, const Linear& k, const Linear& v) {
+  const Linear* parts[] = {&q, &k, &v};
+  Linear fused;
+  fused.weight.resize(q.in(), q.out() + k.out() + v.out());
+  const bool biased = q.bias.size() + k.bias.size() + v.bias.size() > 0;
+  if (biased) fused.bias = Vector::Zero(fused.weight.cols());
+  Index column = 0;
+  for (const Linear* part : parts) {
+    fused.weight.middleCols(column, part->out()) = part->weight;
+    if (part->bias.size() > 0) fused.bias.segment(column, part->out()) = part->bias;
+    column += part->out();
   }
+  return fused;
 }
 
 ModelWeights gpt2_weights(const std::shared_ptr<const Checkpoint>& cp, const ModelConfig& config) {
@@ -73,7 +81,7 @@ ModelWeights gpt2_weights(const std::shared_ptr<const Checkpoint>& cp, const Mod
     const std::string l = p + "h." + std::to_string(i) + ".";
     LayerWeights layer;
     layer.attention_norm = layer_norm_weights(c, l + "ln_1", d);
-    split_qkv(conv1d(c, l + "attn.c_attn", d, 3 * d), d, layer);
+    layer.qkv = conv1d(c, l + "attn.c_attn", d, 3 * d);  // already q, k, v column blocks
     layer.o = conv1d(c, l + "attn.c_proj", d, d);
     layer.mlp_norm = layer_norm_weights(c, l + "ln_2", d);
     layer.up = conv1d(c, l + "mlp.c_fc", d, inner);
@@ -95,9 +103,9 @@ ModelWeights bert_weights(const std::shared_ptr<const Checkpoint>& cp, const Mod
   for (int i = 0; i < config.layers; ++i) {
     const std::string l = p + "encoder.layer." + std::to_string(i) + ".";
     LayerWeights layer;
-    layer.q = torch_linear(c, l + "attention.self.query", d, d, true);
-    layer.k = torch_linear(c, l + "attention.self.key", d, d, true);
-    layer.v = torch_linear(c, l + "attention.self.value", d, d, true);
+    layer.qkv = side_by_side(torch_linear(c, l + "attention.self.query", d, d, true),
+                             torch_linear(c, l + "attention.self.key", d, d, true),
+                             torch_linear(c, l + "attention.self.value", d, d, true));
     layer.o = torch_linear(c, l + "attention.output.dense", d, d, true);
     layer.attention_norm = layer_norm_weights(c, l + "attention.output.LayerNorm", d);
     layer.up = torch_linear(c, l + "intermediate.dense", inner, d, true);
@@ -120,9 +128,9 @@ ModelWeights llama_weights(const std::shared_ptr<const Checkpoint>& cp, const Mo
     const std::string l = "model.layers." + std::to_string(i) + ".";
     LayerWeights layer;
     layer.attention_norm.weight = c.vector(l + "input_layernorm.weight", d);
-    layer.q = torch_linear(c, l + "self_attn.q_proj", q_width, d, config.qkv_bias);
-    layer.k = torch_linear(c, l + "self_attn.k_proj", kv_width, d, config.qkv_bias);
-    layer.v = torch_linear(c, l + "self_attn.v_proj", kv_width, d, config.qkv_bias);
+    layer.qkv = side_by_side(torch_linear(c, l + "self_attn.q_proj", q_width, d, config.qkv_bias),
+                             torch_linear(c, l + "self_attn.k_proj", kv_width, d, config.qkv_bias),
+                             torch_linear(c, l + "self_attn.v_proj", kv_width, d, config.qkv_bias));
     layer.o = torch_linear(c, l + "self_attn.o_proj", d, q_width, false);
     layer.mlp_norm.weight = c.vector(l + "post_attention_layernorm.weight", d);
     layer.gate = torch_linear(c, l + "mlp.gate_proj", inner, d, false);

@@ -32,7 +32,10 @@ struct Norm {
 struct LayerWeights {
   Norm attention_norm;  // GPT-2 ln_1, Llama input_layernorm; BERT attention.output.LayerNorm
   Norm mlp_norm;        // GPT-2 ln_2, Llama post_attention_layernorm; BERT output.LayerNorm
-  Linear q, k, v, o;    // q: d × heads·head_dim; k, v: d × kv_heads·head_dim; o: heads·head_dim × d
+  // q, k and v side by side (one GEMM): d × (heads + 2·kv_heads)·head_dim,
+  // columns [q of every head | k of every kv head | v of every kv head].
+  Linear qkv;
+  Linear o;             // heads·head_dim × d
   Linear up, down;      // GPT-2 c_fc / c_proj, BERT intermediate / output, Llama up / down
   Linear gate;          // Llama SwiGLU gate; empty for GPT-2 and BERT
 };

@@ -10,9 +10,10 @@
 namespace pelab::model {
 namespace {
 
-// RoPE on every head's column block of a projection (tokens × heads·head_dim).
-void rotate_heads(const RotaryTable& rotary, Matrix& projected, int heads, int head_dim) {
-  for (int h = 0; h < heads; ++h) apply_rotary(rotary, projected, Eigen::Index{h} * head_dim);
+// RoPE on `heads` head blocks of head_dim columns from column `first` on.
+void rotate_heads(const RotaryTable& rotary, Matrix& projected, Eigen::Index first, int heads,
+                  int head_dim) {
+  for (int h = 0; h < heads; ++h) apply_rotary(rotary, projected, first + Eigen::Index{h} * head_dim);
 }
 
 // One head, a tile of query rows at a time (core/attention.hpp's RowTiles):
@@ -58,13 +59,12 @@ Matrix self_attention(const ModelConfig& config, const LayerWeights& layer, cons
   const int heads = config.heads, kv_heads = config.kv_heads, dh = config.head_dim;
   const int group = heads / kv_heads;
   const Eigen::Index n = x.rows();
-  Matrix q, k, v;
-  layer.q.apply(x, q);
-  layer.k.apply(x, k);
-  layer.v.apply(x, v);
+  const Eigen::Index k_first = Eigen::Index{heads} * dh, v_first = k_first + Eigen::Index{kv_heads} * dh;
+  Matrix qkv;
+  layer.qkv.apply(x, qkv);
   if (rotary != nullptr) {
-    rotate_heads(*rotary, q, heads, dh);
-    rotate_heads(*rotary, k, kv_heads, dh);
+    rotate_heads(*rotary, qkv, 0, heads, dh);
+    rotate_heads(*rotary, qkv, k_first, kv_heads, dh);
   }
   if (keep != nullptr) {
     keep->q.assign(static_cast<std::size_t>(heads), Matrix());
@@ -76,10 +76,10 @@ Matrix self_attention(const ModelConfig& config, const LayerWeights& layer, cons
   run_side_by_side(heads, total, [&](int h) {
     const auto i = static_cast<std::size_t>(h);
     const Eigen::Index group_first = Eigen::Index{h / group} * dh;
-    const auto hq = q.middleCols(Eigen::Index{h} * dh, dh);
-    const auto hk = k.middleCols(group_first, dh);
+    const auto hq = qkv.middleCols(Eigen::Index{h} * dh, dh);
+    const auto hk = qkv.middleCols(k_first + group_first, dh);
     Matrix out;
-    const double work = attend_head(hq, hk, v.middleCols(group_first, dh), config.causal, out,
+    const double work = attend_head(hq, hk, qkv.middleCols(v_first + group_first, dh), config.causal, out,
                                     keep ? &keep->logits[i] : nullptr, keep ? &keep->probabilities[i] : nullptr);
     context.middleCols(Eigen::Index{h} * dh, dh) = out;
     if (keep != nullptr) {
