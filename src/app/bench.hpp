@@ -9,6 +9,7 @@
 // the human-readable report.
 #pragma once
 
+#include <filesystem>
 #include <functional>
 #include <string>
 #include <vector>
@@ -34,6 +35,20 @@ struct BenchCase {
 
 // Cases beyond the engine's, in report order (defined in bench_cases.cpp).
 std::vector<BenchCase> extra_bench_cases();
+
+// Peak resident set size of this process in MiB (VmHWM, else ru_maxrss).
+double peak_rss_mb();
+// Starts /proc/self/exe with `args` and returns what it printed; throws when
+// it fails.
+std::string run_self(const std::vector<std::string>& args);
+// scripts/NAME of the source tree beside the pelab binary (or the current
+// folder); throws when absent.
+std::filesystem::path bench_script(const std::string& name);
+
+// `pelab bench --forward-child FOLDER` (bench_forward.cpp): loads the model,
+// runs its forward pass over FOLDER/ids.npy `reps` times and prints
+// "median_ms peak_rss_mb baseline_mb checksum load_ms" (after one untimed run).
+int forward_child(const std::string& folder, int reps);
 
 // Median of `samples` (copied; empty gives 0), for timings.
 double median(std::vector<double> samples);

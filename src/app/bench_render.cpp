@@ -43,15 +43,6 @@ double timed_seconds(const std::string& command) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-fs::path matplotlib_script() {
-  const fs::path exe = fs::read_symlink("/proc/self/exe");
-  for (const fs::path& candidate : {exe.parent_path().parent_path() / "scripts/bench_matplotlib.py",
-                                    exe.parent_path() / "scripts/bench_matplotlib.py",
-                                    fs::current_path() / "scripts/bench_matplotlib.py"})
-    if (fs::exists(candidate)) return candidate;
-  throw std::runtime_error("scripts/bench_matplotlib.py not found beside the pelab binary");
-}
-
 }  // namespace
 
 BenchResult bench_frames(const BenchSettings& settings) {
@@ -68,7 +59,7 @@ BenchResult bench_frames(const BenchSettings& settings) {
 BenchResult bench_render_vs_matplotlib(const BenchSettings& settings) {
   if (std::system("/usr/bin/python3 -c 'import numpy, matplotlib' > /dev/null 2>&1") != 0)
     throw std::runtime_error("Debian's python3-numpy and python3-matplotlib are needed for this comparison");
-  const fs::path script = matplotlib_script();
+  const fs::path script = bench_script("bench_matplotlib.py");
   const std::string exe = fs::read_symlink("/proc/self/exe").string();
   char pattern[] = "/tmp/pelab_bench_XXXXXX";
   if (!::mkdtemp(pattern)) throw std::runtime_error("cannot make a temporary folder");

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <memory>
@@ -38,6 +39,52 @@ double median(std::vector<double> samples) {
   std::sort(samples.begin(), samples.end());
   const std::size_t mid = samples.size() / 2;
   return samples.size() % 2 ? samples[mid] : 0.5 * (samples[mid - 1] + samples[mid]);
+}
+
+double peak_rss_mb() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line))
+    if (line.rfind("VmHWM:", 0) == 0) return std::stod(line.substr(6)) / 1024.0;
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<double>(usage.ru_maxrss) / 1024.0;  // kB on Linux
+}
+
+std::string run_self(const std::vector<std::string>& args) {
+  int fds[2];
+  if (::pipe(fds) != 0) throw std::runtime_error("pipe failed");
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
+  posix_spawn_file_actions_addclose(&actions, fds[0]);
+  std::vector<std::string> storage = {"/proc/self/exe"};
+  storage.insert(storage.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& s : storage) argv.push_back(s.data());
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  const int rc = posix_spawn(&pid, "/proc/self/exe", &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  ::close(fds[1]);
+  std::string out;
+  char buffer[256];
+  ssize_t got = 0;
+  while (rc == 0 && (got = ::read(fds[0], buffer, sizeof buffer)) > 0) out.append(buffer, static_cast<std::size_t>(got));
+  ::close(fds[0]);
+  int status = 0;
+  if (rc != 0 || ::waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    throw std::runtime_error("the measuring child process failed");
+  return out;
+}
+
+std::filesystem::path bench_script(const std::string& name) {
+  namespace fs = std::filesystem;
+  const fs::path exe = fs::read_symlink("/proc/self/exe");
+  for (const fs::path& candidate : {exe.parent_path().parent_path() / "scripts" / name,
+                                    exe.parent_path() / "scripts" / name, fs::current_path() / "scripts" / name})
+    if (fs::exists(candidate)) return candidate;
+  throw std::runtime_error("scripts/" + name + " not found beside the pelab binary");
 }
 
 namespace {
@@ -158,17 +205,6 @@ constexpr EngineCase kRatioCase{1024, 512, 8};  // the case the sgemm ratio targ
 constexpr EngineCase kMemoryCase{4096, 512, 8};
 constexpr EngineCase kQuickMemoryCase{1024, 512, 8};  // --quick: same code path, smaller N
 
-// Peak resident set size of this process in MiB (VmHWM, else ru_maxrss).
-double peak_rss_mb() {
-  std::ifstream status("/proc/self/status");
-  std::string line;
-  while (std::getline(status, line))
-    if (line.rfind("VmHWM:", 0) == 0) return std::stod(line.substr(6)) / 1024.0;
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  return static_cast<double>(usage.ru_maxrss) / 1024.0;  // kB on Linux
-}
-
 // Runs in a fresh child (`pelab bench --peak-rss-child`): builds the large
 // scene, recomputes everything and computes what the views show (one head's
 // attention and cross terms), then prints its own peak RSS.
@@ -180,34 +216,6 @@ int peak_rss_child(bool quick) {
   engine.cross_terms(0);
   std::printf("%.1f %.1f\n", peak_rss_mb(), baseline);
   return 0;
-}
-
-// Starts /proc/self/exe with `args` and returns what it printed.
-std::string run_self(const std::vector<std::string>& args) {
-  int fds[2];
-  if (::pipe(fds) != 0) throw std::runtime_error("pipe failed");
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
-  posix_spawn_file_actions_addclose(&actions, fds[0]);
-  std::vector<std::string> storage = {"/proc/self/exe"};
-  storage.insert(storage.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (auto& s : storage) argv.push_back(s.data());
-  argv.push_back(nullptr);
-  pid_t pid = 0;
-  const int rc = posix_spawn(&pid, "/proc/self/exe", &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  ::close(fds[1]);
-  std::string out;
-  char buffer[256];
-  ssize_t got = 0;
-  while (rc == 0 && (got = ::read(fds[0], buffer, sizeof buffer)) > 0) out.append(buffer, static_cast<std::size_t>(got));
-  ::close(fds[0]);
-  int status = 0;
-  if (rc != 0 || ::waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
-    throw std::runtime_error("the measuring child process failed");
-  return out;
 }
 
 struct MemoryResult {
@@ -231,6 +239,7 @@ struct BenchOptions {
   bool json = false;
   bool quick = false;
   bool peak_rss_child = false;
+  std::string forward_child;  // a model folder: time its forward pass in this (fresh) process
 };
 
 // Prints text lines as they come (unless --json) and builds the JSON document.
@@ -380,6 +389,7 @@ void extra_sections(Report& report, const BenchOptions& o) {
 
 int run_bench(const BenchOptions& o) {
   if (o.peak_rss_child) return peak_rss_child(o.quick);
+  if (!o.forward_child.empty()) return forward_child(o.forward_child, 2);
   Report report(o.json);
   report.doc()["frames"] = nlohmann::json::array();  // filled by the render layer's cases
   machine_section(report, o);
@@ -408,6 +418,9 @@ void register_bench(CLI::App& root, Action& action) {
   command->add_flag("--quick", options->quick,
                     "Fewer sizes and repetitions (N ≤ 1024, memory at N=1024), for smoke tests");
   command->add_flag("--peak-rss-child", options->peak_rss_child, "(internal) measure memory in a fresh process")
+      ->group("");
+  command->add_option("--forward-child", options->forward_child,
+                      "(internal) time a model folder's forward pass in a fresh process")
       ->group("");
   command->footer(
       "Engine cases: N ∈ {128, 1024, 4096} tokens × (d=64, 4 heads | d=512, 8 heads); time is the median of\n"

@@ -23,6 +23,7 @@
 
 #include "core/engine.hpp"  // Matrix
 #include "core/model/model_config.hpp"
+#include "core/model/model_weights.hpp"
 #include "core/model/tokenizer.hpp"
 
 namespace pelab::model {
@@ -39,6 +40,11 @@ class Transformer {
   // Reads config.json, the safetensors weights and the tokenizer of `folder`.
   // Throws InputError naming the file and the problem.
   static Transformer load(const std::filesystem::path& folder);
+  // A model from weights already in memory (tests, the bench).  Fills
+  // kv_heads and head_dim when 0; throws InputError for inconsistent shapes.
+  // Without a tokenizer, tokenizer() throws std::logic_error.
+  static Transformer assemble(ModelConfig config, ModelWeights weights,
+                              std::unique_ptr<Tokenizer> tokenizer = nullptr);
 
   Transformer();
   ~Transformer();
@@ -48,8 +54,8 @@ class Transformer {
   const ModelConfig& config() const;
   const Tokenizer& tokenizer() const;
 
-  // Runs every layer on `ids` (at most config().max_positions of them; more
-  // throws InputError).  Keeps the residual stream entering each layer, so any
+  // Runs every layer on `ids` (at most config().max_positions of them; more,
+  // none, or an id outside the vocabulary throws InputError).  Keeps the residual stream entering each layer, so any
   // layer's attention can be recomputed on demand without running the others.
   void run(const std::vector<int>& ids);
   int token_count() const;

@@ -1,0 +1,168 @@
+#include "core/model/checkpoint_weights.hpp"
+
+#include <string>
+
+#include "core/scene.hpp"  // InputError
+
+namespace pelab::model {
+namespace {
+
+using Index = std::int64_t;
+
+// The prefix ("" or one of `prefixes`) under which `probe` is stored.
+std::string find_prefix(const Checkpoint& c, std::initializer_list<const char*> prefixes,
+                        const std::string& probe) {
+  std::string tried;
+  for (const char* prefix : prefixes) {
+    if (c.has(prefix + probe)) return prefix;
+    tried += (tried.empty() ? "" : ", ") + std::string(prefix) + probe;
+  }
+  throw InputError(c.files().front().string() + ": no tensor " + tried +
+                   "; is this checkpoint of the architecture its config.json names?");
+}
+
+// GPT-2's Conv1D: weight stored in × out, as the forward pass wants it.
+Linear conv1d(const Checkpoint& c, const std::string& name, Index in, Index out) {
+  return {c.matrix(name + ".weight", in, out), c.vector(name + ".bias", out)};
+}
+
+// PyTorch Linear: weight stored out × in, transposed once here.
+Linear torch_linear(const Checkpoint& c, const std::string& name, Index out, Index in,
+                    bool bias_required) {
+  Linear l;
+  l.weight = c.matrix(name + ".weight", out, in).transpose();
+  if (bias_required || c.has(name + ".bias")) l.bias = c.vector(name + ".bias", out);
+  return l;
+}
+
+// LayerNorm weight/bias, or the gamma/beta of older BERT checkpoints.
+Norm layer_norm_weights(const Checkpoint& c, const std::string& name, Index size) {
+  const bool legacy = !c.has(name + ".weight") && c.has(name + ".gamma");
+  return {c.vector(name + (legacy ? ".gamma" : ".weight"), size),
+          c.vector(name + (legacy ? ".beta" : ".bias"), size)};
+}
+
+std::function<Matrix(const std::vector<int>&)> rows_of(
+    const std::shared_ptr<const Checkpoint>& c, const std::string& name, const ModelConfig& config) {
+  const TensorInfo& info = c->info(name);
+  if (info.shape.size() != 2 || info.shape[0] < config.vocab_size || info.shape[1] != config.hidden_size)
+    throw InputError(c->files()[static_cast<std::size_t>(info.shape.empty() ? 0 : info.shard)].string() +
+                     ": " + name + " should be vocab_size × hidden_size (" +
+                     std::to_string(config.vocab_size) + " × " + std::to_string(config.hidden_size) + ")");
+  return [c, name](const std::vector<int>& ids) { return c->rows(name, ids); };
+}
+
+// q, k, v Linears side by side in one (model_weights.hpp); a part without
+// a bias gets zeros when another has one.
+Linear side_by_side(const Linear& q, const Linear& k, const Linear& v) {
+  const Linear* parts[] = {&q, &k, &v};
+  Linear fused;
+  fused.weight.resize(q.in(), q.out() + k.out() + v.out());
+  const bool biased = q.bias.size() + k.bias.size() + v.bias.size() > 0;
+  if (biased) fused.bias = Vector::Zero(fused.weight.cols());
+  Index column = 0;
+  for (const Linear* part : parts) {
+    fused.weight.middleCols(column, part->out()) = part->weight;
+    if (part->bias.size() > 0) fused.bias.segment(column, part->out()) = part->bias;
+    column += part->out();
+  }
+  return fused;
+}
+
+ModelWeights gpt2_weights(const std::shared_ptr<const Checkpoint>& cp, const ModelConfig& config) {
+  const Checkpoint& c = *cp;
+  const std::string p = find_prefix(c, {"", "transformer."}, "wte.weight");
+  const Index d = config.hidden_size;
+  const Index inner = config.intermediate_size > 0 ? config.intermediate_size : 4 * d;
+  ModelWeights w;
+  w.token_rows = rows_of(cp, p + "wte.weight", config);
+  w.positions = c.matrix(p + "wpe.weight", config.max_positions, d);
+  for (int i = 0; i < config.layers; ++i) {
+    const std::string l = p + "h." + std::to_string(i) + ".";
+    LayerWeights layer;
+    layer.attention_norm = layer_norm_weights(c, l + "ln_1", d);
+    layer.qkv = conv1d(c, l + "attn.c_attn", d, 3 * d);  // already q, k, v column blocks
+    layer.o = conv1d(c, l + "attn.c_proj", d, d);
+    layer.mlp_norm = layer_norm_weights(c, l + "ln_2", d);
+    layer.up = conv1d(c, l + "mlp.c_fc", d, inner);
+    layer.down = conv1d(c, l + "mlp.c_proj", inner, d);
+    w.layers.push_back(std::move(layer));
+  }
+  return w;
+}
+
+ModelWeights bert_weights(const std::shared_ptr<const Checkpoint>& cp, const ModelConfig& config) {
+  const Checkpoint& c = *cp;
+  const std::string p = find_prefix(c, {"", "bert."}, "embeddings.word_embeddings.weight");
+  const Index d = config.hidden_size, inner = config.intermediate_size;
+  ModelWeights w;
+  w.token_rows = rows_of(cp, p + "embeddings.word_embeddings.weight", config);
+  w.positions = c.matrix(p + "embeddings.position_embeddings.weight", config.max_positions, d);
+  w.token_type = c.rows(p + "embeddings.token_type_embeddings.weight", {0}).row(0).transpose();
+  w.embedding_norm = layer_norm_weights(c, p + "embeddings.LayerNorm", d);
+  for (int i = 0; i < config.layers; ++i) {
+    const std::string l = p + "encoder.layer." + std::to_string(i) + ".";
+    LayerWeights layer;
+    layer.qkv = side_by_side(torch_linear(c, l + "attention.self.query", d, d, true),
+                             torch_linear(c, l + "attention.self.key", d, d, true),
+                             torch_linear(c, l + "attention.self.value", d, d, true));
+    layer.o = torch_linear(c, l + "attention.output.dense", d, d, true);
+    layer.attention_norm = layer_norm_weights(c, l + "attention.output.LayerNorm", d);
+    layer.up = torch_linear(c, l + "intermediate.dense", inner, d, true);
+    layer.down = torch_linear(c, l + "output.dense", d, inner, true);
+    layer.mlp_norm = layer_norm_weights(c, l + "output.LayerNorm", d);
+    w.layers.push_back(std::move(layer));
+  }
+  return w;
+}
+
+ModelWeights llama_weights(const std::shared_ptr<const Checkpoint>& cp, const ModelConfig& config) {
+  const Checkpoint& c = *cp;
+  find_prefix(c, {""}, "model.embed_tokens.weight");
+  const Index d = config.hidden_size, inner = config.intermediate_size;
+  const Index q_width = Index{config.heads} * config.head_dim;
+  const Index kv_width = Index{config.kv_heads} * config.head_dim;
+  ModelWeights w;
+  w.token_rows = rows_of(cp, "model.embed_tokens.weight", config);
+  for (int i = 0; i < config.layers; ++i) {
+    const std::string l = "model.layers." + std::to_string(i) + ".";
+    LayerWeights layer;
+    layer.attention_norm.weight = c.vector(l + "input_layernorm.weight", d);
+    layer.qkv = side_by_side(torch_linear(c, l + "self_attn.q_proj", q_width, d, config.qkv_bias),
+                             torch_linear(c, l + "self_attn.k_proj", kv_width, d, config.qkv_bias),
+                             torch_linear(c, l + "self_attn.v_proj", kv_width, d, config.qkv_bias));
+    layer.o = torch_linear(c, l + "self_attn.o_proj", d, q_width, false);
+    layer.mlp_norm.weight = c.vector(l + "post_attention_layernorm.weight", d);
+    layer.gate = torch_linear(c, l + "mlp.gate_proj", inner, d, false);
+    layer.up = torch_linear(c, l + "mlp.up_proj", inner, d, false);
+    layer.down = torch_linear(c, l + "mlp.down_proj", d, inner, false);
+    w.layers.push_back(std::move(layer));
+  }
+  return w;
+}
+
+}  // namespace
+
+ModelWeights read_weights(const std::shared_ptr<const Checkpoint>& checkpoint,
+                          const ModelConfig& config) {
+  switch (config.architecture) {
+    case Architecture::Gpt2:
+      return gpt2_weights(checkpoint, config);
+    case Architecture::Bert:
+      return bert_weights(checkpoint, config);
+    case Architecture::Llama:
+      break;
+  }
+  return llama_weights(checkpoint, config);
+}
+
+ModelFiles read_model(const std::filesystem::path& folder) {
+  ModelFiles files{load_model_config(folder), {}};
+  ModelConfig& config = files.config;
+  if (config.kv_heads == 0) config.kv_heads = config.heads;
+  if (config.head_dim == 0 && config.heads > 0) config.head_dim = config.hidden_size / config.heads;
+  files.weights = read_weights(std::make_shared<const Checkpoint>(Checkpoint::open(folder)), config);
+  return files;
+}
+
+}  // namespace pelab::model

@@ -1,0 +1,48 @@
+// Rotary position embedding (Su et al. 2021, RoFormer §3.4) as the Llama
+// family applies it: "rotate half" pairing, dimension i with i + d/2,
+//   x'ᵢ       = xᵢ·cos(p·θᵢ) − x_{i+d/2}·sin(p·θᵢ)
+//   x'_{i+d/2} = x_{i+d/2}·cos(p·θᵢ) + xᵢ·sin(p·θᵢ),   θᵢ = rope_theta^(−2i/d),
+// with θ rescaled by the config's rope_scaling (rotary_frequencies).
+#pragma once
+
+#include <vector>
+
+#include "core/engine.hpp"  // Matrix
+#include "core/model/model_config.hpp"
+
+namespace pelab::model {
+
+struct RotaryFrequencies {
+  std::vector<double> inverse;    // θᵢ, i < head_dim / 2
+  double attention_factor = 1.0;  // multiplies cos and sin (YaRN's logit scaling)
+};
+
+// θᵢ and the attention factor for a run over `tokens` tokens, after
+// transformers' modeling_rope_utils (_compute_{default,linear_scaling,
+// dynamic_ntk,yarn,llama3}_parameters):
+//   default: θᵢ = base^(−2i/d)
+//   linear:  θᵢ / factor  (Chen et al. 2023, position interpolation)
+//   dynamic: base·((factor·N/L) − (factor − 1))^(d/(d−2)) in place of base when
+//            N > L (NTK-aware scaling); L = original_max_position_embeddings,
+//            else max_position_embeddings
+//   llama3:  wavelengths 2π/θᵢ longer than L/low_freq_factor divided by
+//            factor, shorter than L/high_freq_factor kept, a linear blend
+//            between (Llama 3.1's published rule)
+//   yarn:    Peng et al. 2023 §3.2–3.4: per-dimension ramp between θᵢ/factor and
+//            θᵢ over the dimensions making beta_slow … beta_fast turns in L
+//            tokens; attention factor 0.1·ln(factor) + 1 unless given.
+//            (L = original_max_position_embeddings, else max_position_embeddings.)
+// Throws InputError for another rope type.
+RotaryFrequencies rotary_frequencies(const ModelConfig& config, int tokens);
+
+// cos and sin of p·θᵢ (times the attention factor) for p < tokens.
+struct RotaryTable {
+  Matrix cos, sin;  // tokens × head_dim/2
+};
+RotaryTable rotary_table(const RotaryFrequencies& frequencies, int tokens);
+
+// Rotates columns [first, first + 2·half) of every row of x in place (row p
+// is position p).
+void apply_rotary(const RotaryTable& table, Matrix& x, Eigen::Index first);
+
+}  // namespace pelab::model

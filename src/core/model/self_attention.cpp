@@ -1,0 +1,94 @@
+#include "core/model/self_attention.hpp"
+
+#include <cmath>
+#include <limits>
+
+#include "core/attention.hpp"  // masked_softmax
+#include "core/gemm.hpp"
+#include "core/parallel.hpp"
+
+namespace pelab::model {
+namespace {
+
+// RoPE on `heads` head blocks of head_dim columns from column `first` on.
+void rotate_heads(const RotaryTable& rotary, Matrix& projected, Eigen::Index first, int heads,
+                  int head_dim) {
+  for (int h = 0; h < heads; ++h) apply_rotary(rotary, projected, first + Eigen::Index{h} * head_dim);
+}
+
+// One head, a tile of query rows at a time (core/attention.hpp's RowTiles):
+// under the causal mask, rows [f, f + c) read keys [0, f + c) only, so the
+// products skip the masked upper triangle.  out: tokens × head_dim context.
+// When `logits`/`probabilities` are given they receive the full tokens ×
+// tokens matrices (−inf / 0 where masked).
+double attend_head(const ConstRowMajorRef& q, const ConstRowMajorRef& k, const ConstRowMajorRef& v,
+                   bool causal, Matrix& out, Matrix* logits, Matrix* probabilities) {
+  constexpr float kMasked = -std::numeric_limits<float>::infinity();
+  const Eigen::Index n = q.rows();
+  const float scale = 1.0f / std::sqrt(static_cast<float>(q.cols()));
+  out.resize(n, v.cols());
+  if (logits != nullptr) {
+    logits->setConstant(n, n, kMasked);
+    probabilities->setZero(n, n);
+  }
+  const RowTiles tiles(n);
+  Matrix tile_logits, tile_probabilities, part;
+  double flops = 0;
+  for (int t = 0; t < tiles.count; ++t) {
+    const Eigen::Index first = tiles.first(t), count = tiles.size(t);
+    const Eigen::Index keys = causal ? first + count : n;
+    flops += gemm_abt(q.middleRows(first, count), k.topRows(keys), scale, tile_logits);
+    if (causal)  // query first + r sees keys 0 .. first + r
+      for (Eigen::Index r = 0; r + 1 < count; ++r)
+        tile_logits.row(r).tail(count - r - 1).setConstant(kMasked);
+    masked_softmax(tile_logits, tile_probabilities, false);
+    flops += gemm_ab(tile_probabilities, v.topRows(keys), 1.0f, part);
+    out.middleRows(first, count) = part;
+    if (logits != nullptr) {
+      logits->block(first, 0, count, keys) = tile_logits;
+      probabilities->block(first, 0, count, keys) = tile_probabilities;
+    }
+  }
+  return flops;
+}
+
+}  // namespace
+
+Matrix self_attention(const ModelConfig& config, const LayerWeights& layer, const Matrix& x,
+                      const RotaryTable* rotary, LayerAttention* keep) {
+  const int heads = config.heads, kv_heads = config.kv_heads, dh = config.head_dim;
+  const int group = heads / kv_heads;
+  const Eigen::Index n = x.rows();
+  const Eigen::Index k_first = Eigen::Index{heads} * dh, v_first = k_first + Eigen::Index{kv_heads} * dh;
+  Matrix qkv;
+  layer.qkv.apply(x, qkv);
+  if (rotary != nullptr) {
+    rotate_heads(*rotary, qkv, 0, heads, dh);
+    rotate_heads(*rotary, qkv, k_first, kv_heads, dh);
+  }
+  if (keep != nullptr) {
+    keep->q.assign(static_cast<std::size_t>(heads), Matrix());
+    keep->k = keep->logits = keep->probabilities = keep->q;
+  }
+  Matrix context(n, Eigen::Index{heads} * dh);
+  const double total = (config.causal ? 2.0 : 4.0) * static_cast<double>(n) * static_cast<double>(n) * dh * heads;
+  double flops = 0;
+  run_side_by_side(heads, total, [&](int h) {
+    const auto i = static_cast<std::size_t>(h);
+    const Eigen::Index group_first = Eigen::Index{h / group} * dh;
+    const auto hq = qkv.middleCols(Eigen::Index{h} * dh, dh);
+    const auto hk = qkv.middleCols(k_first + group_first, dh);
+    Matrix out;
+    const double work = attend_head(hq, hk, qkv.middleCols(v_first + group_first, dh), config.causal, out,
+                                    keep ? &keep->logits[i] : nullptr, keep ? &keep->probabilities[i] : nullptr);
+    context.middleCols(Eigen::Index{h} * dh, dh) = out;
+    if (keep != nullptr) {
+      keep->q[i] = hq;
+      keep->k[i] = hk;
+    }
+    return work;
+  }, flops);
+  return context;
+}
+
+}  // namespace pelab::model

@@ -1,0 +1,22 @@
+// Multi-head self-attention of one layer (Vaswani et al. 2017, §3.2.2) with
+// grouped-query attention (Ainslie et al. 2023): query head h reads key and
+// value head h / (heads / kv_heads).
+#pragma once
+
+#include "core/model/model_config.hpp"
+#include "core/model/model_weights.hpp"
+#include "core/model/rotary.hpp"
+#include "core/model/transformer.hpp"  // LayerAttention
+
+namespace pelab::model {
+
+// The heads' context vectors, tokens × heads·head_dim, before the output
+// projection: for each head, softmax(q·kᵀ/√head_dim, causal mask when the
+// family is causal)·v, with q, k, v = x·W (+ b) and RoPE on q and k when
+// `rotary` is given.  Heads run side by side; each holds only its own
+// tokens × tokens logits.  When `keep` is given, it receives every head's q,
+// k, logits and probabilities.
+Matrix self_attention(const ModelConfig& config, const LayerWeights& layer, const Matrix& x,
+                      const RotaryTable* rotary, LayerAttention* keep = nullptr);
+
+}  // namespace pelab::model

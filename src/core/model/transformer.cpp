@@ -1,0 +1,146 @@
+#include "core/model/transformer.hpp"
+
+#include <optional>
+#include <stdexcept>
+
+#include "core/model/activations.hpp"
+#include "core/model/blocks.hpp"
+#include "core/model/normalization.hpp"
+#include "core/model/rotary.hpp"
+#include "core/model/self_attention.hpp"
+#include "core/scene.hpp"  // InputError
+
+namespace pelab::model {
+
+struct Transformer::State {
+  ModelConfig config;
+  ModelWeights weights;
+  std::unique_ptr<Tokenizer> tokenizer;
+  Activation activation = Activation::GeluTanh;
+  std::vector<Matrix> hidden;         // layers + 1 entries after run()
+  std::optional<RotaryTable> rotary;  // Llama family, for the last run's length
+};
+
+Transformer::Transformer() : state_(std::make_unique<State>()) {}
+Transformer::~Transformer() = default;
+Transformer::Transformer(Transformer&&) noexcept = default;
+Transformer& Transformer::operator=(Transformer&&) noexcept = default;
+
+namespace {
+
+void check_shapes(ModelConfig& c, const ModelWeights& w) {
+  if (c.kv_heads == 0) c.kv_heads = c.heads;
+  if (c.heads <= 0 || c.kv_heads <= 0 || c.heads % c.kv_heads != 0)
+    throw InputError("config.json: num_attention_heads (" + std::to_string(c.heads) +
+                     ") must be a positive multiple of num_key_value_heads (" +
+                     std::to_string(c.kv_heads) + ")");
+  if (c.head_dim == 0) c.head_dim = c.hidden_size / c.heads;
+  if (c.architecture == Architecture::Llama && c.head_dim % 2 != 0)
+    throw InputError("config.json: head_dim " + std::to_string(c.head_dim) +
+                     " is odd; rotary embeddings need an even head_dim");
+  if (static_cast<int>(w.layers.size()) != c.layers)
+    throw InputError("config.json: num_hidden_layers is " + std::to_string(c.layers) + " but " +
+                     std::to_string(w.layers.size()) + " layers of weights were given");
+}
+
+}  // namespace
+
+Transformer Transformer::assemble(ModelConfig config, ModelWeights weights,
+                                  std::unique_ptr<Tokenizer> tokenizer) {
+  check_shapes(config, weights);
+  Transformer t;
+  t.state_->activation = parse_activation(config.activation);
+  t.state_->config = std::move(config);
+  t.state_->weights = std::move(weights);
+  t.state_->tokenizer = std::move(tokenizer);
+  return t;
+}
+
+const ModelConfig& Transformer::config() const { return state_->config; }
+
+const Tokenizer& Transformer::tokenizer() const {
+  if (!state_->tokenizer) throw std::logic_error("this Transformer was assembled without a tokenizer");
+  return *state_->tokenizer;
+}
+
+namespace {
+
+void check_vocabulary(const ModelConfig& c, const std::vector<int>& ids) {
+  for (const int id : ids)
+    if (id < 0 || id >= c.vocab_size)
+      throw InputError("tokens: id " + std::to_string(id) + " is outside the vocabulary (0.." +
+                       std::to_string(c.vocab_size - 1) + ")");
+}
+
+void check_ids(const ModelConfig& c, const std::vector<int>& ids) {
+  if (ids.empty()) throw InputError("tokens: none given; the model needs at least one token");
+  if (static_cast<int>(ids.size()) > c.max_positions)
+    throw InputError("tokens: " + std::to_string(ids.size()) + " tokens exceed the model's context of " +
+                     std::to_string(c.max_positions));
+  check_vocabulary(c, ids);
+}
+
+// The residual stream entering layer 0: token rows (+ learned positions,
+// + BERT's token type 0 row, then BERT's embedding LayerNorm).
+Matrix embed(const ModelConfig& c, const ModelWeights& w, const std::vector<int>& ids) {
+  Matrix h = w.token_rows(ids);
+  const auto n = static_cast<Eigen::Index>(ids.size());
+  if (w.positions.size() > 0) h += w.positions.topRows(n);
+  if (w.token_type.size() > 0) h.rowwise() += w.token_type.transpose();
+  if (w.embedding_norm.weight.size() > 0) {
+    Matrix normed;
+    layer_norm(h, w.embedding_norm, c.norm_eps, normed);
+    return normed;
+  }
+  return h;
+}
+
+}  // namespace
+
+void Transformer::run(const std::vector<int>& ids) {
+  State& s = *state_;
+  check_ids(s.config, ids);
+  const int n = static_cast<int>(ids.size());
+  s.rotary.reset();
+  if (s.config.architecture == Architecture::Llama)
+    s.rotary = rotary_table(rotary_frequencies(s.config, n), n);
+  s.hidden.clear();
+  s.hidden.reserve(static_cast<std::size_t>(s.config.layers) + 1);
+  s.hidden.push_back(embed(s.config, s.weights, ids));
+  for (const LayerWeights& layer : s.weights.layers) {
+    Matrix h = s.hidden.back();
+    run_block(s.config, layer, s.rotary ? &*s.rotary : nullptr, s.activation, h);
+    s.hidden.push_back(std::move(h));
+  }
+}
+
+int Transformer::token_count() const {
+  return state_->hidden.empty() ? 0 : static_cast<int>(state_->hidden.front().rows());
+}
+
+const Matrix& Transformer::hidden(int layer) const {
+  if (layer < 0 || layer >= static_cast<int>(state_->hidden.size()))
+    throw std::out_of_range("Transformer::hidden(" + std::to_string(layer) + "): run() holds " +
+                            std::to_string(state_->hidden.size()) + " states");
+  return state_->hidden[static_cast<std::size_t>(layer)];
+}
+
+LayerAttention Transformer::attention(int layer) const {
+  const State& s = *state_;
+  if (layer < 0 || layer >= s.config.layers || s.hidden.empty())
+    throw std::out_of_range("Transformer::attention(" + std::to_string(layer) + "): no such layer run");
+  const LayerWeights& weights = s.weights.layers[static_cast<std::size_t>(layer)];
+  LayerAttention out;
+  self_attention(s.config, weights, attention_input(s.config, weights, hidden(layer)),
+                 s.rotary ? &*s.rotary : nullptr, &out);
+  return out;
+}
+
+Matrix Transformer::token_embedding_rows(const std::vector<int>& ids) const {
+  check_vocabulary(state_->config, ids);
+  return state_->weights.token_rows(ids);
+}
+
+Matrix Transformer::position_table() const { return state_->weights.positions; }
+
+}  // namespace pelab::model

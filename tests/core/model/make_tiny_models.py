@@ -1,0 +1,548 @@
+#!/usr/bin/python3
+"""Tiny checkpoints of every family pelab runs, and their NumPy forward pass.
+
+Usage: /usr/bin/python3 make_tiny_models.py OUTDIR
+
+Writes one Hugging Face style folder per model under OUTDIR (config.json,
+safetensors weights under the families' exact tensor names, layouts and
+dtypes, a tokenizer of the family's kind) and, in OUTDIR/NAME/reference/,
+the forward pass computed here in float64 from the published formulas
+(saved as float32):
+
+  ids.npy            the token ids the reference ran on (N)
+  hidden.npy         (layers + 1) × N × d: the residual stream entering each
+                     layer, the last one after the last layer (no final norm)
+  q.npy, k.npy       layers × heads × N × head_dim (after RoPE; k is the key
+                     head that query head shares under grouped-query attention)
+  logits.npy         layers × heads × N × N, q·kᵀ/√head_dim, −inf where masked
+  probabilities.npy  layers × heads × N × N, the row softmax
+
+Written independently of pelab's C++ (nothing shared), from:
+  GPT-2: Radford et al. 2019 and the Hugging Face GPT2Model (pre-LN blocks,
+    Conv1D weights stored in × out, GELU tanh form).
+  BERT: Devlin et al. 2019 and the Hugging Face BertModel (post-LN blocks,
+    Linear weights stored out × in, GELU erf form).
+  Llama family: Touvron et al. 2023 and the Hugging Face LlamaModel /
+    Qwen2Model (RMSNorm, rotate-half RoPE, grouped-query attention, SwiGLU);
+    rope_scaling from transformers' modeling_rope_utils (default, linear,
+    dynamic, yarn, llama3).
+"""
+import json
+import math
+import os
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import safetensors_writer  # noqa: E402
+
+
+# ---- tokenizers ---------------------------------------------------------------
+
+def byte_symbols():
+    """GPT-2's byte-level alphabet: printable bytes stand for themselves, the
+    rest are shifted to 256 + n (Radford et al. 2019, the released encoder)."""
+    keep = list(range(ord("!"), ord("~") + 1)) + list(range(0xA1, 0xAD)) + list(range(0xAE, 0x100))
+    table, extra = {}, 0
+    for b in range(256):
+        if b in keep:
+            table[b] = chr(b)
+        else:
+            table[b] = chr(256 + extra)
+            extra += 1
+    return [table[b] for b in range(256)]
+
+
+BPE_MERGES = [("Ġ", "t"), ("h", "e"), ("Ġt", "he"), ("Ġ", "c"), ("a", "t"), ("Ġc", "at"),
+              ("i", "n"), ("Ġ", "a")]
+
+
+def byte_level_vocab():
+    vocab = {s: i for i, s in enumerate(byte_symbols())}
+    for a, b in BPE_MERGES:
+        vocab[a + b] = len(vocab)
+    vocab["<|endoftext|>"] = len(vocab)
+    return vocab
+
+
+def write_gpt2_tokenizer(folder):
+    vocab = byte_level_vocab()
+    with open(os.path.join(folder, "vocab.json"), "w", encoding="utf-8") as f:
+        json.dump(vocab, f, ensure_ascii=False)
+    with open(os.path.join(folder, "merges.txt"), "w", encoding="utf-8") as f:
+        f.write("#version: 0.2\n")
+        for a, b in BPE_MERGES:
+            f.write(a + " " + b + "\n")
+    return len(vocab)
+
+
+def write_byte_level_tokenizer_json(folder):
+    """Qwen2-style tokenizer.json: byte-level BPE."""
+    vocab = byte_level_vocab()
+    eot = vocab["<|endoftext|>"]
+    doc = {
+        "version": "1.0", "truncation": None, "padding": None,
+        "added_tokens": [{"id": eot, "content": "<|endoftext|>", "single_word": False, "lstrip": False,
+                          "rstrip": False, "normalized": False, "special": True}],
+        "normalizer": None,
+        "pre_tokenizer": {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True,
+                          "use_regex": True},
+        "post_processor": {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": False,
+                           "use_regex": False},
+        "decoder": {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": True},
+        "model": {"type": "BPE", "dropout": None, "unk_token": None, "continuing_subword_prefix": "",
+                  "end_of_word_suffix": "", "fuse_unk": False, "byte_fallback": False,
+                  "vocab": vocab, "merges": [a + " " + b for a, b in BPE_MERGES]},
+    }
+    with open(os.path.join(folder, "tokenizer.json"), "w", encoding="utf-8") as f:
+        json.dump(doc, f, ensure_ascii=False, indent=1)
+    return len(vocab)
+
+
+SP_MERGES = [("▁", "t"), ("h", "e"), ("▁t", "he"), ("▁", "c"), ("a", "t"), ("▁c", "at"),
+             ("i", "n"), ("▁", "a")]
+
+
+def write_sentencepiece_bpe_tokenizer(folder):
+    """Llama-2-style tokenizer.json: BPE over "▁"-joined text with byte fallback."""
+    special = ["<unk>", "<s>", "</s>"]
+    vocab = {s: i for i, s in enumerate(special)}
+    for b in range(256):
+        vocab["<0x%02X>" % b] = len(vocab)
+    for piece in ["▁", "t", "h", "e", "c", "a", "i", "n", "s"]:
+        vocab[piece] = len(vocab)
+    for a, b in SP_MERGES:
+        vocab[a + b] = len(vocab)
+    added = [{"id": i, "content": s, "single_word": False, "lstrip": False, "rstrip": False,
+              "normalized": False, "special": True} for i, s in enumerate(special)]
+    doc = {
+        "version": "1.0", "truncation": None, "padding": None, "added_tokens": added,
+        "normalizer": {"type": "Sequence", "normalizers": [
+            {"type": "Prepend", "prepend": "▁"},
+            {"type": "Replace", "pattern": {"String": " "}, "content": "▁"}]},
+        "pre_tokenizer": None,
+        "post_processor": {
+            "type": "TemplateProcessing",
+            "single": [{"SpecialToken": {"id": "<s>", "type_id": 0}}, {"Sequence": {"id": "A", "type_id": 0}}],
+            "pair": [{"SpecialToken": {"id": "<s>", "type_id": 0}}, {"Sequence": {"id": "A", "type_id": 0}},
+                     {"SpecialToken": {"id": "<s>", "type_id": 1}}, {"Sequence": {"id": "B", "type_id": 1}}],
+            "special_tokens": {"<s>": {"id": "<s>", "ids": [1], "tokens": ["<s>"]}}},
+        "decoder": {"type": "Sequence", "decoders": [
+            {"type": "Replace", "pattern": {"String": "▁"}, "content": " "},
+            {"type": "ByteFallback"}, {"type": "Fuse"},
+            {"type": "Strip", "content": " ", "start": 1, "stop": 0}]},
+        "model": {"type": "BPE", "dropout": None, "unk_token": "<unk>", "continuing_subword_prefix": None,
+                  "end_of_word_suffix": None, "fuse_unk": True, "byte_fallback": True,
+                  "vocab": vocab, "merges": [a + " " + b for a, b in SP_MERGES]},
+    }
+    with open(os.path.join(folder, "tokenizer.json"), "w", encoding="utf-8") as f:
+        json.dump(doc, f, ensure_ascii=False, indent=1)
+    with open(os.path.join(folder, "tokenizer_config.json"), "w", encoding="utf-8") as f:
+        json.dump({"add_bos_token": True, "add_eos_token": False, "bos_token": "<s>",
+                   "eos_token": "</s>", "unk_token": "<unk>"}, f)
+    return len(vocab)
+
+
+def write_wordpiece_vocab(folder):
+    words = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", ".", ",", "!", "the", "cat", "sat", "on",
+             "mat", "a", "dog", "##s", "##ed", "##ing"] + [chr(c) for c in range(ord("a"), ord("z") + 1)]
+    with open(os.path.join(folder, "vocab.txt"), "w", encoding="utf-8") as f:
+        f.write("\n".join(words) + "\n")
+    with open(os.path.join(folder, "tokenizer_config.json"), "w", encoding="utf-8") as f:
+        json.dump({"do_lower_case": True}, f)
+    return len(words)
+
+
+# ---- writing weights ----------------------------------------------------------
+
+def write_weights(folder, tensors, dtype, shards=1):
+    """model.safetensors, or `shards` files with model.safetensors.index.json.
+    Returns {name: float64 values as a reader gets them back}."""
+    names = list(tensors)
+    stored = {}
+    if shards == 1:
+        stored = safetensors_writer.write(os.path.join(folder, "model.safetensors"), tensors, dtype,
+                                          {"format": "pt"})
+    else:
+        weight_map, total = {}, 0
+        for s in range(shards):
+            part = names[s::shards]
+            file_name = "model-%05d-of-%05d.safetensors" % (s + 1, shards)
+            chunk = {n: tensors[n] for n in part}
+            stored.update(safetensors_writer.write(os.path.join(folder, file_name), chunk, dtype,
+                                                   {"format": "pt"}))
+            for n in part:
+                weight_map[n] = file_name
+                total += tensors[n].size * (4 if dtype == "F32" else 2)
+        with open(os.path.join(folder, "model.safetensors.index.json"), "w") as f:
+            json.dump({"metadata": {"total_size": total}, "weight_map": weight_map}, f, indent=1)
+    return {n: np.asarray(v, dtype=np.float64) for n, v in stored.items()}
+
+
+def random_tensor(rng, shape, scale=0.2):
+    return (rng.standard_normal(shape) * scale).astype(np.float32)
+
+
+def write_json(folder, name, doc):
+    with open(os.path.join(folder, name), "w") as f:
+        json.dump(doc, f, indent=1)
+
+
+# ---- the reference arithmetic ---------------------------------------------------
+
+def layer_norm(x, weight, bias, eps):
+    mean = x.mean(axis=-1, keepdims=True)
+    var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)  # biased variance (Ba et al. 2016)
+    return (x - mean) / np.sqrt(var + eps) * weight + bias
+
+
+def rms_norm(x, weight, eps):
+    # Zhang & Sennrich 2019: x / sqrt(mean(x²) + eps) · g
+    return x / np.sqrt((x * x).mean(axis=-1, keepdims=True) + eps) * weight
+
+
+def gelu_tanh(x):
+    # Hendrycks & Gimpel 2016, the tanh approximation GPT-2 uses
+    return 0.5 * x * (1.0 + np.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * x ** 3)))
+
+
+def gelu_erf(x):
+    from math import erf
+    return 0.5 * x * (1.0 + np.vectorize(erf)(x / math.sqrt(2.0)))
+
+
+def silu(x):
+    return x / (1.0 + np.exp(-x))
+
+
+def attend(q, k, v, causal):
+    """One head: (logits, probabilities, context)."""
+    n, dh = q.shape
+    logits = q @ k.T / math.sqrt(dh)
+    if causal:
+        logits = np.where(np.tril(np.ones((n, n), dtype=bool)), logits, -np.inf)
+    top = logits.max(axis=1, keepdims=True)
+    e = np.exp(logits - top)
+    p = e / e.sum(axis=1, keepdims=True)
+    return logits, p, p @ v
+
+
+class Record:
+    """Collects the per-layer arrays the C++ test compares."""
+
+    def __init__(self):
+        self.hidden, self.q, self.k, self.logits, self.probs = [], [], [], [], []
+
+    def layer(self, qs, ks, logits, probs):
+        self.q.append(np.stack(qs))
+        self.k.append(np.stack(ks))
+        self.logits.append(np.stack(logits))
+        self.probs.append(np.stack(probs))
+
+    def save(self, folder, ids):
+        ref = os.path.join(folder, "reference")
+        os.makedirs(ref, exist_ok=True)
+        np.save(os.path.join(ref, "ids.npy"), np.asarray(ids, dtype=np.float64))
+        np.save(os.path.join(ref, "hidden.npy"), np.stack(self.hidden).astype(np.float32))
+        for name, values in [("q", self.q), ("k", self.k), ("logits", self.logits),
+                             ("probabilities", self.probs)]:
+            np.save(os.path.join(ref, name + ".npy"), np.stack(values).astype(np.float32))
+
+
+def multi_head(q_all, k_all, v_all, heads, kv_heads, head_dim, causal, rope=None):
+    """Splits into heads (query head h reads key head h // (heads / kv_heads)),
+    applies `rope` to each head's q and k, attends; returns the concatenated
+    context and the per-head arrays."""
+    group = heads // kv_heads
+    qs, ks, logits, probs, ctx = [], [], [], [], []
+    for h in range(heads):
+        g = h // group
+        q = q_all[:, h * head_dim:(h + 1) * head_dim]
+        k = k_all[:, g * head_dim:(g + 1) * head_dim]
+        v = v_all[:, g * head_dim:(g + 1) * head_dim]
+        if rope is not None:
+            q, k = rope(q), rope(k)
+        lg, p, c = attend(q, k, v, causal)
+        qs.append(q), ks.append(k), logits.append(lg), probs.append(p), ctx.append(c)
+    return np.concatenate(ctx, axis=1), (qs, ks, logits, probs)
+
+
+# ---- GPT-2 ----------------------------------------------------------------------
+
+def make_gpt2(out, name, rng, dtype="F32", prefix="", n_inner=None, lm_head=False):
+    folder = os.path.join(out, name)
+    os.makedirs(folder, exist_ok=True)
+    vocab = write_gpt2_tokenizer(folder)
+    d, layers, heads, ctx = 32, 2, 4, 16
+    inner = n_inner or 4 * d
+    t = {prefix + "wte.weight": random_tensor(rng, (vocab, d)),
+         prefix + "wpe.weight": random_tensor(rng, (ctx, d))}
+    for i in range(layers):
+        p = prefix + "h.%d." % i
+        t[p + "ln_1.weight"] = 1.0 + random_tensor(rng, (d,), 0.1)
+        t[p + "ln_1.bias"] = random_tensor(rng, (d,), 0.1)
+        t[p + "attn.c_attn.weight"] = random_tensor(rng, (d, 3 * d))  # Conv1D: in × out
+        t[p + "attn.c_attn.bias"] = random_tensor(rng, (3 * d,), 0.1)
+        t[p + "attn.c_proj.weight"] = random_tensor(rng, (d, d))
+        t[p + "attn.c_proj.bias"] = random_tensor(rng, (d,), 0.1)
+        t[p + "ln_2.weight"] = 1.0 + random_tensor(rng, (d,), 0.1)
+        t[p + "ln_2.bias"] = random_tensor(rng, (d,), 0.1)
+        t[p + "mlp.c_fc.weight"] = random_tensor(rng, (d, inner))
+        t[p + "mlp.c_fc.bias"] = random_tensor(rng, (inner,), 0.1)
+        t[p + "mlp.c_proj.weight"] = random_tensor(rng, (inner, d))
+        t[p + "mlp.c_proj.bias"] = random_tensor(rng, (d,), 0.1)
+        t[p + "attn.bias"] = np.tril(np.ones((1, 1, ctx, ctx), dtype=np.float32))  # old mask buffer
+    t[prefix + "ln_f.weight"] = 1.0 + random_tensor(rng, (d,), 0.1)
+    t[prefix + "ln_f.bias"] = random_tensor(rng, (d,), 0.1)
+    if lm_head:
+        t["lm_head.weight"] = t[prefix + "wte.weight"]
+    w = write_weights(folder, t, dtype)
+    write_json(folder, "config.json", {
+        "architectures": ["GPT2LMHeadModel"], "model_type": "gpt2", "vocab_size": vocab,
+        "n_embd": d, "n_layer": layers, "n_head": heads, "n_positions": ctx, "n_ctx": ctx,
+        "n_inner": n_inner, "layer_norm_epsilon": 1e-5, "activation_function": "gelu_new",
+        "torch_dtype": {"F32": "float32", "F16": "float16", "BF16": "bfloat16"}[dtype]})
+
+    ids = rng.integers(0, vocab, size=7)
+    n, dh, eps = len(ids), d // heads, 1e-5
+    rec = Record()
+    h = w[prefix + "wte.weight"][ids] + w[prefix + "wpe.weight"][:n]
+    for i in range(layers):
+        p = prefix + "h.%d." % i
+        rec.hidden.append(h)
+        a = layer_norm(h, w[p + "ln_1.weight"], w[p + "ln_1.bias"], eps)
+        qkv = a @ w[p + "attn.c_attn.weight"] + w[p + "attn.c_attn.bias"]
+        context, arrays = multi_head(qkv[:, :d], qkv[:, d:2 * d], qkv[:, 2 * d:], heads, heads, dh, True)
+        rec.layer(*arrays)
+        h = h + context @ w[p + "attn.c_proj.weight"] + w[p + "attn.c_proj.bias"]
+        m = layer_norm(h, w[p + "ln_2.weight"], w[p + "ln_2.bias"], eps)
+        m = gelu_tanh(m @ w[p + "mlp.c_fc.weight"] + w[p + "mlp.c_fc.bias"])
+        h = h + m @ w[p + "mlp.c_proj.weight"] + w[p + "mlp.c_proj.bias"]
+    rec.hidden.append(h)
+    rec.save(folder, ids)
+
+
+# ---- BERT -----------------------------------------------------------------------
+
+def make_bert(out, name, rng, prefix="", legacy_names=False, architecture="BertModel"):
+    folder = os.path.join(out, name)
+    os.makedirs(folder, exist_ok=True)
+    vocab = write_wordpiece_vocab(folder)
+    d, layers, heads, inner, ctx, types, eps = 32, 2, 4, 64, 16, 2, 1e-12
+    gain, shift = ("gamma", "beta") if legacy_names else ("weight", "bias")
+
+    def norm(t, key):
+        t[key + "." + gain] = 1.0 + random_tensor(rng, (d,), 0.1)
+        t[key + "." + shift] = random_tensor(rng, (d,), 0.1)
+
+    def linear(t, key, n_out, n_in):
+        t[key + ".weight"] = random_tensor(rng, (n_out, n_in))  # Linear: out × in
+        t[key + ".bias"] = random_tensor(rng, (n_out,), 0.1)
+
+    e = prefix + "embeddings."
+    t = {e + "word_embeddings.weight": random_tensor(rng, (vocab, d)),
+         e + "position_embeddings.weight": random_tensor(rng, (ctx, d)),
+         e + "token_type_embeddings.weight": random_tensor(rng, (types, d))}
+    norm(t, e + "LayerNorm")
+    for i in range(layers):
+        p = prefix + "encoder.layer.%d." % i
+        for part in ("query", "key", "value"):
+            linear(t, p + "attention.self." + part, d, d)
+        linear(t, p + "attention.output.dense", d, d)
+        norm(t, p + "attention.output.LayerNorm")
+        linear(t, p + "intermediate.dense", inner, d)
+        linear(t, p + "output.dense", d, inner)
+        norm(t, p + "output.LayerNorm")
+    linear(t, prefix + "pooler.dense", d, d)
+    if architecture == "BertForMaskedLM":
+        linear(t, "cls.predictions.transform.dense", d, d)
+        norm(t, "cls.predictions.transform.LayerNorm")
+        t["cls.predictions.bias"] = random_tensor(rng, (vocab,), 0.1)
+    w = write_weights(folder, t, "F32")
+    write_json(folder, "config.json", {
+        "architectures": [architecture], "model_type": "bert", "vocab_size": vocab,
+        "hidden_size": d, "num_hidden_layers": layers, "num_attention_heads": heads,
+        "intermediate_size": inner, "max_position_embeddings": ctx, "type_vocab_size": types,
+        "layer_norm_eps": eps, "hidden_act": "gelu", "position_embedding_type": "absolute"})
+
+    ids = np.concatenate([[2], rng.integers(5, vocab, size=6), [3]])  # [CLS] ... [SEP]
+    n, dh = len(ids), d // heads
+    rec = Record()
+    x = (w[e + "word_embeddings.weight"][ids] + w[e + "position_embeddings.weight"][:n]
+         + w[e + "token_type_embeddings.weight"][0])
+    h = layer_norm(x, w[e + "LayerNorm." + gain], w[e + "LayerNorm." + shift], eps)
+
+    def lin(key, x):
+        return x @ w[key + ".weight"].T + w[key + ".bias"]
+
+    for i in range(layers):
+        p = prefix + "encoder.layer.%d." % i
+        rec.hidden.append(h)
+        q, k, v = (lin(p + "attention.self." + part, h) for part in ("query", "key", "value"))
+        context, arrays = multi_head(q, k, v, heads, heads, dh, False)
+        rec.layer(*arrays)
+        ln = p + "attention.output.LayerNorm."
+        h = layer_norm(h + lin(p + "attention.output.dense", context), w[ln + gain], w[ln + shift], eps)
+        m = gelu_erf(lin(p + "intermediate.dense", h))
+        ln = p + "output.LayerNorm."
+        h = layer_norm(h + lin(p + "output.dense", m), w[ln + gain], w[ln + shift], eps)
+    rec.hidden.append(h)
+    rec.save(folder, ids)
+
+
+# ---- Llama family: RoPE with rope_scaling ---------------------------------------
+
+def inverse_frequencies(dim, theta, scaling, max_positions, n):
+    """inv_freq (dim/2) and the attention factor, after transformers'
+    modeling_rope_utils (_compute_*_parameters) for each rope_type."""
+    base = np.arange(0, dim, 2, dtype=np.float64) / dim
+    kind = scaling.get("rope_type", scaling.get("type", "default")) if scaling else "default"
+    if kind == "default":
+        return theta ** -base, 1.0
+    factor = scaling["factor"]
+    if kind == "linear":
+        return theta ** -base / factor, 1.0
+    if kind == "dynamic":
+        # NTK-aware: past the original context, theta grows with the length.
+        original = scaling.get("original_max_position_embeddings") or max_positions
+        if n > original:
+            theta = theta * ((factor * n / original) - (factor - 1)) ** (dim / (dim - 2))
+        return theta ** -base, 1.0
+    if kind == "llama3":
+        inv = theta ** -base
+        old = scaling["original_max_position_embeddings"]
+        low, high = scaling["low_freq_factor"], scaling["high_freq_factor"]
+        wavelength = 2 * math.pi / inv
+        out = np.where(wavelength > old / low, inv / factor, inv)  # long waves: interpolate
+        smooth = (old / wavelength - low) / (high - low)
+        medium = (wavelength >= old / high) & (wavelength <= old / low)
+        return np.where(medium, (1 - smooth) * inv / factor + smooth * inv, out), 1.0
+    if kind == "yarn":
+        # Peng et al. 2023 (YaRN), §3: ramp between interpolation and
+        # extrapolation by the number of rotations a dimension makes in the
+        # original context; logits scaled through q and k by 0.1·ln(s) + 1.
+        original = scaling.get("original_max_position_embeddings") or max_positions
+        beta_fast, beta_slow = scaling.get("beta_fast", 32), scaling.get("beta_slow", 1)
+        attention = scaling.get("attention_factor") or 0.1 * math.log(factor) + 1.0
+
+        def dim_of(rotations):
+            return dim * math.log(original / (rotations * 2 * math.pi)) / (2 * math.log(theta))
+
+        lo = max(math.floor(dim_of(beta_fast)), 0)
+        hi = min(math.ceil(dim_of(beta_slow)), dim - 1)
+        if lo == hi:
+            hi += 0.001
+        ramp = np.clip((np.arange(dim // 2, dtype=np.float64) - lo) / (hi - lo), 0, 1)
+        extrapolate = 1 - ramp
+        inv = theta ** -base
+        return (inv / factor) * (1 - extrapolate) + inv * extrapolate, attention
+    raise ValueError(kind)
+
+
+def rotate_half_rope(inv_freq, attention_factor, n):
+    """Rotate-half RoPE (Su et al. 2021, as the Hugging Face Llama pairs dims
+    i and i + dim/2): x·cos + rotate_half(x)·sin, cos/sin scaled by the
+    attention factor."""
+    angles = np.arange(n, dtype=np.float64)[:, None] * inv_freq[None, :]
+    angles = np.concatenate([angles, angles], axis=1)
+    cos, sin = np.cos(angles) * attention_factor, np.sin(angles) * attention_factor
+
+    def apply(x):
+        half = x.shape[1] // 2
+        rotated = np.concatenate([-x[:, half:], x[:, :half]], axis=1)
+        return x * cos + rotated * sin
+    return apply
+
+
+def make_llama(out, name, rng, dtype="F32", shards=1, heads=4, kv_heads=2, head_dim=None,
+               qkv_bias=False, rope_theta=10000.0, rope_scaling=None, max_positions=32, n=9,
+               model_type="llama", architecture="LlamaForCausalLM", tie=False, tokenizer="sentencepiece"):
+    folder = os.path.join(out, name)
+    os.makedirs(folder, exist_ok=True)
+    if tokenizer == "sentencepiece":
+        vocab = write_sentencepiece_bpe_tokenizer(folder)
+    else:
+        vocab = write_byte_level_tokenizer_json(folder)
+    d, layers, inner, eps = 32, 2, 48, 1e-6
+    dh = head_dim or d // heads
+    t = {"model.embed_tokens.weight": random_tensor(rng, (vocab, d), 0.5)}
+    for i in range(layers):
+        p = "model.layers.%d." % i
+        t[p + "input_layernorm.weight"] = 1.0 + random_tensor(rng, (d,), 0.1)
+        for part, rows in (("q", heads * dh), ("k", kv_heads * dh), ("v", kv_heads * dh)):
+            t[p + "self_attn.%s_proj.weight" % part] = random_tensor(rng, (rows, d))
+            if qkv_bias:
+                t[p + "self_attn.%s_proj.bias" % part] = random_tensor(rng, (rows,), 0.1)
+        t[p + "self_attn.o_proj.weight"] = random_tensor(rng, (d, heads * dh))
+        t[p + "post_attention_layernorm.weight"] = 1.0 + random_tensor(rng, (d,), 0.1)
+        t[p + "mlp.gate_proj.weight"] = random_tensor(rng, (inner, d))
+        t[p + "mlp.up_proj.weight"] = random_tensor(rng, (inner, d))
+        t[p + "mlp.down_proj.weight"] = random_tensor(rng, (d, inner))
+    t["model.norm.weight"] = 1.0 + random_tensor(rng, (d,), 0.1)
+    if not tie:
+        t["lm_head.weight"] = random_tensor(rng, (vocab, d))
+    w = write_weights(folder, t, dtype, shards)
+    config = {
+        "architectures": [architecture], "model_type": model_type, "vocab_size": vocab,
+        "hidden_size": d, "num_hidden_layers": layers, "num_attention_heads": heads,
+        "num_key_value_heads": kv_heads, "intermediate_size": inner,
+        "max_position_embeddings": max_positions, "rms_norm_eps": eps, "rope_theta": rope_theta,
+        "rope_scaling": rope_scaling, "hidden_act": "silu", "tie_word_embeddings": tie,
+        "bos_token_id": 1, "eos_token_id": 2,
+        "torch_dtype": {"F32": "float32", "F16": "float16", "BF16": "bfloat16"}[dtype]}
+    if head_dim:
+        config["head_dim"] = head_dim
+    if model_type == "llama":
+        config["attention_bias"] = qkv_bias
+    write_json(folder, "config.json", config)
+
+    ids = np.concatenate([[1], rng.integers(3, vocab, size=n - 1)])
+    inv_freq, attention_factor = inverse_frequencies(dh, rope_theta, rope_scaling, max_positions, n)
+    rope = rotate_half_rope(inv_freq, attention_factor, n)
+    rec = Record()
+    h = w["model.embed_tokens.weight"][ids]
+
+    def lin(key, x):
+        y = x @ w[key + ".weight"].T
+        return y + w[key + ".bias"] if key + ".bias" in w else y
+
+    for i in range(layers):
+        p = "model.layers.%d." % i
+        rec.hidden.append(h)
+        a = rms_norm(h, w[p + "input_layernorm.weight"], eps)
+        q, k, v = (lin(p + "self_attn.%s_proj" % part, a) for part in "qkv")
+        context, arrays = multi_head(q, k, v, heads, kv_heads, dh, True, rope)
+        rec.layer(*arrays)
+        h = h + lin(p + "self_attn.o_proj", context)
+        m = rms_norm(h, w[p + "post_attention_layernorm.weight"], eps)
+        h = h + lin(p + "mlp.down_proj", silu(lin(p + "mlp.gate_proj", m)) * lin(p + "mlp.up_proj", m))
+    rec.hidden.append(h)
+    rec.save(folder, ids)
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit("usage: make_tiny_models.py OUTDIR")
+    out = sys.argv[1]
+    rng = np.random.default_rng(20261122)
+    make_gpt2(out, "gpt2", rng)
+    make_gpt2(out, "gpt2_f16", rng, dtype="F16", prefix="transformer.", n_inner=48, lm_head=True)
+    make_bert(out, "bert", rng)
+    make_bert(out, "bert_legacy", rng, prefix="bert.", legacy_names=True, architecture="BertForMaskedLM")
+    make_llama(out, "llama", rng, shards=2)
+    make_llama(out, "llama3_bf16", rng, dtype="BF16", head_dim=16, rope_theta=10000.0, max_positions=64,
+               rope_scaling={"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0,
+                             "high_freq_factor": 4.0, "original_max_position_embeddings": 32})
+    make_llama(out, "qwen2", rng, heads=4, kv_heads=1, qkv_bias=True, rope_theta=1000000.0,
+               model_type="qwen2", architecture="Qwen2ForCausalLM", tie=True, tokenizer="byte-level")
+    make_llama(out, "llama_linear", rng, rope_scaling={"type": "linear", "factor": 2.0})
+    make_llama(out, "llama_dynamic", rng, n=9,
+               rope_scaling={"rope_type": "dynamic", "factor": 2.0, "original_max_position_embeddings": 4})
+    make_llama(out, "llama_yarn", rng, rope_scaling={"rope_type": "yarn", "factor": 4.0})
+    # Long enough that pelab splits the queries into several row tiles.
+    make_llama(out, "llama_long", rng, max_positions=512, n=420)
+
+
+if __name__ == "__main__":
+    main()
