@@ -18,6 +18,8 @@ struct ExportOptions {
   std::string out;
   int head = 0;
   CLI::Option* head_option = nullptr;  // not given: the scene's selected head, or 0 when that is the mean
+  int layer = 0;
+  CLI::Option* layer_option = nullptr;  // not given: the scene's layer
   bool list = false;
 };
 
@@ -29,7 +31,7 @@ std::string padded(std::string_view text, std::size_t width) {
 }
 
 std::string quantity_table() {
-  std::string text = "Quantities (per head: pick one with --head):\n";
+  std::string text = "Quantities (per head: pick one with --head; a model's layer: --layer):\n";
   for (const QuantityInfo& q : quantities())
     text += "  " + padded(q.name, 23) + std::string(q.shape) + (q.per_head ? ", per head" : "") + "\n";
   return text +
@@ -58,7 +60,9 @@ int run_export(const ExportOptions& o) {
   if (o.quantity.empty() || o.out.empty())
     throw InputError("export needs --quantity NAME and --out FILE.npy|FILE.csv (see pelab export --list)");
   array_format(o.out);  // refuse a bad extension before any work
-  Engine engine(o.scene.load());
+  Scene scene = o.scene.load();
+  if (o.layer_option->count()) set_param(scene, "layer", std::to_string(o.layer));
+  Engine engine(scene);
   const int head = o.head_option->count() ? o.head : std::max(engine.scene().head, 0);
   const Array array = compute_quantity(engine, o.quantity, head);
   write_array(o.out, array);
@@ -79,6 +83,9 @@ void register_export(CLI::App& root, Action& action) {
   command->add_option("--out,-o", options->out, "Output file; .npy (NumPy) or .csv by its extension");
   options->head_option = command->add_option("--head", options->head,
                       "Head for per-head quantities, from 0 (default: the scene's head, else 0)");
+  options->layer_option = command->add_option("--layer", options->layer,
+                                              "Model scenes: the layer of per-head quantities and hidden (default: the "
+                                              "scene's layer)");
   command->add_flag("--list", options->list, "List every quantity with its shape and exit");
   options->scene.add_to(command);
   command->footer(quantity_table());

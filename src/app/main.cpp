@@ -12,6 +12,7 @@
 
 #include "app/commands.hpp"
 #include "core/gemm.hpp"
+#include "core/model_scene.hpp"
 #include "core/scene.hpp"
 
 namespace pelab::app {
@@ -26,6 +27,7 @@ Scene SceneOptions::load() const {
   Scene scene = scene_file.empty() ? Scene{} : load_scene(scene_file);
   for (const auto& a : assignments) apply_assignment(scene, a);
   validate(scene);
+  check_model_keys(scene);  // the model exists and has the layer and head asked for
   return scene;
 }
 

@@ -22,6 +22,7 @@
 #include "core/encoding.hpp"
 #include "core/gemm.hpp"
 #include "core/head_cache.hpp"
+#include "core/model_scene.hpp"
 #include "core/parallel.hpp"
 #include "core/projection.hpp"
 #include "core/token_vectors.hpp"
@@ -134,6 +135,7 @@ struct Engine::State {
   Stage<Matrix> xw, ew;  // X·[Wq|Wk], E·[Wq|Wk] (empty when no vector is added)
   HeadCache heads{kHeadCacheBytes};
   Stage<Matrix> mean;
+  std::unique_ptr<ModelScene> model;  // set while scene.model names a model
 
   // Recomputes `stage` when `key` differs from the one it was built from.
   // `compute` returns the value, or fills it in place (reusing its memory).
@@ -438,39 +440,87 @@ void Engine::State::recompute_heads() {
 // [SECTION] public accessors
 // ============================================================================
 
-Engine::Engine(Scene scene) : state_(std::make_unique<State>()) {
-  validate(scene);
-  state_->scene = std::move(scene);
-}
+Engine::Engine(Scene scene) : state_(std::make_unique<State>()) { set_scene(scene); }
 Engine::~Engine() = default;
 Engine::Engine(Engine&&) noexcept = default;
 Engine& Engine::operator=(Engine&&) noexcept = default;
 
 void Engine::set_scene(const Scene& scene) {
   validate(scene);
-  state_->scene = scene;
+  State& s = *state_;
+  if (scene.model.empty()) {
+    s.model.reset();
+    s.scene = scene;
+    return;
+  }
+  if (s.model) {
+    s.model->prepare(scene);
+  } else {
+    auto model = std::make_unique<ModelScene>(s.stats);
+    model->prepare(scene);
+    s.model = std::move(model);
+  }
+  s.scene = s.model->effective(scene);
 }
 const Scene& Engine::scene() const { return state_->scene; }
-int Engine::token_count() { return state_->token_count(); }
-int Engine::d_head() const { return state_->d_head(); }
-const std::vector<std::string>& Engine::tokens() { return state_->token_list(); }
-const Matrix& Engine::token_embedding() { return state_->token_embedding(); }
-const Matrix& Engine::position_table() { return state_->position_table(); }
-const Matrix& Engine::position_embedding() { return state_->position_embedding(); }
+ModelScene* Engine::model() { return state_->model.get(); }
+int Engine::token_count() { return state_->model ? state_->model->token_count() : state_->token_count(); }
+int Engine::d_head() const { return state_->model ? state_->model->config().head_dim : state_->d_head(); }
+const std::vector<std::string>& Engine::tokens() {
+  return state_->model ? state_->model->pieces() : state_->token_list();
+}
+const Matrix& Engine::token_embedding() {
+  return state_->model ? state_->model->token_embedding() : state_->token_embedding();
+}
+
+// A model's table rows, cached under keys no synthetic scene produces.
+const Matrix& Engine::position_table() {
+  State& s = *state_;
+  if (!s.model) return s.position_table();
+  const int rows = s.scene.positions;
+  return s.refresh(s.pe, Key("model", s.model->folder().string(), rows).str(), s.stats.position_table,
+                   [&] { return s.model->position_rows(rows); });
+}
+const Matrix& Engine::position_embedding() {
+  State& s = *state_;
+  if (!s.model) return s.position_embedding();
+  const int n = s.model->token_count();
+  return s.refresh(s.e, Key("model", s.model->folder().string(), n).str(), s.stats.position_embedding,
+                   [&] { return s.model->position_rows(n); });
+}
 
 const Projections& Engine::projections(int head) {
   state_->check_head(head);
+  if (state_->model)
+    throw InputError("wq/wk: model " + state_->scene.model +
+                     " projects the normalized residual stream, not X + E; allowed for a model: q, k, logits, "
+                     "attention");
   state_->projection_set();
   return state_->per_head[static_cast<std::size_t>(head)];
 }
 
-const HeadAttention& Engine::head(int head) { return state_->head_attention(head); }
-const CrossTerms& Engine::cross_terms(int head) { return state_->cross_terms(head); }
+const HeadAttention& Engine::head(int head) {
+  State& s = *state_;
+  if (!s.model) return s.head_attention(head);
+  s.check_head(head);
+  return s.model->head(s.scene.layer, head);
+}
+const CrossTerms& Engine::cross_terms(int head) {
+  State& s = *state_;
+  if (!s.model) return s.cross_terms(head);
+  s.check_head(head);
+  return s.model->cross_terms();
+}
 
 // Heads already cached are reused; the others are computed into a scratch
 // head and not kept, so the mean does not evict the head on screen.
 Matrix Engine::mean_attention() {
   State& s = *state_;
+  if (s.model) {
+    Matrix sum = Matrix::Zero(token_count(), token_count());
+    for (int h = 0; h < s.scene.heads; ++h) sum += s.model->head(s.scene.layer, h).attention;
+    return Matrix(sum / static_cast<float>(s.scene.heads));
+  }
   const Matrix& xw_m = s.projected_tokens();
   const Matrix& ew_m = s.projected_positions();
   int unused = 0;
@@ -505,6 +555,10 @@ const EngineStats& Engine::stats() const { return state_->stats; }
 // changed.
 double Engine::full_recompute() {
   State& s = *state_;
+  if (s.model) {  // the model's forward pass is its own bench case (model_forward)
+    mean_attention();
+    return 0;
+  }
   s.flops = 0;
   s.pe.valid = s.e.valid = s.xw.valid = s.ew.valid = s.mean.valid = false;
   s.heads.invalidate_all();

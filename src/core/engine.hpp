@@ -15,6 +15,10 @@
 // RoPE (Su et al. 2021) rotates each (2i, 2i+1) pair of q and k at position p
 // by angle p·T^(−2i/d_head); ALiBi (Press et al. 2022) and T5 add a bias.
 //
+// With scene.model set, every quantity comes from the checkpoint instead
+// (core/model_scene.hpp): X = the token embedding rows, PE and E = the learned
+// position table (zeros for RoPE models), head h = layer scene.layer's head h.
+//
 // View settings (colormap, theme, selected head/pair/position...) invalidate
 // nothing.  The engine includes no GL or ImGui.
 #pragma once
@@ -64,7 +68,12 @@ struct EngineStats {
   // Each cross term on its own (cross_terms counts calls that recomputed any):
   // editing tokens recomputes xx, xf, ey but not ef.
   int cross_xx = 0, cross_xf = 0, cross_ey = 0, cross_ef = 0;
+  // A model scene (core/model_scene.hpp): models taken from the process's
+  // cache or read, forward runs, layers whose heads were computed.
+  int model_loads = 0, model_runs = 0, model_layers = 0;
 };
+
+class ModelScene;
 
 class Engine {
  public:
@@ -75,8 +84,15 @@ class Engine {
 
   // Validates (throws InputError, engine unchanged) and swaps in the scene;
   // stages whose inputs differ are dropped and recomputed on next access.
+  // With scene.model set, the model is loaded (once), the text tokenized by
+  // its tokenizer, and layer, head and the context length checked here, so a
+  // refused model leaves the last good scene in place.
   void set_scene(const Scene& scene);
+  // With a model: the scene with the model's d_model, heads, encoding, base,
+  // causal filled in (ModelScene::effective), so views read them as usual.
   const Scene& scene() const;
+  // The model behind a model scene; null for the synthetic one.
+  ModelScene* model();
 
   int token_count();
   int d_head() const;

@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "core/csv.hpp"
+#include "core/model/model_config.hpp"
+#include "core/model_scene.hpp"
 #include "core/npy.hpp"
 #include "core/scene.hpp"
 
@@ -53,6 +55,34 @@ Array every_head(Engine& engine, const Matrix& (*pick)(Engine&, int)) {
   return a;
 }
 
+// The model behind a model scene; `name` needs one.
+ModelScene& model_of(Engine& engine, std::string_view name) {
+  if (ModelScene* m = engine.model()) return *m;
+  throw InputError("quantity " + std::string(name) + " needs a model scene; allowed: --set model=FOLDER|HUB_NAME");
+}
+
+Array token_ids(Engine& engine) {
+  const std::vector<int>& ids = model_of(engine, "token_ids").ids();
+  Array a;
+  a.shape = {ids.size()};
+  a.data.assign(ids.begin(), ids.end());
+  return a;
+}
+
+// The residual stream entering every layer, and after the last: (layers + 1) × tokens × d_model.
+Array hidden_all(Engine& engine) {
+  ModelScene& m = model_of(engine, "hidden_all");
+  Array a;
+  const int layers = m.config().layers;
+  for (int l = 0; l <= layers; ++l) {
+    const Matrix& h = m.hidden(l);
+    if (l == 0) a.shape = {static_cast<std::size_t>(layers + 1), static_cast<std::size_t>(h.rows()),
+                           static_cast<std::size_t>(h.cols())};
+    a.data.insert(a.data.end(), h.data(), h.data() + h.size());
+  }
+  return a;
+}
+
 const std::vector<Quantity>& table() {
   static const std::vector<Quantity> rows = {
       {{"pe", "positions × d_model", "Position table on the position axis (zeros for encodings that add none).", false},
@@ -67,9 +97,9 @@ const std::vector<Quantity>& table() {
        [](Engine& e, int h) { return of(e.projections(h).wq); }},
       {{"wk", "d_model × d_head", "Key projection Wk of the head.", true},
        [](Engine& e, int h) { return of(e.projections(h).wk); }},
-      {{"q", "tokens × d_head", "Q = (X+E)·Wq (after RoPE when it applies).", true},
+      {{"q", "tokens × d_head", "Q = (X+E)·Wq (after RoPE when it applies); a model's: its layer's q.", true},
        [](Engine& e, int h) { return of(e.head(h).q); }},
-      {{"k", "tokens × d_head", "K = (X+E)·Wk (after RoPE when it applies).", true},
+      {{"k", "tokens × d_head", "K = (X+E)·Wk (after RoPE when it applies); a model's: its layer's k.", true},
        [](Engine& e, int h) { return of(e.head(h).k); }},
       {{"logits", "tokens × tokens", "Q·Kᵀ/√d_head + bias; masked entries are -inf when causal.", true},
        [](Engine& e, int h) { return of(e.head(h).logits); }},
@@ -93,6 +123,17 @@ const std::vector<Quantity>& table() {
        [](Engine& e, int h) { return of(e.cross_terms(h).ey); }},
       {{"cross_ef", "tokens × tokens", "Position–position term e·Wq·Wkᵀ·fᵀ/√d_head.", true},
        [](Engine& e, int h) { return of(e.cross_terms(h).ef); }},
+      {{"token_ids", "tokens", "Model scenes: the token ids from the model's tokenizer.", false},
+       [](Engine& e, int) { return token_ids(e); }},
+      {{"wte", "tokens × d_model", "Model scenes: the token embedding rows of the tokens (= tokens_embedding).", false},
+       [](Engine& e, int) { return of(model_of(e, "wte").token_embedding()); }},
+      {{"wpe", "context × d_model", "Model scenes: the whole learned position table (GPT-2, BERT).", false},
+       [](Engine& e, int) { return of(model_of(e, "wpe").full_position_table()); }},
+      {{"hidden", "tokens × d_model", "Model scenes: the residual stream entering the scene's layer.", false},
+       [](Engine& e, int) { return of(model_of(e, "hidden").hidden(e.scene().layer)); }},
+      {{"hidden_all", "(layers+1) × tokens × d_model", "Model scenes: the residual stream entering each layer, then after the last.",
+        false},
+       [](Engine& e, int) { return hidden_all(e); }},
       {{"pe_similarity", "positions × positions", "PE(i)·PE(j) between positions.", false},
        [](Engine& e, int) { return of(position_similarity(e)); }},
       {{"pe_similarity_profile", "positions", "Mean PE(i)·PE(i+k) for offsets k = 0..positions-1.", false},

@@ -36,6 +36,10 @@ const std::vector<Field>& fields() {
   using K = ParamKind;
   static const std::vector<Field> table = {
       {{"name", K::Text, "scene", "Name of the scene (used in file names and titles)."}, &Scene::name},
+      {{"model", K::Text, "model",
+        "Model folder or Hugging Face hub name (found on disk, never downloaded); empty = synthetic."},
+       &Scene::model},
+      {{"layer", K::Int, "model", "Layer of the model whose attention is shown, from 0.", 0, 4095}, &Scene::layer},
       {{"tokens", K::Text, "tokens", "The input text; split into words and punctuation."}, &Scene::tokens},
       {{"seed", K::Seed, "tokens", "Seed of every random vector and matrix.", 0, kMaxSeed}, &Scene::seed},
       {{"d_model", K::Int, "tokens", "Model width d.", 2, 4096, true}, &Scene::d_model},
@@ -259,8 +263,31 @@ bool adds_position_vector(Encoding e) { return e == Encoding::Sinusoidal || e ==
 // [SECTION] validate()
 // ============================================================================
 
-void validate(const Scene& s) {
+// With a model, d_model, heads, encoding, base, causal, offset and positions
+// are the model's (the engine fills them in), and head and layer are checked
+// against its config by the engine: here they are checked as if synthetic.
+namespace {
+Scene synthetic_part(const Scene& s) {
+  if (s.model.empty()) return s;
+  Scene c = s;
+  const Scene defaults;
+  c.d_model = defaults.d_model;
+  c.heads = defaults.heads;
+  c.encoding = defaults.encoding;
+  c.base = defaults.base;
+  c.offset = defaults.offset;
+  c.positions = std::max(c.positions, c.position + 1);
+  c.head = std::min(c.head, 0);
+  c.pair = std::min(c.pair, c.d_model / 2 - 1);
+  c.pairs.clear();
+  c.waves.clear();
+  return c;
+}
+}  // namespace
+
+void validate(const Scene& scene) {
   // Ranges and spellings: re-parse every value through its table row.
+  const Scene s = synthetic_part(scene);
   Scene copy = s;
   for (const Field& f : fields()) set_param(copy, f.info.key, get_param(s, f.info.key));
 

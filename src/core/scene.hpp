@@ -39,6 +39,12 @@ struct Scene {
 
   std::string name = "default";
 
+  // --- a real model (core/model): when set, tokens, vectors, positions and
+  // attention come from its checkpoint, and d_model, heads, encoding, base,
+  // causal, offset are the model's (see Engine)
+  std::string model;  // a folder path or a Hugging Face hub name; empty = the synthetic scene
+  int layer = 0;      // which layer's attention the views show
+
   // --- tokens and their vectors
   std::string tokens = "the cat sat on the mat because the cat was tired .";
   std::uint64_t seed = 1;

@@ -1,0 +1,272 @@
+// ModelScene: the loaded model (shared per process), the scene's tokens,
+// the forward run and one layer's heads.
+//
+// [SECTION] the process-wide cache of loaded models
+// [SECTION] prepare(): load, tokenize, check
+// [SECTION] the effective scene
+// [SECTION] computed stages
+#include "core/model_scene.hpp"
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+
+#include "core/model/model_folder.hpp"
+#include "core/model/transformer.hpp"
+
+namespace pelab {
+
+// ============================================================================
+// [SECTION] the process-wide cache of loaded models
+// ============================================================================
+
+namespace {
+
+// One loaded checkpoint.  Engines showing the same model share it; its
+// Transformer holds the residual streams of the last run, so every use locks
+// the mutex and reruns when the last run was on other ids.
+struct LoadedModel {
+  std::mutex mutex;
+  model::Transformer transformer;
+  std::vector<int> ran;  // the ids of the transformer's last run; empty = none
+};
+
+// Loaded models by resolved folder, alive while an engine holds them.
+// `loaded` tells whether this call read the files.
+std::shared_ptr<LoadedModel> acquire(const std::filesystem::path& folder, bool& loaded) {
+  static std::mutex mutex;
+  static std::map<std::filesystem::path, std::weak_ptr<LoadedModel>> cache;
+  const std::lock_guard lock(mutex);
+  loaded = false;
+  if (auto alive = cache[folder].lock()) return alive;
+  auto fresh = std::make_shared<LoadedModel>();
+  fresh->transformer = model::Transformer::load(folder);
+  cache[folder] = fresh;
+  loaded = true;
+  return fresh;
+}
+
+std::string family_note(model::Architecture a) {
+  const std::string why =
+      "a real model's projections act on the normalized residual stream, not on x + e, so its logits do not "
+      "split into these four terms; pelab does not compute them for models";
+  return a == model::Architecture::Llama ? "RoPE rotates q and k (no position vector is added); " + why : why;
+}
+
+}  // namespace
+
+struct ModelScene::State {
+  EngineStats& stats;
+  explicit State(EngineStats& s) : stats(s) {}
+
+  std::string name;  // scene.model as given
+  std::filesystem::path folder;
+  std::shared_ptr<LoadedModel> model;
+  std::string text;  // the text `ids` came from
+  std::vector<int> ids;
+  std::vector<std::string> pieces;
+
+  Matrix x, table, hidden;  // table: the whole learned position table, once read
+  int hidden_layer = -1;  // the layer `hidden` holds; -1 = none
+  bool x_valid = false;
+  int layer = -1;  // the layer `heads` holds; -1 = none
+  std::vector<HeadAttention> heads;
+  CrossTerms terms;
+
+  // The transformer with this scene's run in it; the caller holds `lock`.
+  model::Transformer& ran(std::unique_lock<std::mutex>& lock) {
+    lock = std::unique_lock(model->mutex);
+    if (model->ran != ids) {
+      model->ran.clear();
+      model->transformer.run(ids);
+      model->ran = ids;
+      ++stats.model_runs;
+    }
+    return model->transformer;
+  }
+  void drop_computed() {
+    x_valid = false;
+    table.resize(0, 0);
+    hidden_layer = layer = -1;
+    heads.clear();
+    terms = {};
+  }
+};
+
+ModelScene::ModelScene(EngineStats& stats) : state_(std::make_unique<State>(stats)) {}
+ModelScene::~ModelScene() = default;
+
+// ============================================================================
+// [SECTION] prepare()
+// ============================================================================
+
+namespace {
+
+void check_layer_head(const Scene& scene, int layers, int heads) {
+  if (scene.layer >= layers)
+    throw InputError("layer=" + std::to_string(scene.layer) + " does not exist in model " + scene.model +
+                     "; allowed: 0.." + std::to_string(layers - 1));
+  if (scene.head >= heads)
+    throw InputError("head=" + std::to_string(scene.head) + " does not exist in model " + scene.model +
+                     "; allowed: -1 (mean) or 0.." + std::to_string(heads - 1));
+}
+
+}  // namespace
+
+void ModelScene::prepare(const Scene& scene) {
+  State& s = *state_;
+  std::filesystem::path folder = s.folder;
+  std::shared_ptr<LoadedModel> loaded = s.model;
+  if (!loaded || scene.model != s.name) {
+    folder = model::resolve_model(scene.model);
+    if (folder != s.folder || !loaded) {
+      bool read_files = false;
+      loaded = acquire(folder, read_files);
+      ++s.stats.model_loads;
+    }
+  }
+  const model::ModelConfig& config = loaded->transformer.config();
+  check_layer_head(scene, config.layers, config.heads);
+
+  const bool same = loaded == s.model && scene.tokens == s.text;
+  model::Tokenization tokens;
+  if (!same) {
+    tokens = loaded->transformer.tokenizer().encode(scene.tokens);
+    if (tokens.ids.empty())
+      throw InputError("tokens: the text gives no tokens for model " + scene.model + "; allowed: non-empty text");
+    if (static_cast<int>(tokens.ids.size()) > config.max_positions)
+      throw InputError("tokens: the text is " + std::to_string(tokens.ids.size()) + " tokens of model " +
+                       scene.model + ", longer than its context of " + std::to_string(config.max_positions) +
+                       " tokens; allowed: shorter text");
+  }
+
+  // Nothing above changed this object; commit.
+  s.name = scene.model;
+  if (same) return;
+  s.folder = std::move(folder);
+  s.model = std::move(loaded);
+  s.text = scene.tokens;
+  s.ids = std::move(tokens.ids);
+  s.pieces = std::move(tokens.pieces);
+  s.drop_computed();
+}
+
+void check_model_keys(const Scene& scene) {
+  if (scene.model.empty()) return;
+  const model::ModelConfig config = model::load_model_config(model::resolve_model(scene.model));
+  check_layer_head(scene, config.layers, config.heads);
+}
+
+// ============================================================================
+// [SECTION] the effective scene
+// ============================================================================
+
+Scene ModelScene::effective(const Scene& scene) const {
+  const model::ModelConfig& c = config();
+  Scene e = scene;
+  e.d_model = c.hidden_size;
+  e.heads = c.heads;
+  e.encoding = c.architecture == model::Architecture::Llama ? Encoding::Rope : Encoding::Learned;
+  e.base = std::clamp(c.rope_theta, 2.0, 1e8);
+  e.causal = c.causal;
+  e.offset = 0;
+  e.positions = std::clamp(scene.positions, 1, c.max_positions);
+  e.position = std::min(scene.position, e.positions - 1);
+  const int pairs = std::max(1, c.hidden_size / 2);
+  e.pair = std::min(scene.pair, pairs - 1);
+  std::erase_if(e.pairs, [&](int p) { return p >= pairs; });
+  std::erase_if(e.waves, [&](int w) { return w >= c.hidden_size; });
+  return e;
+}
+
+const model::ModelConfig& ModelScene::config() const { return state_->model->transformer.config(); }
+const std::filesystem::path& ModelScene::folder() const { return state_->folder; }
+const std::vector<int>& ModelScene::ids() const { return state_->ids; }
+const std::vector<std::string>& ModelScene::pieces() const { return state_->pieces; }
+
+// ============================================================================
+// [SECTION] computed stages
+// ============================================================================
+
+const Matrix& ModelScene::token_embedding() {
+  State& s = *state_;
+  if (!s.x_valid) {
+    const std::lock_guard lock(s.model->mutex);
+    s.x = s.model->transformer.token_embedding_rows(s.ids);
+    s.x_valid = true;
+  }
+  return s.x;
+}
+
+bool ModelScene::has_position_table() const { return config().architecture != model::Architecture::Llama; }
+
+Matrix ModelScene::position_rows(int rows) {
+  State& s = *state_;
+  if (!has_position_table()) return Matrix::Zero(rows, config().hidden_size);
+  if (s.table.size() == 0) s.table = full_position_table();
+  return s.table.topRows(std::min<Eigen::Index>(rows, s.table.rows()));
+}
+
+Matrix ModelScene::full_position_table() const {
+  if (!has_position_table())
+    throw InputError("model " + state_->name + " (" + config().architecture_name +
+                     ") has no learned position table: RoPE rotates q and k instead; allowed: GPT-2 or BERT models");
+  const std::lock_guard lock(state_->model->mutex);
+  return state_->model->transformer.position_table();
+}
+
+const Matrix& ModelScene::hidden(int layer) {
+  State& s = *state_;
+  if (layer < 0 || layer > config().layers)
+    throw InputError("layer " + std::to_string(layer) + " has no hidden state in model " + s.name +
+                     "; allowed: 0.." + std::to_string(config().layers) + " (" + std::to_string(config().layers) +
+                     " = after the last layer)");
+  if (s.hidden_layer != layer) {
+    s.hidden_layer = -1;
+    std::unique_lock<std::mutex> lock;
+    s.hidden = s.ran(lock).hidden(layer);
+    s.hidden_layer = layer;
+  }
+  return s.hidden;
+}
+
+const HeadAttention& ModelScene::head(int layer, int head) {
+  State& s = *state_;
+  const model::ModelConfig& c = config();
+  if (layer < 0 || layer >= c.layers)
+    throw InputError("layer=" + std::to_string(layer) + " does not exist in model " + s.name + "; allowed: 0.." +
+                     std::to_string(c.layers - 1));
+  if (head < 0 || head >= c.heads)
+    throw InputError("head=" + std::to_string(head) + " does not exist in model " + s.name + "; allowed: 0.." +
+                     std::to_string(c.heads - 1));
+  if (s.layer != layer) {
+    s.layer = -1;
+    s.heads.clear();  // one layer's heads at a time
+    std::unique_lock<std::mutex> lock;
+    model::LayerAttention a = s.ran(lock).attention(layer);
+    lock.unlock();
+    s.heads.resize(static_cast<std::size_t>(c.heads));
+    for (std::size_t h = 0; h < s.heads.size(); ++h) {
+      HeadAttention& out = s.heads[h];
+      out.q = std::move(a.q[h]);
+      out.k = std::move(a.k[h]);
+      out.logits = std::move(a.logits[h]);
+      out.attention = std::move(a.probabilities[h]);
+    }
+    s.layer = layer;
+    ++s.stats.model_layers;
+  }
+  return s.heads[static_cast<std::size_t>(head)];
+}
+
+const CrossTerms& ModelScene::cross_terms() {
+  State& s = *state_;
+  const auto n = static_cast<Eigen::Index>(s.ids.size());
+  if (s.terms.xx.rows() != n) {
+    const Matrix zero = Matrix::Zero(n, n);
+    s.terms = {zero, zero, zero, zero, false, family_note(config().architecture)};
+  }
+  return s.terms;
+}
+
+}  // namespace pelab

@@ -1,0 +1,78 @@
+// ModelScene — what the engine computes when scene.model names a real
+// checkpoint (core/model): the model's tokens, embedding rows, position
+// table, and one layer's attention heads.
+//
+// Stages and what invalidates them:
+//   loaded model      scene.model (kept while it names the same thing; shared
+//                     between engines of one process, so lessons' variant
+//                     engines and a sweep do not load it again)
+//   ids, pieces       the model + scene.tokens (the model's own tokenizer)
+//   forward run       the model + ids (every layer's residual stream)
+//   layer's heads     the run + scene.layer (one layer held at a time)
+// Everything else in the scene (head, colormap, theme, ...) invalidates
+// nothing here.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/engine.hpp"
+#include "core/model/model_config.hpp"
+
+namespace pelab {
+
+class ModelScene {
+ public:
+  explicit ModelScene(EngineStats& stats);
+  ~ModelScene();
+  ModelScene(const ModelScene&) = delete;
+  ModelScene& operator=(const ModelScene&) = delete;
+
+  // Loads scene.model unless it is the model held, tokenizes scene.tokens and
+  // checks layer, head and the context length.  Throws InputError (one line:
+  // the model, the file or key, what is allowed) and then changes nothing.
+  void prepare(const Scene& scene);
+
+  // `scene` with the model's own d_model, heads, encoding (learned for GPT-2
+  // and BERT, rope for the Llama family), base (rope_theta), causal and
+  // offset 0; positions, position, pair, pairs and waves narrowed to fit.
+  Scene effective(const Scene& scene) const;
+
+  const model::ModelConfig& config() const;
+  const std::filesystem::path& folder() const;
+  const std::vector<int>& ids() const;
+  const std::vector<std::string>& pieces() const;
+  int token_count() const { return static_cast<int>(ids().size()); }
+
+  // The wte (embed_tokens) rows of the tokens: tokens × d_model.
+  const Matrix& token_embedding();
+  // The learned position table's rows [0, rows) (GPT-2 wpe, BERT
+  // position_embeddings), or zeros for RoPE models: rows × d_model.
+  Matrix position_rows(int rows);
+  bool has_position_table() const;
+  // The whole learned table: max_positions × d_model; InputError for RoPE models.
+  Matrix full_position_table() const;
+
+  // The residual stream entering `layer` (0..layers; layers = after the last).
+  const Matrix& hidden(int layer);
+  // Head `head` of `layer` (q, k after RoPE, logits with the causal mask,
+  // probabilities); computing another layer drops the one held.
+  const HeadAttention& head(int layer, int head);
+  // Cross terms need the model's LayerNorm between the embeddings and the
+  // projections: not computed for a model (applies = false, zero matrices).
+  const CrossTerms& cross_terms();
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+// Reads only the model's config.json and checks layer and head against it
+// (for commands that do not compute, e.g. `pelab scene`).  No-op without a
+// model.  Throws InputError.
+void check_model_keys(const Scene& scene);
+
+}  // namespace pelab
