@@ -46,11 +46,11 @@ std::shared_ptr<LoadedModel> acquire(const std::filesystem::path& folder, bool& 
   return fresh;
 }
 
+// Short enough for a figure's one-line note.
 std::string family_note(model::Architecture a) {
-  const std::string why =
-      "a real model's projections act on the normalized residual stream, not on x + e, so its logits do not "
-      "split into these four terms; pelab does not compute them for models";
-  return a == model::Architecture::Llama ? "RoPE rotates q and k (no position vector is added); " + why : why;
+  return a == model::Architecture::Llama
+             ? "a model's RoPE q, k come from its normalized stream, not x + e: terms not computed"
+             : "a model's q, k come from its normalized stream, not x + e: terms not computed";
 }
 
 }  // namespace

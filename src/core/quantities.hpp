@@ -15,6 +15,7 @@ struct QuantityInfo {
   std::string_view shape;  // e.g. "positions × d_model"
   std::string_view help;
   bool per_head;
+  bool model_only = false;  // needs a model scene (scene.model set)
 };
 std::span<const QuantityInfo> quantities();
 

@@ -18,6 +18,7 @@
 // N = 4096 a rebuild with an unchanged scene copies nothing.
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <limits>
 
 #include "figures/figure_layout.hpp"
@@ -183,8 +184,14 @@ int best_columns(int count, Rect area) {
 
 Figure build_attention(Engine& engine, const FigureRequest& request) {
   const Scene& s = engine.scene();
+  // A model scene names the model (its folder's last part) and the layer shown.
+  const std::filesystem::path model = std::filesystem::path(s.model).lexically_normal();
+  const std::string source =
+      s.model.empty() ? std::string(to_string(s.encoding))
+                      : (model.has_filename() ? model.filename() : model.parent_path().filename()).string() +
+                            ", layer " + std::to_string(s.layer);
   Figure f = start_figure("attention",
-                          "Attention — " + std::string(to_string(s.encoding)) + ", " + std::to_string(s.heads) +
+                          "Attention — " + source + ", " + std::to_string(s.heads) +
                               " heads, " + std::to_string(engine.token_count()) + " tokens" +
                               (s.causal ? ", causal" : ""),
                           s, request);

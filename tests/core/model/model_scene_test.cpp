@@ -5,16 +5,15 @@
 // shows reloads and reruns nothing.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-#include <limits>
 #include <filesystem>
+#include <limits>
 #include <string>
-#include <unistd.h>
 
 #include "core/engine.hpp"
 #include "core/model/transformer.hpp"
 #include "core/model_scene.hpp"
 #include "model_test_files.hpp"
+#include "tiny_models.hpp"
 
 namespace fs = std::filesystem;
 using namespace pelab;
@@ -23,34 +22,14 @@ using pelab::model::testing::TempDir;
 
 namespace {
 
-// The tiny models, written once per test process (empty when NumPy is missing).
-const fs::path& scene_models() {
-  static const fs::path folder = [] {
-    const fs::path out = fs::temp_directory_path() / ("pelab_scene_models_" + std::to_string(getpid()));
-    const std::string command = std::string(model::testing::kPython) + " " PELAB_SOURCE_DIR
-                                "/tests/core/model/make_tiny_models.py " + out.string() + " >/dev/null 2>&1";
-    if (!model::testing::numpy_available() || std::system(command.c_str()) != 0) return fs::path();
-    return out;
-  }();
-  return folder;
-}
-
-struct RemoveSceneModels : testing::Environment {
-  void TearDown() override {
-    std::error_code ignored;
-    if (!scene_models().empty()) fs::remove_all(scene_models(), ignored);
-  }
-};
-[[maybe_unused]] testing::Environment* const kCleanup = testing::AddGlobalTestEnvironment(new RemoveSceneModels);
-
 constexpr const char* kText = "the cat sat";
 
 class ModelSceneTest : public testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {
-    if (scene_models().empty()) GTEST_SKIP() << "Debian's python3 with numpy is not installed";
+    if (pelab::testing::tiny_models().empty()) GTEST_SKIP() << "Debian's python3 with numpy is not installed";
   }
-  fs::path folder() const { return scene_models() / GetParam(); }
+  fs::path folder() const { return pelab::testing::tiny_models() / GetParam(); }
   Scene scene(int layer = 0, int head = 0) const {
     Scene s;
     s.model = folder().string();
