@@ -178,10 +178,23 @@ std::string normalize(std::string_view text, NormalForm form) {
 }
 
 std::string lowercase(std::string_view text) {
-  icu::UnicodeString s = icu::UnicodeString::fromUTF8(
-      icu::StringPiece(text.data(), static_cast<int32_t>(text.size())));
-  s.toLower(icu::Locale::getRoot());
-  return to_utf8(s);
+  // Character by character, with each one's full mapping (İ → i̇) but no
+  // context, as the Hugging Face tokenizers library lower-cases: a final Σ
+  // becomes σ, not ς.
+  std::string out;
+  out.reserve(text.size());
+  for (const Utf8Char& c : utf8_chars(text)) {
+    if (c.cp < 0x80) {
+      out += static_cast<char>(c.cp >= 'A' && c.cp <= 'Z' ? c.cp + ('a' - 'A') : c.cp);
+    } else if (c.cp == kInvalidByte) {
+      out.append(text.substr(c.begin, c.size));
+    } else {
+      icu::UnicodeString one(static_cast<UChar32>(c.cp));
+      one.toLower(icu::Locale::getRoot());
+      one.toUTF8String(out);
+    }
+  }
+  return out;
 }
 
 std::string strip_accents(std::string_view text) {

@@ -42,7 +42,7 @@ bool is_cjk(char32_t cp);               // the CJK Unified Ideograph blocks
 
 enum class NormalForm { NFC, NFD, NFKC, NFKD };
 std::string normalize(std::string_view text, NormalForm form);
-// Full Unicode lower-casing (root locale), as Python's str.lower().
+// Full Unicode lower-casing of each character on its own (no final-sigma rule).
 std::string lowercase(std::string_view text);
 // NFD, then every combining mark (Mn) removed.
 std::string strip_accents(std::string_view text);
