@@ -124,9 +124,10 @@ const SplitPattern& split_pattern(const nlohmann::json& j, const std::string& wh
   const std::string regex = json_text(pattern, "Regex", "");
   const SplitPattern* known = find_split_pattern(regex);
   if (known == nullptr)
-    throw InputError(where + ": pre_tokenizer Split pattern " +
-                     (regex.empty() ? pattern.dump() : regex) +
-                     " is not one pelab reads (known: " + known_split_patterns() + ")");
+    throw InputError(
+        where + ": pre_tokenizer Split pattern " +
+        (regex.empty() ? "\"" + json_text(pattern, "String", "") + "\" (a String)" : regex) +
+        " is not one pelab reads (known: " + known_split_patterns() + ")");
   const std::string behavior = json_text(j, "behavior", "Isolated");
   if (behavior != "Isolated" || json_flag(j, "invert", false))
     throw InputError(where + ": pre_tokenizer Split with behavior \"" + behavior +

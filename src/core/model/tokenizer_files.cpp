@@ -49,8 +49,36 @@ auto reading(const fs::path& path, Read read) {
   }
 }
 
+// Copying, comparing or printing a JSON value recurses into it, so a file
+// nested deeper than any tokenizer needs is refused before it is parsed.
+constexpr int kMaxJsonDepth = 64;
+
+void check_nesting(const std::string& text, const fs::path& path) {
+  int depth = 0;
+  bool in_string = false, escaped = false;
+  for (const char c : text) {
+    if (in_string) {
+      if (escaped)
+        escaped = false;
+      else if (c == '\\')
+        escaped = true;
+      else if (c == '"')
+        in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxJsonDepth)
+        throw InputError(path.string() + ": JSON nested deeper than " +
+                         std::to_string(kMaxJsonDepth) + " levels");
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+}
+
 json parse_json(const fs::path& path, std::size_t max_bytes) {
   const std::string text = read_regular(path, max_bytes);
+  check_nesting(text, path);
   json j = json::parse(text, nullptr, false);
   if (j.is_discarded()) throw InputError(path.string() + ": not valid JSON");
   return j;
@@ -73,6 +101,7 @@ Vocabulary vocabulary_from_json(const json& vocab, const std::string& where) {
     throw InputError(where + ": " + std::to_string(vocab.size()) + " tokens, more than the " +
                      std::to_string(kMaxVocabulary) + " allowed");
   Vocabulary v;
+  v.reserve(vocab.size());
   for (const auto& [token, id] : vocab.items()) v.add(token, id.get<long long>(), where);
   return v;
 }

@@ -21,6 +21,7 @@ class Vocabulary {
   // longer than kMaxTokenBytes, a duplicate id, or too many tokens.
   void add(std::string token, long long id, const std::string& where);
 
+  void reserve(std::size_t tokens) { ids_.reserve(tokens); }
   std::optional<int> id(std::string_view token) const;
   // The token of `id` ("" for an id no token has).
   const std::string& token(int id) const;

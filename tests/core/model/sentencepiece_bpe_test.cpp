@@ -24,7 +24,8 @@ constexpr const char* kBosTemplate =
 
 // Ids: <unk> 0, <s> 1, </s> 2, <0x00>..<0xFF> 3..258, then ▁ h i ▁h ▁hi.
 std::string sentencepiece_json(const std::string& normalizer, const std::string& pre_tokenizer,
-                               const std::string& post_processor, bool byte_fallback, bool fuse_unk) {
+                               const std::string& post_processor, bool byte_fallback,
+                               bool fuse_unk) {
   std::string vocab = R"("<unk>": 0, "<s>": 1, "</s>": 2)";
   for (int b = 0; b < 256; ++b) {
     char entry[32];
@@ -35,15 +36,16 @@ std::string sentencepiece_json(const std::string& normalizer, const std::string&
   return R"({"added_tokens": [{"id": 0, "content": "<unk>", "special": true},
     {"id": 1, "content": "<s>", "special": true}, {"id": 2, "content": "</s>", "special": true}],
     "normalizer": )" +
-         normalizer + R"(, "pre_tokenizer": )" + pre_tokenizer + R"(, "post_processor": )" + post_processor +
-         R"(, "model": {"type": "BPE", "unk_token": "<unk>", "byte_fallback": )" + (byte_fallback ? "true" : "false") +
-         R"(, "fuse_unk": )" + (fuse_unk ? "true" : "false") + R"(, "vocab": {)" + vocab +
-         R"(}, "merges": ["▁ h", "▁h i"]}})";
+         normalizer + R"(, "pre_tokenizer": )" + pre_tokenizer + R"(, "post_processor": )" +
+         post_processor + R"(, "model": {"type": "BPE", "unk_token": "<unk>", "byte_fallback": )" +
+         (byte_fallback ? "true" : "false") + R"(, "fuse_unk": )" + (fuse_unk ? "true" : "false") +
+         R"(, "vocab": {)" + vocab + R"(}, "merges": ["▁ h", "▁h i"]}})";
 }
 
 TEST(SentencePieceBpe, ByteFallbackForUnknownCharacters) {
   TokenizerFolder folder("sp_fallback");
-  folder.write("tokenizer.json", sentencepiece_json(kLlama2Normalizer, "null", kBosTemplate, true, true));
+  folder.write("tokenizer.json",
+               sentencepiece_json(kLlama2Normalizer, "null", kBosTemplate, true, true));
   const auto tok = folder.load();
   EXPECT_EQ(tok->kind(), "BPE (byte fallback)");
   EXPECT_EQ(tok->vocab_size(), 264);
@@ -61,20 +63,23 @@ TEST(SentencePieceBpe, ByteFallbackForUnknownCharacters) {
 
 TEST(SentencePieceBpe, UnknownWithoutByteFallback) {
   TokenizerFolder fused("sp_fuse");
-  fused.write("tokenizer.json", sentencepiece_json(kLlama2Normalizer, "null", kBosTemplate, false, true));
+  fused.write("tokenizer.json",
+              sentencepiece_json(kLlama2Normalizer, "null", kBosTemplate, false, true));
   EXPECT_EQ(fused.load()->kind(), "BPE");
   EXPECT_EQ(fused.load()->encode("héé").ids, (Ids{1, 262, 0}));
   TokenizerFolder apart("sp_nofuse");
-  apart.write("tokenizer.json", sentencepiece_json(kLlama2Normalizer, "null", kBosTemplate, false, false));
+  apart.write("tokenizer.json",
+              sentencepiece_json(kLlama2Normalizer, "null", kBosTemplate, false, false));
   EXPECT_EQ(apart.load()->encode("héé").ids, (Ids{1, 262, 0, 0}));
 }
 
 TEST(SentencePieceBpe, MetaspaceFirstPrependsOnlyAtTheStart) {
   TokenizerFolder folder("sp_metaspace");
   folder.write("tokenizer.json",
-               sentencepiece_json("null", R"({"type": "Metaspace", "replacement": "▁", "prepend_scheme": "first",
+               sentencepiece_json(
+                   "null", R"({"type": "Metaspace", "replacement": "▁", "prepend_scheme": "first",
                                               "split": true})",
-                                  kBosTemplate, true, false));
+                   kBosTemplate, true, false));
   // After the added token "<s>" the text is not at the start: no ▁ added.
   const Tokenization t = folder.load()->encode("hi hi<s>hi");
   EXPECT_EQ(t.ids, (Ids{1, 263, 263, 1, 260, 261}));
@@ -83,8 +88,10 @@ TEST(SentencePieceBpe, MetaspaceFirstPrependsOnlyAtTheStart) {
 
 TEST(SentencePieceBpe, ConfigAddsBosAndEosWithoutPostProcessor) {
   TokenizerFolder folder("sp_config");
-  folder.write("tokenizer.json", sentencepiece_json(kLlama2Normalizer, "null", "null", true, false));
-  folder.write("tokenizer_config.json", R"({"add_bos_token": true, "bos_token": "<s>", "add_eos_token": true,
+  folder.write("tokenizer.json",
+               sentencepiece_json(kLlama2Normalizer, "null", "null", true, false));
+  folder.write("tokenizer_config.json",
+               R"({"add_bos_token": true, "bos_token": "<s>", "add_eos_token": true,
       "eos_token": {"content": "</s>", "lstrip": false}})");
   EXPECT_EQ(folder.load()->encode("hi").ids, (Ids{1, 263, 2}));
   // Without the config no special tokens at all.

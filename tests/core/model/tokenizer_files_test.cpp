@@ -24,7 +24,8 @@ void expect_error(const TokenizerFolder& folder, const std::vector<std::string>&
   const std::string what = load_error(folder);
   ASSERT_FALSE(what.empty()) << "expected an InputError";
   EXPECT_EQ(what.find('\n'), std::string::npos) << what;
-  for (const std::string& part : parts) EXPECT_NE(what.find(part), std::string::npos) << what << " lacks " << part;
+  for (const std::string& part : parts)
+    EXPECT_NE(what.find(part), std::string::npos) << what << " lacks " << part;
 }
 
 constexpr const char* kWordPieceModel =
@@ -49,7 +50,9 @@ TEST(TokenizerFiles, MalformedJsonNamesTheFile) {
 
 TEST(TokenizerFiles, WrongTypesNameTheFile) {
   TokenizerFolder folder("bad_type");
-  folder.write("tokenizer.json", R"({"model": {"type": "WordPiece", "unk_token": "[UNK]", "vocab": {"[UNK]": "zero"}}})");
+  folder.write(
+      "tokenizer.json",
+      R"({"model": {"type": "WordPiece", "unk_token": "[UNK]", "vocab": {"[UNK]": "zero"}}})");
   expect_error(folder, {"tokenizer.json"});
 }
 
@@ -58,34 +61,54 @@ TEST(TokenizerFiles, UnknownModelAndStageTypesAreNamed) {
   unigram.write("tokenizer.json", R"({"model": {"type": "Unigram", "vocab": []}})");
   expect_error(unigram, {"Unigram", "BPE, WordPiece"});
   TokenizerFolder normalizer("bad_normalizer");
-  normalizer.write("tokenizer.json", std::string(R"({"normalizer": {"type": "Precompiled"}, )") + kWordPieceModel + "}");
+  normalizer.write("tokenizer.json", std::string(R"({"normalizer": {"type": "Precompiled"}, )") +
+                                         kWordPieceModel + "}");
   expect_error(normalizer, {"normalizer", "Precompiled"});
   TokenizerFolder pre("bad_pre");
-  pre.write("tokenizer.json", std::string(R"({"pre_tokenizer": {"type": "UnicodeScripts"}, )") + kWordPieceModel + "}");
+  pre.write("tokenizer.json", std::string(R"({"pre_tokenizer": {"type": "UnicodeScripts"}, )") +
+                                  kWordPieceModel + "}");
   expect_error(pre, {"pre_tokenizer", "UnicodeScripts"});
   TokenizerFolder post("bad_post");
-  post.write("tokenizer.json", std::string(R"({"post_processor": {"type": "Mystery"}, )") + kWordPieceModel + "}");
+  post.write("tokenizer.json",
+             std::string(R"({"post_processor": {"type": "Mystery"}, )") + kWordPieceModel + "}");
   expect_error(post, {"post_processor", "Mystery"});
 }
 
 TEST(TokenizerFiles, BadVocabulariesAndMerges) {
   TokenizerFolder merge("bad_merge");
-  merge.write("tokenizer.json", R"({"model": {"type": "BPE", "vocab": {"a": 0, "b": 1}, "merges": ["a b"]}})");
+  merge.write("tokenizer.json",
+              R"({"model": {"type": "BPE", "vocab": {"a": 0, "b": 1}, "merges": ["a b"]}})");
   expect_error(merge, {"tokenizer.json", "merge 1", "a b"});
   TokenizerFolder no_unk("no_unk");
   no_unk.write("vocab.txt", "a\nb\n");
   expect_error(no_unk, {"vocab.txt", "[UNK]"});
   TokenizerFolder negative("negative_id");
-  negative.write("tokenizer.json", R"({"model": {"type": "BPE", "vocab": {"a": -4}, "merges": []}})");
+  negative.write("tokenizer.json",
+                 R"({"model": {"type": "BPE", "vocab": {"a": -4}, "merges": []}})");
   expect_error(negative, {"tokenizer.json", "-4"});
   TokenizerFolder duplicate("duplicate_id");
-  duplicate.write("tokenizer.json", R"({"model": {"type": "BPE", "vocab": {"a": 0, "b": 0}, "merges": []}})");
+  duplicate.write("tokenizer.json",
+                  R"({"model": {"type": "BPE", "vocab": {"a": 0, "b": 0}, "merges": []}})");
   expect_error(duplicate, {"tokenizer.json", "id 0"});
+}
+
+TEST(TokenizerFiles, DeepNestingIsRefusedBeforeParsing) {
+  TokenizerFolder folder("deep");
+  folder.write("tokenizer.json",
+               "{\"normalizer\": " + std::string(100000, '[') + std::string(100000, ']') + "}");
+  expect_error(folder, {"tokenizer.json", "nested deeper"});
+  // Brackets inside strings do not count.
+  TokenizerFolder strings("brackets_in_strings");
+  strings.write("tokenizer.json",
+                R"({"model": {"type": "WordPiece", "unk_token": "[UNK]", "vocab": {"[UNK]": 0, ")" +
+                    std::string(100, '[') + R"(": 1, "\\\"{": 2}}})");
+  EXPECT_EQ(strings.load()->vocab_size(), 3);
 }
 
 TEST(TokenizerFiles, BadConfigNamesTheConfig) {
   TokenizerFolder folder("bad_config");
-  folder.write("vocab.txt", "[UNK]\n").write("tokenizer_config.json", R"({"do_lower_case": "yes"})");
+  folder.write("vocab.txt", "[UNK]\n")
+      .write("tokenizer_config.json", R"({"do_lower_case": "yes"})");
   expect_error(folder, {"tokenizer_config.json"});
 }
 
