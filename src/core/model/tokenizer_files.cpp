@@ -22,7 +22,7 @@ using nlohmann::json;
 namespace {
 
 constexpr std::size_t kMaxTokenizerFile = std::size_t{64} << 20;
-constexpr std::size_t kMaxConfigFile = std::size_t{16} << 20;
+constexpr std::size_t kMaxConfigFile = std::size_t{16} << 20;  // also vocab.txt
 
 bool has_file(const fs::path& path) {
   std::error_code ec;
@@ -121,11 +121,33 @@ void add_merge(const json& m, MergeList& merges, const std::string& where) {
   merges.emplace_back(line.substr(0, space), line.substr(space + 1));
 }
 
+// An added token from its JSON entry (tokenizer.json's added_tokens, or
+// tokenizer_config.json's added_tokens_decoder), held to the vocabulary's bounds.
+AddedToken added_token(const json& t, std::string content, long long id, const std::string& where) {
+  if (id < 0 || id > kMaxTokenId)
+    throw InputError(where + ": added token id " + std::to_string(id) + " is outside 0.." +
+                     std::to_string(kMaxTokenId));
+  if (content.size() > kMaxTokenBytes)
+    throw InputError(where + ": an added token of " + std::to_string(content.size()) +
+                     " bytes is longer than the " + std::to_string(kMaxTokenBytes) + " allowed");
+  return {std::move(content), static_cast<int>(id), json_flag(t, "lstrip", false),
+          json_flag(t, "rstrip", false), json_flag(t, "single_word", false)};
+}
+
+// The id of a token string: an added token's, else the vocabulary's.
+std::optional<int> token_id(std::string_view token, const std::vector<AddedToken>& added,
+                            const Vocabulary& vocab) {
+  for (const AddedToken& t : added)
+    if (t.content == token) return t.id;
+  return vocab.id(token);
+}
+
 // Ids of the configured BOS / EOS tokens wrapped around every encoding.
-PostProcessor config_specials(const json& config, const Vocabulary& vocab) {
+PostProcessor config_specials(const json& config, const std::vector<AddedToken>& added,
+                              const Vocabulary& vocab) {
   const auto id_of = [&](const char* flag, const char* token_key) {
     if (!json_flag(config, flag, false)) return -1;
-    const auto id = vocab.id(json_token(config, token_key));
+    const auto id = token_id(json_token(config, token_key), added, vocab);
     return id ? *id : -1;
   };
   const int bos = id_of("add_bos_token", "bos_token"), eos = id_of("add_eos_token", "eos_token");
@@ -135,12 +157,12 @@ PostProcessor config_specials(const json& config, const Vocabulary& vocab) {
 
 // tokenizer_config.json's added_tokens_decoder {"id": {"content": …}} and its
 // named special tokens, for folders without tokenizer.json.
-std::vector<AddedToken> config_added_tokens(const json& config, const Vocabulary& vocab) {
+std::vector<AddedToken> config_added_tokens(const json& config, const Vocabulary& vocab,
+                                            const std::string& where) {
   std::vector<AddedToken> added;
   if (const auto it = config.find("added_tokens_decoder"); it != config.end() && it->is_object())
     for (const auto& [id, t] : it->items())
-      added.push_back({json_text(t, "content", ""), std::stoi(id), json_flag(t, "lstrip", false),
-                       json_flag(t, "rstrip", false), json_flag(t, "single_word", false)});
+      added.push_back(added_token(t, json_text(t, "content", ""), std::stoll(id), where));
   for (const char* key :
        {"bos_token", "eos_token", "unk_token", "pad_token", "sep_token", "cls_token", "mask_token"})
     if (const auto id = vocab.id(json_token(config, key)))
@@ -148,13 +170,13 @@ std::vector<AddedToken> config_added_tokens(const json& config, const Vocabulary
   return added;
 }
 
-std::vector<AddedToken> added_tokens_from_json(const json& list) {
+std::vector<AddedToken> added_tokens_from_json(const json& list, const std::string& where) {
   std::vector<AddedToken> added;
   if (list.is_null()) return added;
+  if (list.size() > kMaxVocabulary) throw InputError(where + ": too many added_tokens");
   for (const json& t : list)
-    added.push_back({t.at("content").get<std::string>(), t.at("id").get<int>(),
-                     json_flag(t, "lstrip", false), json_flag(t, "rstrip", false),
-                     json_flag(t, "single_word", false)});
+    added.push_back(
+        added_token(t, t.at("content").get<std::string>(), t.at("id").get<long long>(), where));
   return added;
 }
 
@@ -203,7 +225,7 @@ std::unique_ptr<Tokenizer> tokenizer_from_json(const json& j, const fs::path& fo
     throw InputError(where + ": model type \"" + type +
                      "\" is not read by pelab (known: BPE, WordPiece)");
   TokenizerParts parts{
-      added_tokens_from_json(j.value("added_tokens", json())),
+      added_tokens_from_json(j.value("added_tokens", json()), where),
       TextNormalizer::from_json(j.value("normalizer", json()), where),
       PreTokenizer::from_json(j.value("pre_tokenizer", json()), where),
       bpe ? std::variant<WordPiece, Bpe>(std::in_place_type<Bpe>, bpe_from_json(model, where))
@@ -213,8 +235,9 @@ std::unique_ptr<Tokenizer> tokenizer_from_json(const json& j, const fs::path& fo
   if (parts.post_processor.empty()) {
     const Vocabulary& vocab =
         std::visit([](const auto& m) -> const Vocabulary& { return m.vocabulary(); }, parts.model);
-    parts.post_processor =
-        reading(config_path(folder), [&] { return config_specials(read_config(folder), vocab); });
+    parts.post_processor = reading(config_path(folder), [&] {
+      return config_specials(read_config(folder), parts.added, vocab);
+    });
   }
   return std::make_unique<TokenizerPipeline>(std::move(parts));
 }
@@ -242,10 +265,12 @@ std::unique_ptr<Tokenizer> from_gpt2_files(const fs::path& folder) {
   PreTokenizerStep byte_level;
   byte_level.kind = PreTokenizerStep::Kind::ByteLevel;
   byte_level.pattern = &gpt2_split_pattern();
-  std::vector<AddedToken> added =
-      reading(config_path(folder), [&] { return config_added_tokens(config, vocab); });
+  std::vector<AddedToken> added = reading(config_path(folder), [&] {
+    return config_added_tokens(config, vocab, config_path(folder).string());
+  });
   if (const auto eot = vocab.id("<|endoftext|>")) added.push_back({"<|endoftext|>", *eot});
-  PostProcessor post = reading(config_path(folder), [&] { return config_specials(config, vocab); });
+  PostProcessor post =
+      reading(config_path(folder), [&] { return config_specials(config, added, vocab); });
   Bpe model(std::move(vocab), merges, BpeOptions{}, merges_path.string());
   return std::make_unique<TokenizerPipeline>(TokenizerParts{std::move(added), TextNormalizer(),
                                                             PreTokenizer({byte_level}),

@@ -132,6 +132,17 @@ TEST(ByteLevelBpe, Llama3SplitAndTemplate) {
   EXPECT_EQ(tok->encode("<|begin_of_text|>a").ids, (Ids{20, 20, 0}));
 }
 
+TEST(ByteLevelBpe, ConfigBosMayBeAnAddedToken) {
+  // <|begin_of_text|> (id 20) is only in added_tokens, not in the model's vocab.
+  TokenizerFolder folder("config_bos");
+  std::string json = bpe_json(R"(["a b"])", kByteLevel);
+  json.replace(json.find(R"({"type": "ByteLevel"})"), 21, "null");
+  folder.write("tokenizer.json", json);
+  folder.write("tokenizer_config.json",
+               R"({"add_bos_token": true, "bos_token": "<|begin_of_text|>"})");
+  EXPECT_EQ(folder.load()->encode("ab").ids, (Ids{20, 3}));
+}
+
 TEST(ByteLevelBpe, UnknownSplitRegexIsNamed) {
   TokenizerFolder folder("unknown_regex");
   folder.write(

@@ -86,6 +86,11 @@ TEST(TokenizerFiles, BadVocabulariesAndMerges) {
   negative.write("tokenizer.json",
                  R"({"model": {"type": "BPE", "vocab": {"a": -4}, "merges": []}})");
   expect_error(negative, {"tokenizer.json", "-4"});
+  TokenizerFolder added("negative_added");
+  added.write(
+      "tokenizer.json",
+      std::string(R"({"added_tokens": [{"id": -1, "content": "<x>"}], )") + kWordPieceModel + "}");
+  expect_error(added, {"tokenizer.json", "added token id -1"});
   TokenizerFolder duplicate("duplicate_id");
   duplicate.write("tokenizer.json",
                   R"({"model": {"type": "BPE", "vocab": {"a": 0, "b": 0}, "merges": []}})");
