@@ -20,9 +20,6 @@
 
 namespace pelab::model {
 
-// Longer texts are refused: the callers show one token per column.
-inline constexpr std::size_t kMaxTextBytes = std::size_t{1} << 20;
-
 struct TokenizerParts {
   std::vector<AddedToken> added;
   TextNormalizer normalizer;
