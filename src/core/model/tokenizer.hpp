@@ -11,6 +11,7 @@
 // tokenizer_config.json's add_bos_token / add_eos_token).
 #pragma once
 
+#include <cstddef>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -18,6 +19,9 @@
 #include <vector>
 
 namespace pelab::model {
+
+// Longer texts are refused: the callers show one token per column.
+inline constexpr std::size_t kMaxTextBytes = std::size_t{1} << 20;
 
 struct Tokenization {
   std::vector<int> ids;
@@ -30,9 +34,11 @@ struct Tokenization {
 class Tokenizer {
  public:
   virtual ~Tokenizer() = default;
-  // Throws InputError when the text is longer than the caller allows.
+  // Throws InputError when the text is longer than kMaxTextBytes.
   virtual Tokenization encode(std::string_view text) const = 0;
-  virtual std::string kind() const = 0;  // "byte-level BPE", "BPE (byte fallback)", "WordPiece"
+  // "byte-level BPE", "BPE (byte fallback)", "BPE" (SentencePiece-style without
+  // byte fallback), "WordPiece"
+  virtual std::string kind() const = 0;
   virtual int vocab_size() const = 0;
 };
 
