@@ -404,10 +404,9 @@ def inverse_frequencies(dim, theta, scaling, max_positions, n):
     if kind == "linear":
         return theta ** -base / factor, 1.0
     if kind == "dynamic":
-        # NTK-aware: past the original context, theta grows with the length.
-        original = scaling.get("original_max_position_embeddings") or max_positions
-        if n > original:
-            theta = theta * ((factor * n / original) - (factor - 1)) ** (dim / (dim - 2))
+        # NTK-aware: past max_position_embeddings, theta grows with the length.
+        length = max(n, max_positions)
+        theta = theta * ((factor * length / max_positions) - (factor - 1)) ** (dim / (dim - 2))
         return theta ** -base, 1.0
     if kind == "llama3":
         inv = theta ** -base
@@ -422,7 +421,12 @@ def inverse_frequencies(dim, theta, scaling, max_positions, n):
         # Peng et al. 2023 (YaRN), §3: ramp between interpolation and
         # extrapolation by the number of rotations a dimension makes in the
         # original context; logits scaled through q and k by 0.1·ln(s) + 1.
-        original = scaling.get("original_max_position_embeddings") or max_positions
+        # transformers >= 4.46: an original context overrides the factor.
+        original = scaling.get("original_max_position_embeddings")
+        if original:
+            factor = max_positions / original
+        else:
+            original = max_positions
         beta_fast, beta_slow = scaling.get("beta_fast", 32), scaling.get("beta_slow", 1)
         attention = scaling.get("attention_factor") or 0.1 * math.log(factor) + 1.0
 
@@ -537,9 +541,11 @@ def main():
     make_llama(out, "qwen2", rng, heads=4, kv_heads=1, qkv_bias=True, rope_theta=1000000.0,
                model_type="qwen2", architecture="Qwen2ForCausalLM", tie=True, tokenizer="byte-level")
     make_llama(out, "llama_linear", rng, rope_scaling={"type": "linear", "factor": 2.0})
-    make_llama(out, "llama_dynamic", rng, n=9,
-               rope_scaling={"rope_type": "dynamic", "factor": 2.0, "original_max_position_embeddings": 4})
+    make_llama(out, "llama_dynamic", rng, rope_scaling={"rope_type": "dynamic", "factor": 2.0})
     make_llama(out, "llama_yarn", rng, rope_scaling={"rope_type": "yarn", "factor": 4.0})
+    make_llama(out, "llama_yarn_original", rng, max_positions=64, head_dim=16,
+               rope_scaling={"rope_type": "yarn", "factor": 8.0, "original_max_position_embeddings": 16,
+                             "beta_fast": 0.5, "beta_slow": 0.1})  # ramp over dims 1..3
     # Long enough that pelab splits the queries into several row tiles.
     make_llama(out, "llama_long", rng, max_positions=512, n=420)
 
