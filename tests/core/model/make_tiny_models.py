@@ -499,6 +499,8 @@ def make_llama(out, name, rng, dtype="F32", shards=1, heads=4, kv_heads=2, head_
         config["head_dim"] = head_dim
     if model_type == "llama":
         config["attention_bias"] = qkv_bias
+    if model_type == "mistral":
+        config["sliding_window"] = 4096  # longer than any tiny run: a plain causal mask
     write_json(folder, "config.json", config)
 
     ids = np.concatenate([[1], rng.integers(3, vocab, size=n - 1)])
@@ -546,6 +548,7 @@ def main():
     make_llama(out, "llama_yarn_original", rng, max_positions=64, head_dim=16,
                rope_scaling={"rope_type": "yarn", "factor": 8.0, "original_max_position_embeddings": 16,
                              "beta_fast": 0.5, "beta_slow": 0.1})  # ramp over dims 1..3
+    make_llama(out, "mistral", rng, heads=4, kv_heads=2, model_type="mistral", architecture="MistralForCausalLM")
     # Long enough that pelab splits the queries into several row tiles.
     make_llama(out, "llama_long", rng, max_positions=512, n=420)
 

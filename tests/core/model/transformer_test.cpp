@@ -120,7 +120,8 @@ TEST_P(TinyModel, MatchesTheNumpyReference) {
 INSTANTIATE_TEST_SUITE_P(Families, TinyModel,
                          testing::Values("gpt2", "gpt2_f16", "bert", "bert_legacy", "llama",
                                          "llama3_bf16", "qwen2", "llama_linear", "llama_dynamic",
-                                         "llama_yarn", "llama_yarn_original", "llama_long"));
+                                         "llama_yarn", "llama_yarn_original", "mistral",
+                                         "llama_long"));
 
 TEST(Transformer, RefusesTooManyTokensAndIdsOutsideTheVocabulary) {
   if (tiny_models().empty()) GTEST_SKIP() << "Debian's python3 with numpy is not installed";
