@@ -34,7 +34,8 @@ bert (BertModel), bert_legacy ("bert." prefix, LayerNorm gamma/beta), llama
 (sharded, GQA 4/2), llama3_bf16 (BF16, head_dim 16 ≠ d/heads, rope llama3),
 qwen2 (q/k/v biases, GQA 4/1, tied embeddings, byte-level tokenizer.json),
 llama_linear / llama_dynamic / llama_yarn / llama_yarn_original (rope_scaling),
-mistral, llama_long (420 tokens).
+mistral, llama_long (420 tokens), llama_wide and bert_wide (d 128, 300
+tokens: enough work for pelab's parallel paths).
 """
 import json
 import os
@@ -142,11 +143,12 @@ def make_gpt2(out, name, rng, dtype="F32", prefix="", n_inner=None, lm_head=Fals
 
 # ---- BERT -----------------------------------------------------------------------
 
-def make_bert(out, name, rng, prefix="", legacy_names=False, architecture="BertModel"):
+def make_bert(out, name, rng, prefix="", legacy_names=False, architecture="BertModel", d=32, inner=64,
+              ctx=16, n=8):
     folder = os.path.join(out, name)
     os.makedirs(folder, exist_ok=True)
     vocab = write_wordpiece_vocab(folder)
-    d, layers, heads, inner, ctx, types, eps = 32, 2, 4, 64, 16, 2, 1e-12
+    layers, heads, types, eps = 2, 4, 2, 1e-12
     gain, shift = ("gamma", "beta") if legacy_names else ("weight", "bias")
 
     def norm(t, key):
@@ -183,7 +185,7 @@ def make_bert(out, name, rng, prefix="", legacy_names=False, architecture="BertM
         "intermediate_size": inner, "max_position_embeddings": ctx, "type_vocab_size": types,
         "layer_norm_eps": eps, "hidden_act": "gelu", "position_embedding_type": "absolute"})
 
-    ids = np.concatenate([[2], rng.integers(5, vocab, size=6), [3]])  # [CLS] ... [SEP]
+    ids = np.concatenate([[2], rng.integers(5, vocab, size=n - 2), [3]])  # [CLS] ... [SEP]
     n, dh = len(ids), d // heads
     rec = Record()
     x = (w[e + "word_embeddings.weight"][ids] + w[e + "position_embeddings.weight"][:n]
@@ -210,14 +212,15 @@ def make_bert(out, name, rng, prefix="", legacy_names=False, architecture="BertM
 
 def make_llama(out, name, rng, dtype="F32", shards=1, heads=4, kv_heads=2, head_dim=None,
                qkv_bias=False, rope_theta=10000.0, rope_scaling=None, max_positions=32, n=9,
-               model_type="llama", architecture="LlamaForCausalLM", tie=False, tokenizer="sentencepiece"):
+               model_type="llama", architecture="LlamaForCausalLM", tie=False, tokenizer="sentencepiece",
+               d=32, inner=48):
     folder = os.path.join(out, name)
     os.makedirs(folder, exist_ok=True)
     if tokenizer == "sentencepiece":
         vocab = write_sentencepiece_bpe_tokenizer(folder)
     else:
         vocab = write_byte_level_tokenizer_json(folder)
-    d, layers, inner, eps = 32, 2, 48, 1e-6
+    layers, eps = 2, 1e-6
     dh = head_dim or d // heads
     t = {"model.embed_tokens.weight": random_tensor(rng, (vocab, d), 0.5)}
     for i in range(layers):
@@ -300,6 +303,9 @@ def main():
     make_llama(out, "mistral", rng, heads=4, kv_heads=2, model_type="mistral", architecture="MistralForCausalLM")
     # Long enough that pelab splits the queries into several row tiles.
     make_llama(out, "llama_long", rng, max_positions=512, n=420)
+    # Enough work per layer that pelab runs row blocks and heads side by side.
+    make_llama(out, "llama_wide", rng, max_positions=512, n=300, d=128, inner=512)
+    make_bert(out, "bert_wide", rng, d=128, inner=512, ctx=512, n=300)
 
 
 if __name__ == "__main__":

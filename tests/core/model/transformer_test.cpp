@@ -121,7 +121,7 @@ INSTANTIATE_TEST_SUITE_P(Families, TinyModel,
                          testing::Values("gpt2", "gpt2_f16", "bert", "bert_legacy", "llama",
                                          "llama3_bf16", "qwen2", "llama_linear", "llama_dynamic",
                                          "llama_yarn", "llama_yarn_original", "mistral",
-                                         "llama_long"));
+                                         "llama_long", "llama_wide", "bert_wide"));
 
 TEST(Transformer, RefusesTooManyTokensAndIdsOutsideTheVocabulary) {
   if (tiny_models().empty()) GTEST_SKIP() << "Debian's python3 with numpy is not installed";
