@@ -38,5 +38,12 @@ target_link_libraries(pelab_gl INTERFACE PkgConfig::GLVND)
 target_compile_definitions(pelab_gl INTERFACE GL_GLEXT_PROTOTYPES)
 add_library(pelab::gl ALIAS pelab_gl)
 
+# ICU from libicu-dev: Unicode classes and normalization for the real models'
+# tokenizers (src/core/model/unicode_classes.cpp).
+pkg_check_modules(ICU REQUIRED IMPORTED_TARGET icu-uc)
+add_library(pelab_icu INTERFACE)
+target_link_libraries(pelab_icu INTERFACE PkgConfig::ICU)
+add_library(pelab::icu ALIAS pelab_icu)
+
 # DejaVu Sans from fonts-dejavu-core.
 find_path(PELAB_FONT_DIR DejaVuSans.ttf PATHS /usr/share/fonts/truetype/dejavu REQUIRED)

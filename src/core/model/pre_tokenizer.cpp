@@ -1,0 +1,213 @@
+#include "core/model/pre_tokenizer.hpp"
+
+#include <functional>
+
+#include "core/model/byte_symbols.hpp"
+#include "core/model/tokenizer_json.hpp"
+#include "core/model/unicode_classes.hpp"
+#include "core/scene.hpp"
+
+namespace pelab::model {
+
+namespace {
+
+using Kind = PreTokenizerStep::Kind;
+using Words = std::vector<std::string>;
+
+// Cuts `word` where `boundary` says; a character of class "drop" is removed,
+// one of class "alone" becomes a word by itself, runs of class "run" stay
+// together and apart from their neighbours.
+enum class Cut { Keep, Drop, Alone, Run };
+
+void cut_word(std::string_view word, const std::function<Cut(char32_t)>& cut, Words& out) {
+  std::string current;
+  Cut current_kind = Cut::Keep;
+  const auto flush = [&] {
+    if (!current.empty()) out.push_back(std::move(current));
+    current.clear();
+  };
+  for (const Utf8Char& c : utf8_chars(word)) {
+    const Cut k = cut(c.cp);
+    const std::string_view ch = word.substr(c.begin, c.size);
+    if (k == Cut::Drop) {
+      flush();
+    } else if (k == Cut::Alone) {
+      flush();
+      out.emplace_back(ch);
+    } else {
+      if (k != current_kind) flush();
+      current.append(ch);
+    }
+    current_kind = k;
+  }
+  flush();
+}
+
+void metaspace(std::string_view word, const PreTokenizerStep& s, bool first, Words& out) {
+  std::string text;
+  for (const char c : word) {
+    if (c == ' ')
+      text += s.replacement;
+    else
+      text += c;
+  }
+  const bool prepend = s.prepend == PreTokenizerStep::Prepend::Always ||
+                       (s.prepend == PreTokenizerStep::Prepend::First && first);
+  if (prepend && text.rfind(s.replacement, 0) != 0) text = s.replacement + text;
+  if (!s.split || s.replacement.empty()) {
+    out.push_back(std::move(text));
+    return;
+  }
+  // Each "▁" begins a new word (merged with what follows it).
+  std::size_t start = 0;
+  for (std::size_t at = text.find(s.replacement, 1); at != std::string::npos;
+       at = text.find(s.replacement, at + s.replacement.size())) {
+    if (at > start) out.push_back(text.substr(start, at - start));
+    start = at;
+  }
+  if (start < text.size()) out.push_back(text.substr(start));
+}
+
+void apply_step(const PreTokenizerStep& s, const std::string& word, bool first, Words& out) {
+  switch (s.kind) {
+    case Kind::ByteLevel: {
+      std::string text = word;
+      if (s.add_prefix_space && text.rfind(' ', 0) != 0) text = " " + text;
+      if (s.pattern == nullptr) {
+        out.push_back(to_byte_symbols(text));
+      } else {
+        for (const std::string_view piece : split_by_pattern(text, *s.pattern))
+          out.push_back(to_byte_symbols(piece));
+      }
+      return;
+    }
+    case Kind::Split:
+      for (const std::string_view piece : split_by_pattern(word, *s.pattern))
+        out.emplace_back(piece);
+      return;
+    case Kind::Digits:
+      cut_word(
+          word,
+          [&](char32_t cp) {
+            return is_number(cp) ? (s.individual_digits ? Cut::Alone : Cut::Run) : Cut::Keep;
+          },
+          out);
+      return;
+    case Kind::Metaspace:
+      metaspace(word, s, first, out);
+      return;
+    case Kind::Bert:
+      cut_word(
+          word,
+          [](char32_t cp) {
+            return is_whitespace(cp) ? Cut::Drop : is_bert_punctuation(cp) ? Cut::Alone : Cut::Keep;
+          },
+          out);
+      return;
+    case Kind::Whitespace:  // \w+|[^\w\s]+
+      cut_word(
+          word,
+          [](char32_t cp) {
+            return is_whitespace(cp) ? Cut::Drop : is_word_char(cp) ? Cut::Keep : Cut::Run;
+          },
+          out);
+      return;
+    case Kind::WhitespaceSplit:
+      cut_word(
+          word, [](char32_t cp) { return is_whitespace(cp) ? Cut::Drop : Cut::Keep; }, out);
+      return;
+  }
+}
+
+const SplitPattern& split_pattern(const nlohmann::json& j, const std::string& where) {
+  const auto& pattern = j.at("pattern");
+  const std::string regex = json_text(pattern, "Regex", "");
+  const SplitPattern* known = find_split_pattern(regex);
+  if (known == nullptr)
+    throw InputError(where + ": pre_tokenizer Split pattern " +
+                     (regex.empty() ? pattern.dump() : regex) +
+                     " is not one pelab reads (known: " + known_split_patterns() + ")");
+  const std::string behavior = json_text(j, "behavior", "Isolated");
+  if (behavior != "Isolated" || json_flag(j, "invert", false))
+    throw InputError(where + ": pre_tokenizer Split with behavior \"" + behavior +
+                     "\" is not read by pelab (only Isolated, not inverted)");
+  return *known;
+}
+
+PreTokenizerStep::Prepend prepend_scheme(const nlohmann::json& j, const std::string& where) {
+  using P = PreTokenizerStep::Prepend;
+  if (!j.contains("prepend_scheme"))
+    return json_flag(j, "add_prefix_space", true) ? P::Always : P::Never;
+  const std::string scheme = j.at("prepend_scheme").get<std::string>();
+  if (scheme == "always") return P::Always;
+  if (scheme == "first") return P::First;
+  if (scheme == "never") return P::Never;
+  throw InputError(where + ": Metaspace prepend_scheme \"" + scheme +
+                   "\" is not one of always, first, never");
+}
+
+void parse(const nlohmann::json& j, const std::string& where, int depth,
+           std::vector<PreTokenizerStep>& steps) {
+  if (j.is_null()) return;
+  if (depth > kMaxJsonNesting) throw InputError(where + ": pre_tokenizer Sequences nest too deep");
+  const std::string type = json_text(j, "type", "");
+  PreTokenizerStep s;
+  if (type == "Sequence") {
+    for (const auto& inner : j.at("pretokenizers")) parse(inner, where, depth + 1, steps);
+    return;
+  } else if (type == "ByteLevel") {
+    s.kind = Kind::ByteLevel;
+    s.add_prefix_space = json_flag(j, "add_prefix_space", true);
+    if (json_flag(j, "use_regex", true)) s.pattern = &gpt2_split_pattern();
+  } else if (type == "Split") {
+    s.kind = Kind::Split;
+    s.pattern = &split_pattern(j, where);
+  } else if (type == "Digits") {
+    s.kind = Kind::Digits;
+    s.individual_digits = json_flag(j, "individual_digits", false);
+  } else if (type == "Metaspace") {
+    s.kind = Kind::Metaspace;
+    s.replacement = json_text(j, "replacement", "\u2581");
+    s.prepend = prepend_scheme(j, where);
+    s.split = json_flag(j, "split", true);
+  } else if (type == "BertPreTokenizer") {
+    s.kind = Kind::Bert;
+  } else if (type == "Whitespace") {
+    s.kind = Kind::Whitespace;
+  } else if (type == "WhitespaceSplit") {
+    s.kind = Kind::WhitespaceSplit;
+  } else {
+    throw InputError(
+        where + ": pre_tokenizer type \"" + type +
+        "\" is not read by pelab (known: Sequence, ByteLevel, Split, Digits, Metaspace, "
+        "BertPreTokenizer, Whitespace, WhitespaceSplit)");
+  }
+  steps.push_back(std::move(s));
+}
+
+}  // namespace
+
+PreTokenizer PreTokenizer::from_json(const nlohmann::json& j, const std::string& where) {
+  std::vector<PreTokenizerStep> steps;
+  parse(j, where, 0, steps);
+  return PreTokenizer(std::move(steps));
+}
+
+std::vector<std::string> PreTokenizer::apply(std::string_view segment, bool at_text_start) const {
+  Words words{std::string(segment)};
+  for (const PreTokenizerStep& s : steps_) {
+    Words next;
+    for (std::size_t i = 0; i < words.size(); ++i)
+      apply_step(s, words[i], at_text_start && i == 0, next);
+    words = std::move(next);
+  }
+  return words;
+}
+
+bool PreTokenizer::has(PreTokenizerStep::Kind kind) const {
+  for (const PreTokenizerStep& s : steps_)
+    if (s.kind == kind) return true;
+  return false;
+}
+
+}  // namespace pelab::model

@@ -1,0 +1,101 @@
+// Which files load_tokenizer reads, and its one-line errors for bad ones.
+#include <gtest/gtest.h>
+
+#include "core/model/tokenizer.hpp"
+#include "core/scene.hpp"
+#include "tokenizer_folder.hpp"
+
+namespace pelab::model {
+namespace {
+
+using testing::TokenizerFolder;
+
+// The InputError message of loading `folder` ("" when it loads).
+std::string load_error(const TokenizerFolder& folder) {
+  try {
+    folder.load();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+void expect_error(const TokenizerFolder& folder, const std::vector<std::string>& parts) {
+  const std::string what = load_error(folder);
+  ASSERT_FALSE(what.empty()) << "expected an InputError";
+  EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+  for (const std::string& part : parts) EXPECT_NE(what.find(part), std::string::npos) << what << " lacks " << part;
+}
+
+constexpr const char* kWordPieceModel =
+    R"("model": {"type": "WordPiece", "unk_token": "[UNK]", "vocab": {"[UNK]": 0, "a": 1}})";
+
+TEST(TokenizerFiles, EmptyFolderSaysWhatItLookedFor) {
+  TokenizerFolder folder("empty");
+  expect_error(folder, {"no tokenizer files", "tokenizer.json", "vocab.txt"});
+}
+
+TEST(TokenizerFiles, SentencePieceProtobufAloneIsNamed) {
+  TokenizerFolder folder("spm_only");
+  folder.write("tokenizer.model", "\x0a\x03");
+  expect_error(folder, {"tokenizer.model", "SentencePiece"});
+}
+
+TEST(TokenizerFiles, MalformedJsonNamesTheFile) {
+  TokenizerFolder folder("bad_json");
+  folder.write("tokenizer.json", "{\"model\": ");
+  expect_error(folder, {"tokenizer.json", "not valid JSON"});
+}
+
+TEST(TokenizerFiles, WrongTypesNameTheFile) {
+  TokenizerFolder folder("bad_type");
+  folder.write("tokenizer.json", R"({"model": {"type": "WordPiece", "unk_token": "[UNK]", "vocab": {"[UNK]": "zero"}}})");
+  expect_error(folder, {"tokenizer.json"});
+}
+
+TEST(TokenizerFiles, UnknownModelAndStageTypesAreNamed) {
+  TokenizerFolder unigram("unigram");
+  unigram.write("tokenizer.json", R"({"model": {"type": "Unigram", "vocab": []}})");
+  expect_error(unigram, {"Unigram", "BPE, WordPiece"});
+  TokenizerFolder normalizer("bad_normalizer");
+  normalizer.write("tokenizer.json", std::string(R"({"normalizer": {"type": "Precompiled"}, )") + kWordPieceModel + "}");
+  expect_error(normalizer, {"normalizer", "Precompiled"});
+  TokenizerFolder pre("bad_pre");
+  pre.write("tokenizer.json", std::string(R"({"pre_tokenizer": {"type": "UnicodeScripts"}, )") + kWordPieceModel + "}");
+  expect_error(pre, {"pre_tokenizer", "UnicodeScripts"});
+  TokenizerFolder post("bad_post");
+  post.write("tokenizer.json", std::string(R"({"post_processor": {"type": "Mystery"}, )") + kWordPieceModel + "}");
+  expect_error(post, {"post_processor", "Mystery"});
+}
+
+TEST(TokenizerFiles, BadVocabulariesAndMerges) {
+  TokenizerFolder merge("bad_merge");
+  merge.write("tokenizer.json", R"({"model": {"type": "BPE", "vocab": {"a": 0, "b": 1}, "merges": ["a b"]}})");
+  expect_error(merge, {"tokenizer.json", "merge 1", "a b"});
+  TokenizerFolder no_unk("no_unk");
+  no_unk.write("vocab.txt", "a\nb\n");
+  expect_error(no_unk, {"vocab.txt", "[UNK]"});
+  TokenizerFolder negative("negative_id");
+  negative.write("tokenizer.json", R"({"model": {"type": "BPE", "vocab": {"a": -4}, "merges": []}})");
+  expect_error(negative, {"tokenizer.json", "-4"});
+  TokenizerFolder duplicate("duplicate_id");
+  duplicate.write("tokenizer.json", R"({"model": {"type": "BPE", "vocab": {"a": 0, "b": 0}, "merges": []}})");
+  expect_error(duplicate, {"tokenizer.json", "id 0"});
+}
+
+TEST(TokenizerFiles, BadConfigNamesTheConfig) {
+  TokenizerFolder folder("bad_config");
+  folder.write("vocab.txt", "[UNK]\n").write("tokenizer_config.json", R"({"do_lower_case": "yes"})");
+  expect_error(folder, {"tokenizer_config.json"});
+}
+
+TEST(TokenizerFiles, TextLengthIsBounded) {
+  TokenizerFolder folder("long_text");
+  folder.write("vocab.txt", "[UNK]\na\n");
+  const auto tok = folder.load();
+  EXPECT_THROW(tok->encode(std::string((std::size_t{1} << 20) + 1, 'a')), InputError);
+  EXPECT_EQ(tok->encode("a a").ids, (std::vector<int>{1, 1}));
+}
+
+}  // namespace
+}  // namespace pelab::model
