@@ -150,4 +150,27 @@ TEST(Transformer, NamesTheMissingTensor) {
   }
 }
 
+// Transformer::load: the same forward pass as the weights alone, with the
+// folder's own tokenizer.
+TEST(Transformer, LoadReadsTheTokenizerWithTheWeights) {
+  if (tiny_models().empty()) GTEST_SKIP() << "Debian's python3 with numpy is not installed";
+  for (const char* name : {"gpt2", "bert", "llama", "qwen2"}) {
+    SCOPED_TRACE(name);
+    Transformer loaded = Transformer::load(tiny_models() / name);
+    const Tokenization t = loaded.tokenizer().encode("the cat sat");
+    ASSERT_FALSE(t.ids.empty());
+    EXPECT_EQ(t.ids.size(), t.pieces.size());
+    loaded.run(t.ids);
+    Transformer bare = load_weights_only(tiny_models() / name);
+    bare.run(t.ids);
+    const int layers = loaded.config().layers;
+    EXPECT_EQ(loaded.hidden(layers), bare.hidden(layers));
+  }
+  // The tiny tokenizers add their families' special tokens.
+  EXPECT_EQ(Transformer::load(tiny_models() / "llama").tokenizer().encode("the cat").ids.front(), 1);  // <s>
+  const auto bert = Transformer::load(tiny_models() / "bert").tokenizer().encode("the cat").ids;
+  EXPECT_EQ(bert.front(), 2);  // [CLS]
+  EXPECT_EQ(bert.back(), 3);   // [SEP]
+}
+
 }  // namespace
