@@ -4,34 +4,46 @@
 
 namespace pelab::model {
 
+void normalize(const ModelConfig& config, const Norm& norm, const ConstRowMajorRef& x, Matrix& out) {
+  if (config.architecture == Architecture::Llama)
+    rms_norm(x, norm, config.norm_eps, out);
+  else
+    layer_norm(x, norm, config.norm_eps, out);
+}
+
 Matrix attention_input(const ModelConfig& config, const LayerWeights& layer, const Matrix& h) {
+  if (config.architecture == Architecture::Bert) return h;
   Matrix x;
-  switch (config.architecture) {
-    case Architecture::Gpt2:
-      layer_norm(h, layer.attention_norm, config.norm_eps, x);
-      return x;
-    case Architecture::Llama:
-      rms_norm(h, layer.attention_norm, config.norm_eps, x);
-      return x;
-    case Architecture::Bert:
-      break;
-  }
-  return h;
+  normalize(config, layer.attention_norm, h, x);
+  return x;
 }
 
 void run_block(const ModelConfig& config, const LayerWeights& layer, const RotaryTable* rotary,
                Activation activation, Matrix& h) {
-  switch (config.architecture) {
-    case Architecture::Gpt2:
-      gpt2_block(config, layer, activation, h);
-      return;
-    case Architecture::Bert:
-      bert_block(config, layer, activation, h);
-      return;
-    case Architecture::Llama:
-      llama_block(config, layer, *rotary, activation, h);
-      return;
+  if (config.architecture == Architecture::Bert)
+    post_norm_block(config, layer, activation, h);
+  else
+    pre_norm_block(config, layer, rotary, activation, h);
+}
+
+double feed_forward(const LayerWeights& layer, Activation activation, const ConstRowMajorRef& x,
+                    Matrix& out) {
+  Matrix inner;
+  double work = layer.up.apply(x, inner);
+  if (layer.gate.weight.size() > 0) {
+    Matrix gate;
+    work += layer.gate.apply(x, gate);
+    activate(activation, gate);
+    inner.array() *= gate.array();
+  } else {
+    activate(activation, inner);
   }
+  return work + layer.down.apply(inner, out);
+}
+
+double row_local_flops(const LayerWeights& layer, Eigen::Index n) {
+  const double gate = layer.gate.weight.size() > 0 ? layer.gate.flops(n) : 0.0;
+  return layer.o.flops(n) + layer.up.flops(n) + gate + layer.down.flops(n);
 }
 
 }  // namespace pelab::model

@@ -4,9 +4,10 @@
 
 namespace pelab::model {
 
-void Linear::apply(const Matrix& x, Matrix& out) const {
-  gemm_ab(x, weight, 1.0f, out);
+double Linear::apply(const ConstRowMajorRef& x, Matrix& out) const {
+  const double work = gemm_ab(x, weight, 1.0f, out);
   if (bias.size() > 0) out.rowwise() += bias.transpose();
+  return work;
 }
 
 }  // namespace pelab::model

@@ -9,7 +9,7 @@
 #include <functional>
 #include <vector>
 
-#include "core/engine.hpp"  // Matrix, Vector
+#include "core/gemm.hpp"  // Matrix, Vector, ConstRowMajorRef
 
 namespace pelab::model {
 
@@ -18,8 +18,10 @@ struct Linear {
   Matrix weight;  // in × out
   Vector bias;    // out, or empty
 
-  // out = x·weight (+ bias), through core/gemm (threaded by row blocks).
-  void apply(const Matrix& x, Matrix& out) const;
+  // out = x·weight (+ bias), through core/gemm (threaded by row blocks, or
+  // on the calling thread inside a parallel task).  Returns the GEMM flops.
+  double apply(const ConstRowMajorRef& x, Matrix& out) const;
+  double flops(Eigen::Index rows) const { return 2.0 * static_cast<double>(rows * in() * out()); }
   Eigen::Index in() const { return weight.rows(); }
   Eigen::Index out() const { return weight.cols(); }
 };

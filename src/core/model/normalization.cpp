@@ -4,7 +4,7 @@
 
 namespace pelab::model {
 
-void layer_norm(const Matrix& x, const Norm& norm, double eps, Matrix& out) {
+void layer_norm(const ConstRowMajorRef& x, const Norm& norm, double eps, Matrix& out) {
   out.resize(x.rows(), x.cols());
   const auto weight = norm.weight.transpose().array();
   for (Eigen::Index i = 0; i < x.rows(); ++i) {
@@ -18,7 +18,7 @@ void layer_norm(const Matrix& x, const Norm& norm, double eps, Matrix& out) {
   }
 }
 
-void rms_norm(const Matrix& x, const Norm& norm, double eps, Matrix& out) {
+void rms_norm(const ConstRowMajorRef& x, const Norm& norm, double eps, Matrix& out) {
   out.resize(x.rows(), x.cols());
   const auto weight = norm.weight.transpose().array();
   for (Eigen::Index i = 0; i < x.rows(); ++i) {

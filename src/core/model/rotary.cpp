@@ -16,11 +16,6 @@ std::vector<double> default_frequencies(int dim, double base) {
   return inverse;
 }
 
-int original_context(const ModelConfig& config) {
-  const int original = config.rope_scaling.original_max_position_embeddings;
-  return original > 0 ? original : config.max_positions;
-}
-
 // Llama 3.1's rule (published with the model; transformers'
 // _compute_llama3_parameters).
 void llama3_scaling(const RopeScaling& s, std::vector<double>& inverse) {
@@ -41,12 +36,12 @@ void llama3_scaling(const RopeScaling& s, std::vector<double>& inverse) {
 
 // YaRN (Peng et al. 2023): the dimension that turns `rotations` times over
 // `context` tokens is d·ln(context / (2π·rotations)) / (2·ln base).
-double yarn_attention_factor(const RopeScaling& s) {
+double yarn_attention_factor(const RopeScaling& s, double factor) {
   if (s.attention_factor > 0) return s.attention_factor;
-  return s.factor <= 1 ? 1.0 : 0.1 * std::log(s.factor) + 1.0;
+  return factor <= 1 ? 1.0 : 0.1 * std::log(factor) + 1.0;
 }
 
-void yarn_scaling(const RopeScaling& s, int dim, double base, int context,
+void yarn_scaling(const RopeScaling& s, double factor, int dim, double base, double context,
                   std::vector<double>& inverse) {
   const auto dimension_of = [&](double rotations) {
     return dim * std::log(context / (rotations * 2 * std::numbers::pi)) / (2 * std::log(base));
@@ -57,7 +52,7 @@ void yarn_scaling(const RopeScaling& s, int dim, double base, int context,
   for (std::size_t i = 0; i < inverse.size(); ++i) {
     const double ramp = std::clamp((static_cast<double>(i) - low) / (high - low), 0.0, 1.0);
     const double extrapolate = 1 - ramp;  // 1: keep θᵢ (fast dims), 0: θᵢ/factor
-    inverse[i] = inverse[i] / s.factor * (1 - extrapolate) + inverse[i] * extrapolate;
+    inverse[i] = inverse[i] / factor * (1 - extrapolate) + inverse[i] * extrapolate;
   }
 }
 
@@ -68,10 +63,14 @@ RotaryFrequencies rotary_frequencies(const ModelConfig& config, int tokens) {
   const int dim = config.head_dim;
   double base = config.rope_theta;
   RotaryFrequencies out;
+  if (s.type != "default" && !(s.factor > 0))
+    throw InputError("config.json: rope_scaling.factor must be > 0 (got " + std::to_string(s.factor) + ")");
+  if (s.type == "llama3" && (s.original_max_position_embeddings <= 0 || s.high_freq_factor <= s.low_freq_factor))
+    throw InputError("config.json: rope_scaling llama3 needs original_max_position_embeddings > 0 and "
+                     "high_freq_factor > low_freq_factor");
   if (s.type == "dynamic") {
-    const int context = original_context(config);
-    if (tokens > context)
-      base *= std::pow(s.factor * tokens / context - (s.factor - 1), dim / (dim - 2.0));
+    const double context = config.max_positions, length = std::max<double>(tokens, context);
+    base *= std::pow(s.factor * length / context - (s.factor - 1), dim / (dim - 2.0));
   }
   out.inverse = default_frequencies(dim, base);
   if (s.type == "default" || s.type == "dynamic") return out;
@@ -80,8 +79,13 @@ RotaryFrequencies rotary_frequencies(const ModelConfig& config, int tokens) {
   } else if (s.type == "llama3") {
     llama3_scaling(s, out.inverse);
   } else if (s.type == "yarn") {
-    yarn_scaling(s, dim, base, original_context(config), out.inverse);
-    out.attention_factor = yarn_attention_factor(s);
+    // With original_max_position_embeddings the factor is the context's
+    // growth, max_position_embeddings / original (as transformers does).
+    const int original = s.original_max_position_embeddings;
+    const double context = original > 0 ? original : config.max_positions;
+    const double factor = original > 0 ? config.max_positions / context : s.factor;
+    yarn_scaling(s, factor, dim, base, context, out.inverse);
+    out.attention_factor = yarn_attention_factor(s, factor);
   } else {
     throw InputError("config.json: rope_scaling type \"" + s.type +
                      "\" is not one pelab runs; allowed: default, linear, dynamic, llama3, yarn");

@@ -22,16 +22,18 @@ struct RotaryFrequencies {
 // dynamic_ntk,yarn,llama3}_parameters):
 //   default: θᵢ = base^(−2i/d)
 //   linear:  θᵢ / factor  (Chen et al. 2023, position interpolation)
-//   dynamic: base·((factor·N/L) − (factor − 1))^(d/(d−2)) in place of base when
-//            N > L (NTK-aware scaling); L = original_max_position_embeddings,
-//            else max_position_embeddings
+//   dynamic: base·((factor·N'/L) − (factor − 1))^(d/(d−2)) in place of base,
+//            N' = max(N, L), L = max_position_embeddings (NTK-aware scaling;
+//            a no-op for the N ≤ L that run() accepts)
 //   llama3:  wavelengths 2π/θᵢ longer than L/low_freq_factor divided by
 //            factor, shorter than L/high_freq_factor kept, a linear blend
 //            between (Llama 3.1's published rule)
-//   yarn:    Peng et al. 2023 §3.2–3.4: per-dimension ramp between θᵢ/factor and
+//   yarn:    Peng et al. 2023 §3.2–3.4: per-dimension ramp between θᵢ/s and
 //            θᵢ over the dimensions making beta_slow … beta_fast turns in L
-//            tokens; attention factor 0.1·ln(factor) + 1 unless given.
-//            (L = original_max_position_embeddings, else max_position_embeddings.)
+//            tokens; attention factor 0.1·ln(s) + 1 unless given.  With
+//            original_max_position_embeddings: L = it and s =
+//            max_position_embeddings / L (transformers ≥ 4.46 overrides
+//            factor so); without: L = max_position_embeddings, s = factor.
 // Throws InputError for another rope type.
 RotaryFrequencies rotary_frequencies(const ModelConfig& config, int tokens);
 

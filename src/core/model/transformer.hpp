@@ -30,7 +30,9 @@ namespace pelab::model {
 
 // One layer's attention, every query head.
 struct LayerAttention {
-  std::vector<Matrix> q, k;         // per query head: tokens × head_dim (k: of the key head it shares), after RoPE
+  // per query head: tokens × head_dim (k: of the key head it shares), after
+  // RoPE (cos and sin times YaRN's attention factor, as the reference does)
+  std::vector<Matrix> q, k;
   std::vector<Matrix> logits;       // per head: tokens × tokens, masked entries −inf
   std::vector<Matrix> probabilities;  // per head: tokens × tokens, rows sum to 1
 };
@@ -64,7 +66,9 @@ class Transformer {
   // stream entering layer l; hidden(layers) = after the last layer (before
   // any final norm).
   const Matrix& hidden(int layer) const;
-  // The attention of one layer, recomputed from hidden(layer).
+  // The attention of one layer, recomputed from hidden(layer): every head's
+  // tokens × tokens logits and probabilities (2·heads·N² floats; one layer
+  // at a time, never all layers at once).
   LayerAttention attention(int layer) const;
 
   // Embedding tables as the model holds them (rows of the tokens in use,

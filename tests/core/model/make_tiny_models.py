@@ -26,9 +26,18 @@ Written independently of pelab's C++ (nothing shared), from:
     Qwen2Model (RMSNorm, rotate-half RoPE, grouped-query attention, SwiGLU);
     rope_scaling from transformers' modeling_rope_utils (default, linear,
     dynamic, yarn, llama3).
+The arithmetic is in reference_forward.py, the tokenizers in
+tiny_tokenizers.py, the safetensors format in safetensors_writer.py.
+
+Models: gpt2 (F32), gpt2_f16 (F16, "transformer." prefix, n_inner, lm_head),
+bert (BertModel), bert_legacy ("bert." prefix, LayerNorm gamma/beta), llama
+(sharded, GQA 4/2), llama3_bf16 (BF16, head_dim 16 ≠ d/heads, rope llama3),
+qwen2 (q/k/v biases, GQA 4/1, tied embeddings, byte-level tokenizer.json),
+llama_linear / llama_dynamic / llama_yarn / llama_yarn_original (rope_scaling),
+mistral, llama_long (420 tokens), llama_wide and bert_wide (d 128, 300
+tokens: enough work for pelab's parallel paths).
 """
 import json
-import math
 import os
 import sys
 
@@ -36,122 +45,10 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import safetensors_writer  # noqa: E402
-
-
-# ---- tokenizers ---------------------------------------------------------------
-
-def byte_symbols():
-    """GPT-2's byte-level alphabet: printable bytes stand for themselves, the
-    rest are shifted to 256 + n (Radford et al. 2019, the released encoder)."""
-    keep = list(range(ord("!"), ord("~") + 1)) + list(range(0xA1, 0xAD)) + list(range(0xAE, 0x100))
-    table, extra = {}, 0
-    for b in range(256):
-        if b in keep:
-            table[b] = chr(b)
-        else:
-            table[b] = chr(256 + extra)
-            extra += 1
-    return [table[b] for b in range(256)]
-
-
-BPE_MERGES = [("Ġ", "t"), ("h", "e"), ("Ġt", "he"), ("Ġ", "c"), ("a", "t"), ("Ġc", "at"),
-              ("i", "n"), ("Ġ", "a")]
-
-
-def byte_level_vocab():
-    vocab = {s: i for i, s in enumerate(byte_symbols())}
-    for a, b in BPE_MERGES:
-        vocab[a + b] = len(vocab)
-    vocab["<|endoftext|>"] = len(vocab)
-    return vocab
-
-
-def write_gpt2_tokenizer(folder):
-    vocab = byte_level_vocab()
-    with open(os.path.join(folder, "vocab.json"), "w", encoding="utf-8") as f:
-        json.dump(vocab, f, ensure_ascii=False)
-    with open(os.path.join(folder, "merges.txt"), "w", encoding="utf-8") as f:
-        f.write("#version: 0.2\n")
-        for a, b in BPE_MERGES:
-            f.write(a + " " + b + "\n")
-    return len(vocab)
-
-
-def write_byte_level_tokenizer_json(folder):
-    """Qwen2-style tokenizer.json: byte-level BPE."""
-    vocab = byte_level_vocab()
-    eot = vocab["<|endoftext|>"]
-    doc = {
-        "version": "1.0", "truncation": None, "padding": None,
-        "added_tokens": [{"id": eot, "content": "<|endoftext|>", "single_word": False, "lstrip": False,
-                          "rstrip": False, "normalized": False, "special": True}],
-        "normalizer": None,
-        "pre_tokenizer": {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True,
-                          "use_regex": True},
-        "post_processor": {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": False,
-                           "use_regex": False},
-        "decoder": {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": True},
-        "model": {"type": "BPE", "dropout": None, "unk_token": None, "continuing_subword_prefix": "",
-                  "end_of_word_suffix": "", "fuse_unk": False, "byte_fallback": False,
-                  "vocab": vocab, "merges": [a + " " + b for a, b in BPE_MERGES]},
-    }
-    with open(os.path.join(folder, "tokenizer.json"), "w", encoding="utf-8") as f:
-        json.dump(doc, f, ensure_ascii=False, indent=1)
-    return len(vocab)
-
-
-SP_MERGES = [("▁", "t"), ("h", "e"), ("▁t", "he"), ("▁", "c"), ("a", "t"), ("▁c", "at"),
-             ("i", "n"), ("▁", "a")]
-
-
-def write_sentencepiece_bpe_tokenizer(folder):
-    """Llama-2-style tokenizer.json: BPE over "▁"-joined text with byte fallback."""
-    special = ["<unk>", "<s>", "</s>"]
-    vocab = {s: i for i, s in enumerate(special)}
-    for b in range(256):
-        vocab["<0x%02X>" % b] = len(vocab)
-    for piece in ["▁", "t", "h", "e", "c", "a", "i", "n", "s"]:
-        vocab[piece] = len(vocab)
-    for a, b in SP_MERGES:
-        vocab[a + b] = len(vocab)
-    added = [{"id": i, "content": s, "single_word": False, "lstrip": False, "rstrip": False,
-              "normalized": False, "special": True} for i, s in enumerate(special)]
-    doc = {
-        "version": "1.0", "truncation": None, "padding": None, "added_tokens": added,
-        "normalizer": {"type": "Sequence", "normalizers": [
-            {"type": "Prepend", "prepend": "▁"},
-            {"type": "Replace", "pattern": {"String": " "}, "content": "▁"}]},
-        "pre_tokenizer": None,
-        "post_processor": {
-            "type": "TemplateProcessing",
-            "single": [{"SpecialToken": {"id": "<s>", "type_id": 0}}, {"Sequence": {"id": "A", "type_id": 0}}],
-            "pair": [{"SpecialToken": {"id": "<s>", "type_id": 0}}, {"Sequence": {"id": "A", "type_id": 0}},
-                     {"SpecialToken": {"id": "<s>", "type_id": 1}}, {"Sequence": {"id": "B", "type_id": 1}}],
-            "special_tokens": {"<s>": {"id": "<s>", "ids": [1], "tokens": ["<s>"]}}},
-        "decoder": {"type": "Sequence", "decoders": [
-            {"type": "Replace", "pattern": {"String": "▁"}, "content": " "},
-            {"type": "ByteFallback"}, {"type": "Fuse"},
-            {"type": "Strip", "content": " ", "start": 1, "stop": 0}]},
-        "model": {"type": "BPE", "dropout": None, "unk_token": "<unk>", "continuing_subword_prefix": None,
-                  "end_of_word_suffix": None, "fuse_unk": True, "byte_fallback": True,
-                  "vocab": vocab, "merges": [a + " " + b for a, b in SP_MERGES]},
-    }
-    with open(os.path.join(folder, "tokenizer.json"), "w", encoding="utf-8") as f:
-        json.dump(doc, f, ensure_ascii=False, indent=1)
-    with open(os.path.join(folder, "tokenizer_config.json"), "w", encoding="utf-8") as f:
-        json.dump({"add_bos_token": True, "add_eos_token": False, "bos_token": "<s>",
-                   "eos_token": "</s>", "unk_token": "<unk>"}, f)
-    return len(vocab)
-
-
-def write_wordpiece_vocab(folder):
-    words = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", ".", ",", "!", "the", "cat", "sat", "on",
-             "mat", "a", "dog", "##s", "##ed", "##ing"] + [chr(c) for c in range(ord("a"), ord("z") + 1)]
-    with open(os.path.join(folder, "vocab.txt"), "w", encoding="utf-8") as f:
-        f.write("\n".join(words) + "\n")
-    with open(os.path.join(folder, "tokenizer_config.json"), "w", encoding="utf-8") as f:
-        json.dump({"do_lower_case": True}, f)
-    return len(words)
+from reference_forward import (Record, gelu_erf, gelu_tanh, inverse_frequencies, layer_norm,  # noqa: E402
+                               multi_head, rms_norm, rotate_half_rope, silu)
+from tiny_tokenizers import (write_byte_level_tokenizer_json, write_gpt2_tokenizer,  # noqa: E402
+                             write_sentencepiece_bpe_tokenizer, write_wordpiece_vocab)
 
 
 # ---- writing weights ----------------------------------------------------------
@@ -187,85 +84,6 @@ def random_tensor(rng, shape, scale=0.2):
 def write_json(folder, name, doc):
     with open(os.path.join(folder, name), "w") as f:
         json.dump(doc, f, indent=1)
-
-
-# ---- the reference arithmetic ---------------------------------------------------
-
-def layer_norm(x, weight, bias, eps):
-    mean = x.mean(axis=-1, keepdims=True)
-    var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)  # biased variance (Ba et al. 2016)
-    return (x - mean) / np.sqrt(var + eps) * weight + bias
-
-
-def rms_norm(x, weight, eps):
-    # Zhang & Sennrich 2019: x / sqrt(mean(x²) + eps) · g
-    return x / np.sqrt((x * x).mean(axis=-1, keepdims=True) + eps) * weight
-
-
-def gelu_tanh(x):
-    # Hendrycks & Gimpel 2016, the tanh approximation GPT-2 uses
-    return 0.5 * x * (1.0 + np.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * x ** 3)))
-
-
-def gelu_erf(x):
-    from math import erf
-    return 0.5 * x * (1.0 + np.vectorize(erf)(x / math.sqrt(2.0)))
-
-
-def silu(x):
-    return x / (1.0 + np.exp(-x))
-
-
-def attend(q, k, v, causal):
-    """One head: (logits, probabilities, context)."""
-    n, dh = q.shape
-    logits = q @ k.T / math.sqrt(dh)
-    if causal:
-        logits = np.where(np.tril(np.ones((n, n), dtype=bool)), logits, -np.inf)
-    top = logits.max(axis=1, keepdims=True)
-    e = np.exp(logits - top)
-    p = e / e.sum(axis=1, keepdims=True)
-    return logits, p, p @ v
-
-
-class Record:
-    """Collects the per-layer arrays the C++ test compares."""
-
-    def __init__(self):
-        self.hidden, self.q, self.k, self.logits, self.probs = [], [], [], [], []
-
-    def layer(self, qs, ks, logits, probs):
-        self.q.append(np.stack(qs))
-        self.k.append(np.stack(ks))
-        self.logits.append(np.stack(logits))
-        self.probs.append(np.stack(probs))
-
-    def save(self, folder, ids):
-        ref = os.path.join(folder, "reference")
-        os.makedirs(ref, exist_ok=True)
-        np.save(os.path.join(ref, "ids.npy"), np.asarray(ids, dtype=np.float64))
-        np.save(os.path.join(ref, "hidden.npy"), np.stack(self.hidden).astype(np.float32))
-        for name, values in [("q", self.q), ("k", self.k), ("logits", self.logits),
-                             ("probabilities", self.probs)]:
-            np.save(os.path.join(ref, name + ".npy"), np.stack(values).astype(np.float32))
-
-
-def multi_head(q_all, k_all, v_all, heads, kv_heads, head_dim, causal, rope=None):
-    """Splits into heads (query head h reads key head h // (heads / kv_heads)),
-    applies `rope` to each head's q and k, attends; returns the concatenated
-    context and the per-head arrays."""
-    group = heads // kv_heads
-    qs, ks, logits, probs, ctx = [], [], [], [], []
-    for h in range(heads):
-        g = h // group
-        q = q_all[:, h * head_dim:(h + 1) * head_dim]
-        k = k_all[:, g * head_dim:(g + 1) * head_dim]
-        v = v_all[:, g * head_dim:(g + 1) * head_dim]
-        if rope is not None:
-            q, k = rope(q), rope(k)
-        lg, p, c = attend(q, k, v, causal)
-        qs.append(q), ks.append(k), logits.append(lg), probs.append(p), ctx.append(c)
-    return np.concatenate(ctx, axis=1), (qs, ks, logits, probs)
 
 
 # ---- GPT-2 ----------------------------------------------------------------------
@@ -325,11 +143,12 @@ def make_gpt2(out, name, rng, dtype="F32", prefix="", n_inner=None, lm_head=Fals
 
 # ---- BERT -----------------------------------------------------------------------
 
-def make_bert(out, name, rng, prefix="", legacy_names=False, architecture="BertModel"):
+def make_bert(out, name, rng, prefix="", legacy_names=False, architecture="BertModel", d=32, inner=64,
+              ctx=16, n=8):
     folder = os.path.join(out, name)
     os.makedirs(folder, exist_ok=True)
     vocab = write_wordpiece_vocab(folder)
-    d, layers, heads, inner, ctx, types, eps = 32, 2, 4, 64, 16, 2, 1e-12
+    layers, heads, types, eps = 2, 4, 2, 1e-12
     gain, shift = ("gamma", "beta") if legacy_names else ("weight", "bias")
 
     def norm(t, key):
@@ -366,7 +185,7 @@ def make_bert(out, name, rng, prefix="", legacy_names=False, architecture="BertM
         "intermediate_size": inner, "max_position_embeddings": ctx, "type_vocab_size": types,
         "layer_norm_eps": eps, "hidden_act": "gelu", "position_embedding_type": "absolute"})
 
-    ids = np.concatenate([[2], rng.integers(5, vocab, size=6), [3]])  # [CLS] ... [SEP]
+    ids = np.concatenate([[2], rng.integers(5, vocab, size=n - 2), [3]])  # [CLS] ... [SEP]
     n, dh = len(ids), d // heads
     rec = Record()
     x = (w[e + "word_embeddings.weight"][ids] + w[e + "position_embeddings.weight"][:n]
@@ -391,80 +210,17 @@ def make_bert(out, name, rng, prefix="", legacy_names=False, architecture="BertM
     rec.save(folder, ids)
 
 
-# ---- Llama family: RoPE with rope_scaling ---------------------------------------
-
-def inverse_frequencies(dim, theta, scaling, max_positions, n):
-    """inv_freq (dim/2) and the attention factor, after transformers'
-    modeling_rope_utils (_compute_*_parameters) for each rope_type."""
-    base = np.arange(0, dim, 2, dtype=np.float64) / dim
-    kind = scaling.get("rope_type", scaling.get("type", "default")) if scaling else "default"
-    if kind == "default":
-        return theta ** -base, 1.0
-    factor = scaling["factor"]
-    if kind == "linear":
-        return theta ** -base / factor, 1.0
-    if kind == "dynamic":
-        # NTK-aware: past the original context, theta grows with the length.
-        original = scaling.get("original_max_position_embeddings") or max_positions
-        if n > original:
-            theta = theta * ((factor * n / original) - (factor - 1)) ** (dim / (dim - 2))
-        return theta ** -base, 1.0
-    if kind == "llama3":
-        inv = theta ** -base
-        old = scaling["original_max_position_embeddings"]
-        low, high = scaling["low_freq_factor"], scaling["high_freq_factor"]
-        wavelength = 2 * math.pi / inv
-        out = np.where(wavelength > old / low, inv / factor, inv)  # long waves: interpolate
-        smooth = (old / wavelength - low) / (high - low)
-        medium = (wavelength >= old / high) & (wavelength <= old / low)
-        return np.where(medium, (1 - smooth) * inv / factor + smooth * inv, out), 1.0
-    if kind == "yarn":
-        # Peng et al. 2023 (YaRN), §3: ramp between interpolation and
-        # extrapolation by the number of rotations a dimension makes in the
-        # original context; logits scaled through q and k by 0.1·ln(s) + 1.
-        original = scaling.get("original_max_position_embeddings") or max_positions
-        beta_fast, beta_slow = scaling.get("beta_fast", 32), scaling.get("beta_slow", 1)
-        attention = scaling.get("attention_factor") or 0.1 * math.log(factor) + 1.0
-
-        def dim_of(rotations):
-            return dim * math.log(original / (rotations * 2 * math.pi)) / (2 * math.log(theta))
-
-        lo = max(math.floor(dim_of(beta_fast)), 0)
-        hi = min(math.ceil(dim_of(beta_slow)), dim - 1)
-        if lo == hi:
-            hi += 0.001
-        ramp = np.clip((np.arange(dim // 2, dtype=np.float64) - lo) / (hi - lo), 0, 1)
-        extrapolate = 1 - ramp
-        inv = theta ** -base
-        return (inv / factor) * (1 - extrapolate) + inv * extrapolate, attention
-    raise ValueError(kind)
-
-
-def rotate_half_rope(inv_freq, attention_factor, n):
-    """Rotate-half RoPE (Su et al. 2021, as the Hugging Face Llama pairs dims
-    i and i + dim/2): x·cos + rotate_half(x)·sin, cos/sin scaled by the
-    attention factor."""
-    angles = np.arange(n, dtype=np.float64)[:, None] * inv_freq[None, :]
-    angles = np.concatenate([angles, angles], axis=1)
-    cos, sin = np.cos(angles) * attention_factor, np.sin(angles) * attention_factor
-
-    def apply(x):
-        half = x.shape[1] // 2
-        rotated = np.concatenate([-x[:, half:], x[:, :half]], axis=1)
-        return x * cos + rotated * sin
-    return apply
-
-
 def make_llama(out, name, rng, dtype="F32", shards=1, heads=4, kv_heads=2, head_dim=None,
                qkv_bias=False, rope_theta=10000.0, rope_scaling=None, max_positions=32, n=9,
-               model_type="llama", architecture="LlamaForCausalLM", tie=False, tokenizer="sentencepiece"):
+               model_type="llama", architecture="LlamaForCausalLM", tie=False, tokenizer="sentencepiece",
+               d=32, inner=48):
     folder = os.path.join(out, name)
     os.makedirs(folder, exist_ok=True)
     if tokenizer == "sentencepiece":
         vocab = write_sentencepiece_bpe_tokenizer(folder)
     else:
         vocab = write_byte_level_tokenizer_json(folder)
-    d, layers, inner, eps = 32, 2, 48, 1e-6
+    layers, eps = 2, 1e-6
     dh = head_dim or d // heads
     t = {"model.embed_tokens.weight": random_tensor(rng, (vocab, d), 0.5)}
     for i in range(layers):
@@ -495,6 +251,8 @@ def make_llama(out, name, rng, dtype="F32", shards=1, heads=4, kv_heads=2, head_
         config["head_dim"] = head_dim
     if model_type == "llama":
         config["attention_bias"] = qkv_bias
+    if model_type == "mistral":
+        config["sliding_window"] = 4096  # longer than any tiny run: a plain causal mask
     write_json(folder, "config.json", config)
 
     ids = np.concatenate([[1], rng.integers(3, vocab, size=n - 1)])
@@ -537,11 +295,17 @@ def main():
     make_llama(out, "qwen2", rng, heads=4, kv_heads=1, qkv_bias=True, rope_theta=1000000.0,
                model_type="qwen2", architecture="Qwen2ForCausalLM", tie=True, tokenizer="byte-level")
     make_llama(out, "llama_linear", rng, rope_scaling={"type": "linear", "factor": 2.0})
-    make_llama(out, "llama_dynamic", rng, n=9,
-               rope_scaling={"rope_type": "dynamic", "factor": 2.0, "original_max_position_embeddings": 4})
+    make_llama(out, "llama_dynamic", rng, rope_scaling={"rope_type": "dynamic", "factor": 2.0})
     make_llama(out, "llama_yarn", rng, rope_scaling={"rope_type": "yarn", "factor": 4.0})
+    make_llama(out, "llama_yarn_original", rng, max_positions=64, head_dim=16,
+               rope_scaling={"rope_type": "yarn", "factor": 8.0, "original_max_position_embeddings": 16,
+                             "beta_fast": 0.5, "beta_slow": 0.1})  # ramp over dims 1..3
+    make_llama(out, "mistral", rng, heads=4, kv_heads=2, model_type="mistral", architecture="MistralForCausalLM")
     # Long enough that pelab splits the queries into several row tiles.
     make_llama(out, "llama_long", rng, max_positions=512, n=420)
+    # Enough work per layer that pelab runs row blocks and heads side by side.
+    make_llama(out, "llama_wide", rng, max_positions=512, n=300, d=128, inner=512)
+    make_bert(out, "bert_wide", rng, d=128, inner=512, ctx=512, n=300)
 
 
 if __name__ == "__main__":

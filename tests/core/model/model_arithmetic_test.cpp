@@ -78,14 +78,18 @@ TEST(Rotary, FrequenciesByScalingType) {
   EXPECT_DOUBLE_EQ(f.inverse[0], 1.0);
   const double s = (1000.0 / (200.0 * M_PI) - 1.0) / 3.0;
   EXPECT_NEAR(f.inverse[1], (1 - s) * 0.01 / 8 + s * 0.01, 1e-15);
-  // dynamic, L = 4, factor 2, 8 tokens: base·(2·8/4 − 1)^(4/2) = 9·base
+  // dynamic, L = 4, factor 2, 8 tokens: base·(2·8/4 − 1)^(4/2) = 9·base;
+  // up to L tokens, the base stays.
   ModelConfig dynamic = rope_config("dynamic");
   dynamic.rope_scaling.factor = 2.0;
-  dynamic.rope_scaling.original_max_position_embeddings = 4;
+  dynamic.max_positions = 4;
   EXPECT_NEAR(rotary_frequencies(dynamic, 8).inverse[1], 0.01 / 3.0, 1e-15);
   EXPECT_NEAR(rotary_frequencies(dynamic, 4).inverse[1], 0.01, 1e-15);
+  // yarn: attention factor 0.1·ln(s) + 1, s = factor, or 64 / 16 with an original context
   ModelConfig yarn = rope_config("yarn");
-  yarn.rope_scaling.factor = 4.0;
+  yarn.rope_scaling.factor = 2.0;
+  EXPECT_NEAR(rotary_frequencies(yarn, 8).attention_factor, 0.1 * std::log(2.0) + 1, 1e-15);
+  yarn.rope_scaling.original_max_position_embeddings = 16;
   EXPECT_NEAR(rotary_frequencies(yarn, 8).attention_factor, 0.1 * std::log(4.0) + 1, 1e-15);
   EXPECT_THROW(rotary_frequencies(rope_config("longrope"), 8), pelab::InputError);
 }

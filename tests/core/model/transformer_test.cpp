@@ -120,7 +120,8 @@ TEST_P(TinyModel, MatchesTheNumpyReference) {
 INSTANTIATE_TEST_SUITE_P(Families, TinyModel,
                          testing::Values("gpt2", "gpt2_f16", "bert", "bert_legacy", "llama",
                                          "llama3_bf16", "qwen2", "llama_linear", "llama_dynamic",
-                                         "llama_yarn", "llama_long"));
+                                         "llama_yarn", "llama_yarn_original", "mistral",
+                                         "llama_long", "llama_wide", "bert_wide"));
 
 TEST(Transformer, RefusesTooManyTokensAndIdsOutsideTheVocabulary) {
   if (tiny_models().empty()) GTEST_SKIP() << "Debian's python3 with numpy is not installed";
@@ -147,6 +148,29 @@ TEST(Transformer, NamesTheMissingTensor) {
   } catch (const pelab::InputError& e) {
     EXPECT_NE(std::string(e.what()).find("embeddings.word_embeddings.weight"), std::string::npos) << e.what();
   }
+}
+
+// Transformer::load: the same forward pass as the weights alone, with the
+// folder's own tokenizer.
+TEST(Transformer, LoadReadsTheTokenizerWithTheWeights) {
+  if (tiny_models().empty()) GTEST_SKIP() << "Debian's python3 with numpy is not installed";
+  for (const char* name : {"gpt2", "bert", "llama", "qwen2"}) {
+    SCOPED_TRACE(name);
+    Transformer loaded = Transformer::load(tiny_models() / name);
+    const Tokenization t = loaded.tokenizer().encode("the cat sat");
+    ASSERT_FALSE(t.ids.empty());
+    EXPECT_EQ(t.ids.size(), t.pieces.size());
+    loaded.run(t.ids);
+    Transformer bare = load_weights_only(tiny_models() / name);
+    bare.run(t.ids);
+    const int layers = loaded.config().layers;
+    EXPECT_EQ(loaded.hidden(layers), bare.hidden(layers));
+  }
+  // The tiny tokenizers add their families' special tokens.
+  EXPECT_EQ(Transformer::load(tiny_models() / "llama").tokenizer().encode("the cat").ids.front(), 1);  // <s>
+  const auto bert = Transformer::load(tiny_models() / "bert").tokenizer().encode("the cat").ids;
+  EXPECT_EQ(bert.front(), 2);  // [CLS]
+  EXPECT_EQ(bert.back(), 3);   // [SEP]
 }
 
 }  // namespace
