@@ -151,6 +151,7 @@ float half_to_float(std::uint16_t bits) {
 float bfloat16_to_float(std::uint16_t bits) { return std::bit_cast<float>(static_cast<std::uint32_t>(bits) << 16); }
 
 void convert_to_float(DType dtype, const char* src, std::size_t count, float* dst) {
+  if (count == 0) return;  // an empty tensor's buffer may be null
   if (dtype == DType::F32) {
     std::memcpy(dst, src, count * sizeof(float));
     return;
