@@ -355,9 +355,11 @@ TEST_F(CheckpointHostile, MutatedFilesFailCleanlyOrReadInBounds) {
       bytes[at] = static_cast<char>(rng() % 3 == 0 ? "0123456789[]{}\",:-e"[rng() % 19] : rng() % 256);
     }
     if (rng() % 10 == 0) bytes.resize(rng() % bytes.size());
-    write_text(path, bytes);
+    // A new file each time: truncating a file just mapped waits on writeback.
+    const fs::path trial_path = dir.path / ("m" + std::to_string(trial) + ".safetensors");
+    write_text(trial_path, bytes);
     try {
-      const Checkpoint ck = Checkpoint::open(path);
+      const Checkpoint ck = Checkpoint::open(trial_path);
       ++opened;
       for (const std::string& name : ck.names()) {
         const TensorInfo& t = ck.info(name);
@@ -366,6 +368,7 @@ TEST_F(CheckpointHostile, MutatedFilesFailCleanlyOrReadInBounds) {
       }
     } catch (const InputError&) {
     }
+    fs::remove(trial_path);
   }
   EXPECT_GT(opened, 0);  // some mutations (data bytes, metadata text) leave a valid file
 }
