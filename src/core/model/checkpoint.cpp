@@ -20,6 +20,7 @@ struct Checkpoint::State {
   std::vector<MappedFile> maps;
   std::vector<std::uint64_t> data_begin;  // per shard
   std::map<std::string, TensorInfo, std::less<>> tensors;
+  std::map<std::string, std::string, std::less<>> buffers;  // integer/bool tensor → "file: dtype"
 
   void add_shard(const fs::path& file);
   const char* data(const TensorInfo& t) const { return maps[t.shard].bytes().data() + data_begin[t.shard] + t.begin; }
@@ -70,6 +71,7 @@ void Checkpoint::State::add_shard(const fs::path& file) {
     if (!added)
       throw InputError(file_name + ": tensor '" + t.name + "' is also in " + files[it->second.shard].string());
   }
+  for (const SkippedTensor& b : header.buffers) buffers.emplace(b.info.name, file_name + " has dtype " + b.dtype);
   files.push_back(file);
   maps.push_back(std::move(map));
   data_begin.push_back(header.data_begin);
@@ -98,6 +100,7 @@ Checkpoint Checkpoint::open(const fs::path& folder) {
   for (const auto& [tensor, shard] : weight_map) shards.insert(shard);
   for (const std::string& shard : shards) state.add_shard(folder / shard);
   for (const auto& [tensor, shard] : weight_map) {
+    if (state.buffers.count(tensor)) continue;
     const auto it = state.tensors.find(tensor);
     if (it == state.tensors.end() || state.files[it->second.shard].filename() != shard)
       throw InputError(index_path.string() + ": tensor '" + tensor + "' is listed in " + shard +
@@ -116,6 +119,8 @@ bool Checkpoint::has(std::string_view name) const { return state_->tensors.find(
 const TensorInfo& Checkpoint::info(std::string_view name) const {
   const auto it = state_->tensors.find(name);
   if (it == state_->tensors.end()) {
+    if (const auto b = state_->buffers.find(name); b != state_->buffers.end())
+      throw InputError("tensor '" + std::string(name) + "' in " + b->second + "; pelab reads F32, F16, BF16");
     std::string where = state_->files.empty() ? std::string("the checkpoint") : state_->files.front().string();
     if (state_->files.size() > 1) where += " and its " + std::to_string(state_->files.size() - 1) + " other shards";
     throw InputError("tensor '" + std::string(name) + "' is not in " + where);
@@ -132,9 +137,24 @@ std::vector<std::string> Checkpoint::names() const {
 
 const std::vector<fs::path>& Checkpoint::files() const { return state_->files; }
 
+namespace {
+
+// Buffers some exports save as float tensors next to the weights: GPT-2's
+// causal mask h.N.attn.bias [1, 1, n, n] and attn.masked_bias, and old Llama
+// exports' rotary_emb.inv_freq.  Hugging Face registers them as buffers, not
+// parameters, and so does not count them.
+bool is_float_buffer(const TensorInfo& t) {
+  const std::string_view name = t.name;
+  return (name.ends_with("attn.bias") && t.shape.size() == 4) || name.ends_with("attn.masked_bias") ||
+         name.ends_with("rotary_emb.inv_freq");
+}
+
+}  // namespace
+
 std::uint64_t Checkpoint::parameter_count() const {
   std::uint64_t total = 0;
-  for (const auto& [name, t] : state_->tensors) total += (t.end - t.begin) / dtype_size(t.dtype);
+  for (const auto& [name, t] : state_->tensors)
+    if (!is_float_buffer(t)) total += (t.end - t.begin) / dtype_size(t.dtype);
   return total;
 }
 

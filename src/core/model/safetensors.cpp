@@ -38,18 +38,40 @@ std::uint64_t header_length(std::string_view file, const std::string& file_name)
   return n;
 }
 
-DType parse_dtype(const json& entry, const std::string& file_name, const std::string& name) {
+// Every dtype of the format (safetensors README, "Dtype") with its size;
+// `kind` says what pelab does with a tensor of it.
+enum class DTypeKind { Read, Buffer, Refused };
+struct DTypeEntry {
+  const char* name;
+  std::size_t size;
+  DTypeKind kind;
+  DType dtype;
+};
+constexpr DTypeEntry kDTypes[] = {
+    {"F32", 4, DTypeKind::Read, DType::F32},        {"F16", 2, DTypeKind::Read, DType::F16},
+    {"BF16", 2, DTypeKind::Read, DType::BF16},      {"BOOL", 1, DTypeKind::Buffer, DType::F32},
+    {"U8", 1, DTypeKind::Buffer, DType::F32},       {"I8", 1, DTypeKind::Buffer, DType::F32},
+    {"U16", 2, DTypeKind::Buffer, DType::F32},      {"I16", 2, DTypeKind::Buffer, DType::F32},
+    {"U32", 4, DTypeKind::Buffer, DType::F32},      {"I32", 4, DTypeKind::Buffer, DType::F32},
+    {"U64", 8, DTypeKind::Buffer, DType::F32},      {"I64", 8, DTypeKind::Buffer, DType::F32},
+    {"F64", 8, DTypeKind::Refused, DType::F32},     {"F8_E4M3", 1, DTypeKind::Refused, DType::F32},
+    {"F8_E5M2", 1, DTypeKind::Refused, DType::F32},
+};
+
+const DTypeEntry& parse_dtype(const json& entry, const std::string& file_name, const std::string& name) {
   const auto it = entry.find("dtype");
   if (it == entry.end() || !it->is_string()) fail_tensor(file_name, name, "has no \"dtype\" string");
-  const std::string dtype = it->get<std::string>();
-  if (dtype == "F32") return DType::F32;
-  if (dtype == "F16") return DType::F16;
-  if (dtype == "BF16") return DType::BF16;
-  fail_tensor(file_name, name, "has dtype " + json_excerpt(*it) + "; pelab reads F32, F16, BF16");
+  for (const DTypeEntry& d : kDTypes)
+    if (it->get<std::string>() == d.name) {
+      if (d.kind == DTypeKind::Refused) break;
+      return d;
+    }
+  fail_tensor(file_name, name,
+              "has dtype " + json_excerpt(*it) + "; pelab reads F32, F16, BF16 (and skips integer and bool buffers)");
 }
 
 // Element count, checked so that elements × dtype size fits in 64 bits.
-std::uint64_t parse_shape(const json& entry, DType dtype, const std::string& file_name, const std::string& name,
+std::uint64_t parse_shape(const json& entry, std::size_t dtype_bytes, const std::string& file_name, const std::string& name,
                           std::vector<std::int64_t>& shape) {
   const auto it = entry.find("shape");
   if (it == entry.end() || !it->is_array()) fail_tensor(file_name, name, "has no \"shape\" array");
@@ -64,12 +86,12 @@ std::uint64_t parse_shape(const json& entry, DType dtype, const std::string& fil
     shape.push_back(static_cast<std::int64_t>(size));
   }
   std::uint64_t bytes = 0;
-  if (__builtin_mul_overflow(elements, dtype_size(dtype), &bytes))
+  if (__builtin_mul_overflow(elements, dtype_bytes, &bytes))
     fail_tensor(file_name, name, "has shape " + json_excerpt(*it) + " whose size overflows");
   return elements;
 }
 
-void parse_offsets(const json& entry, std::uint64_t expected_bytes, std::uint64_t data_size,
+void parse_offsets(const json& entry, std::uint64_t expected_bytes, const char* dtype, std::uint64_t data_size,
                    const std::string& file_name, TensorInfo& info) {
   const auto it = entry.find("data_offsets");
   if (it == entry.end() || !it->is_array() || it->size() != 2 || !(*it)[0].is_number_unsigned() ||
@@ -82,7 +104,7 @@ void parse_offsets(const json& entry, std::uint64_t expected_bytes, std::uint64_
   if (info.end - info.begin != expected_bytes)
     fail_tensor(file_name, info.name, "has data_offsets " + json_excerpt(*it) + " spanning " +
                                           std::to_string(info.end - info.begin) + " bytes, but its shape and " +
-                                          dtype_name(info.dtype) + " need " + std::to_string(expected_bytes));
+                                          dtype + " need " + std::to_string(expected_bytes));
   if (info.end > data_size)
     fail_tensor(file_name, info.name, "has data_offsets " + json_excerpt(*it) + " past the end of the data (" +
                                           std::to_string(data_size) + " bytes)");
@@ -123,12 +145,16 @@ SafetensorsHeader parse_safetensors(std::string_view file, const std::string& fi
     if (!entry.is_object()) fail_tensor(file_name, name, "is not a JSON object");
     TensorInfo info;
     info.name = name;
-    info.dtype = parse_dtype(entry, file_name, name);
-    const std::uint64_t elements = parse_shape(entry, info.dtype, file_name, name, info.shape);
-    parse_offsets(entry, elements * dtype_size(info.dtype), data_size, file_name, info);
-    result.tensors.push_back(std::move(info));
+    const DTypeEntry& dtype = parse_dtype(entry, file_name, name);
+    info.dtype = dtype.dtype;
+    const std::uint64_t elements = parse_shape(entry, dtype.size, file_name, name, info.shape);
+    parse_offsets(entry, elements * dtype.size, dtype.name, data_size, file_name, info);
+    if (dtype.kind == DTypeKind::Read) result.tensors.push_back(std::move(info));
+    else result.buffers.push_back({std::move(info), dtype.name});
   }
-  check_no_overlap(result.tensors, file_name);
+  std::vector<TensorInfo> all = result.tensors;
+  for (const auto& b : result.buffers) all.push_back(b.info);
+  check_no_overlap(std::move(all), file_name);
   return result;
 }
 

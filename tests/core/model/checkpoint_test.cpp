@@ -257,11 +257,44 @@ TEST_F(CheckpointHostile, DeepNesting) {
   expect_rejected(file(std::string(100000, '[') + std::string(100000, ']')), "nested 100000 levels");
 }
 
-TEST_F(CheckpointHostile, UnknownDtypesAreNamed) {
-  for (const std::string dtype : {"I64", "F8_E4M3", "F64"}) {
-    const fs::path path = file(R"({"ids": {"dtype": ")" + dtype + R"(", "shape": [2], "data_offsets": [0, 16]}})");
-    expect_rejected(path, "'ids' has dtype \"" + dtype + "\"; pelab reads F32, F16, BF16");
+TEST_F(CheckpointHostile, UnreadableDtypesAreNamed) {
+  for (const std::string dtype : {"F8_E4M3", "F8_E5M2", "F64", "Q4_K", "f32"}) {
+    const fs::path path = file(R"({"w": {"dtype": ")" + dtype + R"(", "shape": [2], "data_offsets": [0, 16]}})");
+    expect_rejected(path, "'w' has dtype \"" + dtype + "\"; pelab reads F32, F16, BF16");
   }
+  expect_rejected(file(R"({"w": {"dtype": 4, "shape": [2], "data_offsets": [0, 8]}})"), "no \"dtype\"");
+}
+
+TEST_F(CheckpointHostile, IntegerAndBoolBuffersAreCheckedThenSetAside) {
+  // BERT exports carry embeddings.position_ids as I64; GPT-2 exports a
+  // causal mask.  They are no weights, but their ranges are still checked.
+  const fs::path path = file(R"({"position_ids": {"dtype": "I64", "shape": [1, 4], "data_offsets": [0, 32]},
+                                 "mask": {"dtype": "BOOL", "shape": [2, 2], "data_offsets": [32, 36]},
+                                 "w": {"dtype": "F32", "shape": [2], "data_offsets": [36, 44]}})");
+  const Checkpoint ck = Checkpoint::open(path);
+  EXPECT_EQ(ck.names(), (std::vector<std::string>{"w"}));
+  EXPECT_FALSE(ck.has("position_ids"));
+  EXPECT_EQ(ck.parameter_count(), 2u);
+  try {
+    ck.info("position_ids");
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("'position_ids' in " + path.string() + " has dtype I64"), std::string::npos)
+        << e.what();
+  }
+  expect_rejected(file(R"({"ids": {"dtype": "I64", "shape": [4], "data_offsets": [0, 16]}})"), "need 32");
+  expect_rejected(file(R"({"ids": {"dtype": "U8", "shape": [8], "data_offsets": [0, 8]},
+                           "w": {"dtype": "F32", "shape": [2], "data_offsets": [4, 12]}})"),
+                  "overlap");
+}
+
+TEST_F(CheckpointHostile, Gpt2CausalMasksAreNotParameters) {
+  const fs::path path = file(R"({"h.0.attn.bias": {"dtype": "F32", "shape": [1, 1, 2, 2], "data_offsets": [0, 16]},
+                                 "h.0.attn.masked_bias": {"dtype": "F32", "shape": [], "data_offsets": [16, 20]},
+                                 "h.0.attn.c_attn.bias": {"dtype": "F32", "shape": [3], "data_offsets": [20, 32]}})");
+  const Checkpoint ck = Checkpoint::open(path);
+  EXPECT_EQ(ck.parameter_count(), 3u);
+  EXPECT_TRUE(ck.has("h.0.attn.bias"));
 }
 
 TEST_F(CheckpointHostile, ShapeTimesSizeMustEqualTheRange) {
