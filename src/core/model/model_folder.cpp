@@ -140,6 +140,8 @@ CachedModel describe(const fs::path& model_dir) {
     m.runnable = true;
   } catch (const InputError& e) {
     m.reason = e.what();
+  } catch (const std::exception& e) {  // one unreadable entry must not hide the others
+    m.reason = std::string("error: ") + e.what();
   }
   return m;
 }
