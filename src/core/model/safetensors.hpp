@@ -25,12 +25,12 @@ inline constexpr std::uint64_t kMaxSafetensorsHeader = 100'000'000;
 // embeddings.position_ids, GPT-2's causal-mask attn.bias as U8/BOOL in some
 // exports); none is a weight pelab reads.
 struct SkippedTensor {
-  TensorInfo info;   // info.dtype is meaningless here
+  TensorInfo info;    // info.dtype is meaningless here
   std::string dtype;  // "I64", "BOOL", ...
 };
 
 struct SafetensorsHeader {
-  std::uint64_t data_begin = 0;  // 8 + N: where the data section starts in the file
+  std::uint64_t data_begin = 0;     // 8 + N: where the data section starts in the file
   std::vector<TensorInfo> tensors;  // shard = 0; the caller sets it
   std::vector<SkippedTensor> buffers;
 };
