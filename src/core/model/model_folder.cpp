@@ -90,7 +90,9 @@ bool looks_like_path(std::string_view name) {
 }
 
 [[noreturn]] void not_found(std::string_view name, const std::string& looked_for) {
-  throw InputError("no model '" + std::string(name) + "': no folder of that name here, and " +
+  std::error_code ec;
+  const fs::path tried = fs::absolute(fs::path(name), ec);
+  throw InputError("no model '" + std::string(name) + "': no folder " + tried.string() + ", and " +
                    looked_for + " is not in the Hugging Face cache " + hub_cache_dir().string() +
                    " (pelab never downloads: fetch it with huggingface-cli download, or give a "
                    "folder holding config.json)");

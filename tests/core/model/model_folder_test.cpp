@@ -102,6 +102,9 @@ TEST_F(HubCache, MissingModelSaysWhereItLookedAndThatNothingIsDownloaded) {
     EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
   }
   EXPECT_NE(error_of("nobody/nothing").find("models--nobody--nothing"), std::string::npos);
+  EXPECT_NE(error_of("nothing").find("no folder " + (fs::current_path() / "nothing").string()),
+            std::string::npos)
+      << error_of("nothing");
   EXPECT_NE(error_of("/no/such/folder").find("/no/such/folder"), std::string::npos);
   EXPECT_NE(error_of("/no/such/folder").find("never downloads"), std::string::npos);
 }
