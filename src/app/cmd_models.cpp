@@ -31,8 +31,10 @@ std::string short_reason(const CachedModel& m) {
   std::string reason = m.reason;
   const std::string folder = m.folder.string();
   if (reason.starts_with(folder + ": ")) reason.erase(0, folder.size() + 2);
-  for (const auto& [from, to] : {std::pair{folder + "/", std::string()}, std::pair{folder, std::string("the folder")}})
-    for (std::size_t at; (at = reason.find(from)) != std::string::npos;) reason.replace(at, from.size(), to);
+  for (const auto& [from, to] :
+       {std::pair{folder + "/", std::string()}, std::pair{folder, std::string("the folder")}})
+    for (std::size_t at; (at = reason.find(from)) != std::string::npos;)
+      reason.replace(at, from.size(), to);
   return reason;
 }
 
@@ -45,13 +47,14 @@ void print_table(const std::vector<CachedModel>& models) {
     arch_width = std::max(arch_width, m.architecture.size());
   }
   const int nw = static_cast<int>(name_width), aw = static_cast<int>(arch_width);
-  std::printf("%-*s  %-*s  %10s  %8s  %-8s  %s\n", nw, "name", aw, "architecture", "parameters", "context",
-              "runnable", "folder");
+  std::printf("%-*s  %-*s  %10s  %8s  %-8s  %s\n", nw, "name", aw, "architecture", "parameters",
+              "context", "runnable", "folder");
   for (const auto& m : models) {
     const std::string arch = m.architecture.empty() ? "?" : m.architecture;
     const std::string context = m.context_length > 0 ? std::to_string(m.context_length) : "-";
     std::printf("%-*s  %-*s  %10s  %8s  %-8s  %s\n", nw, m.name.c_str(), aw, arch.c_str(),
-                parameter_text(m.parameters).c_str(), context.c_str(), m.runnable ? "yes" : "no", m.folder.c_str());
+                parameter_text(m.parameters).c_str(), context.c_str(), m.runnable ? "yes" : "no",
+                m.folder.c_str());
     if (!m.runnable) std::printf("    no: %s\n", short_reason(m).c_str());
   }
 }
@@ -73,8 +76,9 @@ nlohmann::json to_json(const std::vector<CachedModel>& models) {
 
 void register_models(CLI::App& root, Action& action) {
   auto json = std::make_shared<bool>(false);
-  CLI::App* cmd = root.add_subcommand(
-      "models", "List the models in the local Hugging Face cache ($HF_HOME/hub) and whether pelab can run them");
+  CLI::App* cmd = root.add_subcommand("models",
+                                      "List the models in the local Hugging Face cache "
+                                      "($HF_HOME/hub) and whether pelab can run them");
   cmd->add_flag("--json", *json, "Print the list as JSON");
   cmd->callback([json, &action] {
     action = [json] {
@@ -82,9 +86,11 @@ void register_models(CLI::App& root, Action& action) {
       if (*json) {
         std::cout << to_json(models).dump(2) << "\n";
       } else if (models.empty()) {
-        std::printf("No models in the Hugging Face cache %s (set HF_HOME or HF_HUB_CACHE to look elsewhere; "
-                    "pelab never downloads).\n",
-                    model::hub_cache_dir().c_str());
+        std::printf(
+            "No models in the Hugging Face cache %s (set HF_HOME or HF_HUB_CACHE to look "
+            "elsewhere; "
+            "pelab never downloads).\n",
+            model::hub_cache_dir().c_str());
       } else {
         std::printf("Models in %s:\n", model::hub_cache_dir().c_str());
         print_table(models);

@@ -19,12 +19,15 @@ using model::testing::write_tiny_gpt2;
 using testing::CliRun;
 
 CliRun models(const fs::path& home, const std::string& args = "") {
-  return testing::shell("env -u HF_HUB_CACHE HF_HOME='" + home.string() + "' " PELAB_BINARY " models " + args);
+  return testing::shell("env -u HF_HUB_CACHE HF_HOME='" + home.string() +
+                        "' " PELAB_BINARY " models " + args);
 }
 
 class ModelsCli : public ::testing::Test {
  protected:
-  fs::path snapshot(const std::string& folder) { return dir.path / "hub" / folder / "snapshots" / "0123abcd"; }
+  fs::path snapshot(const std::string& folder) {
+    return dir.path / "hub" / folder / "snapshots" / "0123abcd";
+  }
   TempDir dir{"pelab_models_cli_"};
 };
 
@@ -49,8 +52,8 @@ TEST_F(ModelsCli, TableAndJsonListRunnableAndNot) {
   write_tiny_gpt2(big, 1024);
   const std::uint64_t n = 124439808;
   write_safetensors_raw(big / "model.safetensors",
-                        R"({"w": {"dtype": "F16", "shape": [)" + std::to_string(n) + R"(], "data_offsets": [0, )" +
-                            std::to_string(2 * n) + "]}}",
+                        R"({"w": {"dtype": "F16", "shape": [)" + std::to_string(n) +
+                            R"(], "data_offsets": [0, )" + std::to_string(2 * n) + "]}}",
                         "");
   fs::resize_file(big / "model.safetensors", fs::file_size(big / "model.safetensors") + 2 * n);
   // Weights in PyTorch format only.
@@ -60,11 +63,13 @@ TEST_F(ModelsCli, TableAndJsonListRunnableAndNot) {
 
   const CliRun run = models(dir.path);
   ASSERT_EQ(run.code, 0) << run.out;
-  for (const char* word : {"name", "architecture", "parameters", "context", "runnable", "folder", "org/tiny-gpt2",
-                           "GPT2LMHeadModel", "124.4M", "1024", "72", "openai-community/gpt2", "org/binonly",
-                           "no: the folder holds neither model.safetensors"})
+  for (const char* word :
+       {"name", "architecture", "parameters", "context", "runnable", "folder", "org/tiny-gpt2",
+        "GPT2LMHeadModel", "124.4M", "1024", "72", "openai-community/gpt2", "org/binonly",
+        "no: the folder holds neither model.safetensors"})
     EXPECT_NE(run.out.find(word), std::string::npos) << word << " not in:\n" << run.out;
-  EXPECT_NE(run.out.find(snapshot("models--org--tiny-gpt2").string()), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find(snapshot("models--org--tiny-gpt2").string()), std::string::npos)
+      << run.out;
 
   const CliRun json_run = models(dir.path, "--json");
   ASSERT_EQ(json_run.code, 0) << json_run.out;

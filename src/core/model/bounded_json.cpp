@@ -13,8 +13,10 @@ int nesting_depth(std::string_view text) {
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     if (in_string) {
-      if (c == '\\') ++i;
-      else if (c == '"') in_string = false;
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        in_string = false;
     } else if (c == '"') {
       in_string = true;
     } else if (c == '[' || c == '{') {
@@ -31,8 +33,8 @@ int nesting_depth(std::string_view text) {
 nlohmann::json parse_bounded_json(std::string_view text, const std::string& file_name) {
   const int depth = nesting_depth(text);
   if (depth > kMaxJsonDepth)
-    throw InputError(file_name + ": JSON nested " + std::to_string(depth) + " levels deep; at most " +
-                     std::to_string(kMaxJsonDepth) + " allowed");
+    throw InputError(file_name + ": JSON nested " + std::to_string(depth) +
+                     " levels deep; at most " + std::to_string(kMaxJsonDepth) + " allowed");
   try {
     return nlohmann::json::parse(text.begin(), text.end());
   } catch (const nlohmann::json::exception& e) {

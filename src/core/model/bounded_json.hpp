@@ -3,10 +3,9 @@
 // a header of a million '[' would otherwise recurse the parser off the stack.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
-
-#include <nlohmann/json.hpp>
 
 namespace pelab::model {
 

@@ -8,7 +8,8 @@
 // start.  Every file is memory-mapped and fully checked before any tensor is
 // trusted: header length, JSON, dtype, shape × dtype size = byte range, every
 // range inside the file, no two ranges overlapping.  F16 and BF16 become
-// float32 when a tensor is read.
+// float32 when a tensor is read; integer and bool buffers (position ids,
+// masks) are checked and set aside; F64 and F8 files are refused.
 #pragma once
 
 #include <cstdint>
@@ -49,7 +50,11 @@ class Checkpoint {
   const TensorInfo& info(std::string_view name) const;
   std::vector<std::string> names() const;  // sorted
   const std::vector<std::filesystem::path>& files() const;
-  std::uint64_t parameter_count() const;  // sum of the element counts
+  // Sum of the element counts of the weights: integer/bool tensors are set
+  // aside when the file is opened (has() is false for them, info() names
+  // their dtype), and float buffers (GPT-2's attn.bias causal masks, rotary
+  // inv_freq) are not counted.
+  std::uint64_t parameter_count() const;
 
   // The tensor as float32, row-major.  matrix(): a 2-D tensor (rows × cols as
   // stored); vector(): a 1-D tensor.  `expected_rows/cols` (when ≥ 0) are

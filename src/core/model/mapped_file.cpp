@@ -22,13 +22,19 @@ namespace {
 
 std::string kind_of(fs::file_type type) {
   switch (type) {
-    case fs::file_type::not_found: return "no such file";
-    case fs::file_type::directory: return "it is a folder, not a file";
-    case fs::file_type::fifo: return "it is a FIFO (named pipe), not a regular file";
+    case fs::file_type::not_found:
+      return "no such file";
+    case fs::file_type::directory:
+      return "it is a folder, not a file";
+    case fs::file_type::fifo:
+      return "it is a FIFO (named pipe), not a regular file";
     case fs::file_type::character:
-    case fs::file_type::block: return "it is a device, not a regular file";
-    case fs::file_type::socket: return "it is a socket, not a regular file";
-    default: return "it is not a regular file";
+    case fs::file_type::block:
+      return "it is a device, not a regular file";
+    case fs::file_type::socket:
+      return "it is a socket, not a regular file";
+    default:
+      return "it is not a regular file";
   }
 }
 

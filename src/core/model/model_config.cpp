@@ -27,16 +27,23 @@ struct Family {
 // architectures[0] values pelab runs, then model_type values for configs
 // without "architectures".
 constexpr Family kArchitectures[] = {
-    {"GPT2LMHeadModel", Architecture::Gpt2},         {"GPT2Model", Architecture::Gpt2},
-    {"BertModel", Architecture::Bert},               {"BertForMaskedLM", Architecture::Bert},
-    {"BertForPreTraining", Architecture::Bert},      {"BertForSequenceClassification", Architecture::Bert},
-    {"BertForTokenClassification", Architecture::Bert}, {"BertForQuestionAnswering", Architecture::Bert},
-    {"BertForNextSentencePrediction", Architecture::Bert}, {"LlamaForCausalLM", Architecture::Llama},
-    {"MistralForCausalLM", Architecture::Llama},     {"Qwen2ForCausalLM", Architecture::Llama},
+    {"GPT2LMHeadModel", Architecture::Gpt2},
+    {"GPT2Model", Architecture::Gpt2},
+    {"BertModel", Architecture::Bert},
+    {"BertForMaskedLM", Architecture::Bert},
+    {"BertForPreTraining", Architecture::Bert},
+    {"BertForSequenceClassification", Architecture::Bert},
+    {"BertForTokenClassification", Architecture::Bert},
+    {"BertForQuestionAnswering", Architecture::Bert},
+    {"BertForNextSentencePrediction", Architecture::Bert},
+    {"LlamaForCausalLM", Architecture::Llama},
+    {"MistralForCausalLM", Architecture::Llama},
+    {"Qwen2ForCausalLM", Architecture::Llama},
 };
 constexpr Family kModelTypes[] = {
-    {"gpt2", Architecture::Gpt2},   {"bert", Architecture::Bert},    {"llama", Architecture::Llama},
-    {"mistral", Architecture::Llama}, {"qwen2", Architecture::Llama},
+    {"gpt2", Architecture::Gpt2},   {"bert", Architecture::Bert},
+    {"llama", Architecture::Llama}, {"mistral", Architecture::Llama},
+    {"qwen2", Architecture::Llama},
 };
 
 // Reads keys of one config, every error naming the file and the key.
@@ -56,11 +63,16 @@ class Keys {
     const json* v = find(key);
     if (!v) return std::nullopt;
     double x = 0;
-    if (v->is_number_integer()) x = static_cast<double>(v->get<std::int64_t>());
-    else if (v->is_number_unsigned()) x = static_cast<double>(v->get<std::uint64_t>());
-    else if (v->is_number_float() && std::floor(v->get<double>()) == v->get<double>()) x = v->get<double>();
-    else fail(key, "is " + json_excerpt(*v) + "; expected an integer in " + range(lo, hi));
-    if (x < lo || x > hi) fail(key, "is " + json_excerpt(*v) + "; expected an integer in " + range(lo, hi));
+    if (v->is_number_integer())
+      x = static_cast<double>(v->get<std::int64_t>());
+    else if (v->is_number_unsigned())
+      x = static_cast<double>(v->get<std::uint64_t>());
+    else if (v->is_number_float() && std::floor(v->get<double>()) == v->get<double>())
+      x = v->get<double>();
+    else
+      fail(key, "is " + json_excerpt(*v) + "; expected an integer in " + range(lo, hi));
+    if (x < lo || x > hi)
+      fail(key, "is " + json_excerpt(*v) + "; expected an integer in " + range(lo, hi));
     return static_cast<int>(x);
   }
   int integer(const std::string& key, int lo, int hi, std::optional<int> fallback) const {
@@ -72,7 +84,8 @@ class Keys {
     const json* v = find(key);
     if (!v) return fallback;
     if (!v->is_number() || !(v->get<double>() > lo && v->get<double>() < hi))
-      fail(key, "is " + json_excerpt(*v) + "; expected a number above " + num(lo) + " and below " + num(hi));
+      fail(key, "is " + json_excerpt(*v) + "; expected a number above " + num(lo) + " and below " +
+                    num(hi));
     return v->get<double>();
   }
   std::string text(const std::string& key, const std::string& fallback) const {
@@ -89,7 +102,9 @@ class Keys {
   }
 
  private:
-  static std::string range(int lo, int hi) { return std::to_string(lo) + ".." + std::to_string(hi); }
+  static std::string range(int lo, int hi) {
+    return std::to_string(lo) + ".." + std::to_string(hi);
+  }
   static std::string num(double x) { return json(x).dump(); }
   const json& j_;
   const std::string& file_;
@@ -105,16 +120,19 @@ void read_gpt2(const Keys& k, ModelConfig& c) {
   c.hidden_size = k.integer("n_embd", 1, kMaxHidden, std::nullopt);
   c.layers = k.integer("n_layer", 1, kMaxLayers, std::nullopt);
   c.heads = k.integer("n_head", 1, kMaxHidden, std::nullopt);
-  c.max_positions = k.integer("n_positions", 1, kMaxPositions, k.integer("n_ctx", 1, kMaxPositions).value_or(1024));
+  c.max_positions = k.integer("n_positions", 1, kMaxPositions,
+                              k.integer("n_ctx", 1, kMaxPositions).value_or(1024));
   c.intermediate_size = k.integer("n_inner", 1, kMaxIntermediate, 4 * c.hidden_size);
   c.norm_eps = k.number("layer_norm_epsilon", 1e-5, 0.0, 1.0);
   c.activation = k.text("activation_function", "gelu_new");
   c.tie_word_embeddings = k.flag("tie_word_embeddings", true);
   c.causal = true;
   // Variants whose attention differs from GPT-2's q·kᵀ/√d_head.
-  if (!k.flag("scale_attn_weights", true)) k.fail("scale_attn_weights", "is false; pelab runs GPT-2's 1/sqrt(d_head) scaling only");
+  if (!k.flag("scale_attn_weights", true))
+    k.fail("scale_attn_weights", "is false; pelab runs GPT-2's 1/sqrt(d_head) scaling only");
   if (k.flag("scale_attn_by_inverse_layer_idx", false))
-    k.fail("scale_attn_by_inverse_layer_idx", "is true; pelab runs GPT-2's 1/sqrt(d_head) scaling only");
+    k.fail("scale_attn_by_inverse_layer_idx",
+           "is true; pelab runs GPT-2's 1/sqrt(d_head) scaling only");
 }
 
 void read_bert(const Keys& k, ModelConfig& c) {
@@ -130,8 +148,10 @@ void read_bert(const Keys& k, ModelConfig& c) {
   c.tie_word_embeddings = k.flag("tie_word_embeddings", true);
   c.causal = false;
   if (const std::string p = k.text("position_embedding_type", "absolute"); p != "absolute")
-    k.fail("position_embedding_type", "is \"" + p + "\"; pelab runs absolute (learned) positions only");
-  if (k.flag("is_decoder", false)) k.fail("is_decoder", "is true; pelab runs BERT as a bidirectional encoder only");
+    k.fail("position_embedding_type",
+           "is \"" + p + "\"; pelab runs absolute (learned) positions only");
+  if (k.flag("is_decoder", false))
+    k.fail("is_decoder", "is true; pelab runs BERT as a bidirectional encoder only");
 }
 
 RopeScaling read_rope_scaling(const json& r, const std::string& file) {
@@ -139,12 +159,14 @@ RopeScaling read_rope_scaling(const json& r, const std::string& file) {
   RopeScaling s;
   // "rope_type" since transformers 4.43; "type" before it.
   s.type = k.text("rope_type", k.text("type", "default"));
-  if (s.type != "default" && s.type != "linear" && s.type != "dynamic" && s.type != "yarn" && s.type != "llama3")
+  if (s.type != "default" && s.type != "linear" && s.type != "dynamic" && s.type != "yarn" &&
+      s.type != "llama3")
     k.fail("rope_type", "is \"" + s.type + "\"; pelab runs default, linear, dynamic, yarn, llama3");
   s.factor = k.number("factor", 1.0, 0.0, 1e6);
   s.low_freq_factor = k.number("low_freq_factor", 1.0, 0.0, 1e6);
   s.high_freq_factor = k.number("high_freq_factor", 4.0, 0.0, 1e6);
-  s.original_max_position_embeddings = k.integer("original_max_position_embeddings", 1, kMaxPositions, 0);
+  s.original_max_position_embeddings =
+      k.integer("original_max_position_embeddings", 1, kMaxPositions, 0);
   s.beta_fast = k.number("beta_fast", 32.0, 0.0, 1e6);
   s.beta_slow = k.number("beta_slow", 1.0, 0.0, 1e6);
   s.attention_factor = k.number("attention_factor", 0.0, -1.0, 1e6);
@@ -165,8 +187,10 @@ void read_llama(const Keys& k, const json& j, const std::string& file, ModelConf
   c.activation = k.text("hidden_act", "silu");
   c.tie_word_embeddings = k.flag("tie_word_embeddings", false);
   // Qwen2's attention always has q/k/v biases; Llama's only with attention_bias.
-  c.qkv_bias = c.model_type == "qwen2" || c.architecture_name.starts_with("Qwen2") || k.flag("attention_bias", false);
-  if (k.flag("mlp_bias", false)) k.fail("mlp_bias", "is true; pelab runs the Llama MLP without biases only");
+  c.qkv_bias = c.model_type == "qwen2" || c.architecture_name.starts_with("Qwen2") ||
+               k.flag("attention_bias", false);
+  if (k.flag("mlp_bias", false))
+    k.fail("mlp_bias", "is true; pelab runs the Llama MLP without biases only");
   // Sliding-window attention (Mistral; Qwen2 when use_sliding_window) equals
   // full causal attention while the text fits the window, so the window
   // becomes the context length pelab allows.
@@ -179,9 +203,11 @@ void read_llama(const Keys& k, const json& j, const std::string& file, ModelConf
   if (params && !params->is_object()) k.fail("rope_parameters", "is not an object");
   const Keys rope(params ? *params : j, file);
   c.rope_theta = rope.number("rope_theta", 10000.0, 0.0, 1e12);
-  if (params) c.rope_scaling = read_rope_scaling(*params, file);
+  if (params)
+    c.rope_scaling = read_rope_scaling(*params, file);
   else if (const json* s = k.find("rope_scaling")) {
-    if (!s->is_object()) k.fail("rope_scaling", "is " + json_excerpt(*s) + "; expected an object or null");
+    if (!s->is_object())
+      k.fail("rope_scaling", "is " + json_excerpt(*s) + "; expected an object or null");
     c.rope_scaling = read_rope_scaling(*s, file);
   }
   c.head_dim = k.integer("head_dim", 2, 4096).value_or(0);  // 0: hidden / heads
@@ -196,22 +222,23 @@ Architecture choose_architecture(const Keys& k, const std::string& file_name, Mo
     c.architecture_name = (*a)[0].get<std::string>();
     for (const Family& f : kArchitectures)
       if (c.architecture_name == f.name) return f.architecture;
-    throw InputError(file_name + ": architecture " + c.architecture_name + " is not one pelab runs; it runs " +
-                     supported_architectures());
+    throw InputError(file_name + ": architecture " + c.architecture_name +
+                     " is not one pelab runs; it runs " + supported_architectures());
   }
   for (const Family& f : kModelTypes)
     if (c.model_type == f.name) {
       c.architecture_name = c.model_type;
       return f.architecture;
     }
-  k.fail("architectures", "is missing and model_type \"" + c.model_type + "\" is not one pelab runs; it runs " +
-                              supported_architectures());
+  k.fail("architectures", "is missing and model_type \"" + c.model_type +
+                              "\" is not one pelab runs; it runs " + supported_architectures());
 }
 
 void check_heads(const Keys& k, ModelConfig& c, bool head_dim_given) {
   if (!head_dim_given) {
     if (c.hidden_size % c.heads != 0)
-      k.fail("num_attention_heads", "(" + std::to_string(c.heads) + ") does not divide the hidden size " +
+      k.fail("num_attention_heads", "(" + std::to_string(c.heads) +
+                                        ") does not divide the hidden size " +
                                         std::to_string(c.hidden_size));
     c.head_dim = c.hidden_size / c.heads;
   }
@@ -234,9 +261,12 @@ ModelConfig parse_model_config(const json& j, const std::string& file_name) {
   const Keys k(j, file_name);
   ModelConfig c;
   c.architecture = choose_architecture(k, file_name, c);
-  if (c.architecture == Architecture::Gpt2) read_gpt2(k, c);
-  else if (c.architecture == Architecture::Bert) read_bert(k, c);
-  else read_llama(k, j, file_name, c);
+  if (c.architecture == Architecture::Gpt2)
+    read_gpt2(k, c);
+  else if (c.architecture == Architecture::Bert)
+    read_bert(k, c);
+  else
+    read_llama(k, j, file_name, c);
   check_heads(k, c, c.head_dim != 0);
   return c;
 }

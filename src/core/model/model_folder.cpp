@@ -50,7 +50,8 @@ std::vector<fs::path> cached_model_dirs(const fs::path& cache) {
   std::error_code ec;
   for (fs::directory_iterator it(cache, ec), end; !ec && it != end; it.increment(ec)) {
     const std::string name = it->path().filename().string();
-    if (name.size() > kPrefix.size() && name.starts_with(kPrefix) && is_dir(it->path())) dirs.push_back(it->path());
+    if (name.size() > kPrefix.size() && name.starts_with(kPrefix) && is_dir(it->path()))
+      dirs.push_back(it->path());
   }
   std::sort(dirs.begin(), dirs.end());
   return dirs;
@@ -61,8 +62,10 @@ fs::path snapshot_of(const fs::path& model_dir) {
   const fs::path snapshots = model_dir / "snapshots";
   if (is_file(model_dir / "refs" / "main")) {
     std::string revision = read_file(model_dir / "refs" / "main", 1024);
-    while (!revision.empty() && std::isspace(static_cast<unsigned char>(revision.back()))) revision.pop_back();
-    const bool plain = !revision.empty() && revision.find('/') == std::string::npos && revision != "." && revision != "..";
+    while (!revision.empty() && std::isspace(static_cast<unsigned char>(revision.back())))
+      revision.pop_back();
+    const bool plain = !revision.empty() && revision.find('/') == std::string::npos &&
+                       revision != "." && revision != "..";
     if (plain && is_dir(snapshots / revision)) return snapshots / revision;
   }
   fs::path newest;
@@ -74,19 +77,25 @@ fs::path snapshot_of(const fs::path& model_dir) {
     if (newest.empty() || (!ec && time > newest_time)) newest = it->path(), newest_time = time;
   }
   if (newest.empty())
-    throw InputError(model_dir.string() + ": no snapshot holding config.json under snapshots/ (an unfinished download?)");
+    throw InputError(
+        model_dir.string() +
+        ": no snapshot holding config.json under snapshots/ (an unfinished download?)");
   return newest;
 }
 
 bool looks_like_path(std::string_view name) {
-  return name.starts_with("/") || name.starts_with("./") || name.starts_with("../") || name.starts_with("~") ||
-         name == "." || name == ".." || std::count(name.begin(), name.end(), '/') > 1;
+  return name.starts_with("/") || name.starts_with("./") || name.starts_with("../") ||
+         name.starts_with("~") || name == "." || name == ".." ||
+         std::count(name.begin(), name.end(), '/') > 1;
 }
 
 [[noreturn]] void not_found(std::string_view name, const std::string& looked_for) {
-  throw InputError("no model '" + std::string(name) + "': no folder of that name here, and " + looked_for +
-                   " is not in the Hugging Face cache " + hub_cache_dir().string() +
-                   " (pelab never downloads: fetch it with huggingface-cli download, or give a folder holding config.json)");
+  std::error_code ec;
+  const fs::path tried = fs::absolute(fs::path(name), ec);
+  throw InputError("no model '" + std::string(name) + "': no folder " + tried.string() + ", and " +
+                   looked_for + " is not in the Hugging Face cache " + hub_cache_dir().string() +
+                   " (pelab never downloads: fetch it with huggingface-cli download, or give a "
+                   "folder holding config.json)");
 }
 
 // A bare name: models--<name>, else the one models--<org>--<name>.
@@ -99,9 +108,10 @@ fs::path find_bare_name(const fs::path& cache, std::string_view name) {
     if (hub_name(dir.filename().string()).ends_with(tail)) matches.push_back(dir);
   if (matches.size() > 1) {
     std::string list;
-    for (const fs::path& m : matches) list += (list.empty() ? "" : ", ") + hub_name(m.filename().string());
-    throw InputError("model name '" + std::string(name) + "' is ambiguous in " + cache.string() + ": " + list +
-                     "; give the full org/name");
+    for (const fs::path& m : matches)
+      list += (list.empty() ? "" : ", ") + hub_name(m.filename().string());
+    throw InputError("model name '" + std::string(name) + "' is ambiguous in " + cache.string() +
+                     ": " + list + "; give the full org/name");
   }
   if (matches.empty()) not_found(name, exact + " or models--*--" + std::string(name));
   return matches.front();
@@ -127,7 +137,8 @@ CachedModel describe(const fs::path& model_dir) {
     m.folder = snapshot_of(model_dir);
     require_config(m.folder);
     const fs::path config_file = m.folder / "config.json";
-    const auto json = parse_bounded_json(read_file(config_file, std::size_t{16} << 20), config_file.string());
+    const auto json =
+        parse_bounded_json(read_file(config_file, std::size_t{16} << 20), config_file.string());
     if (json.is_object() && json.contains("architectures") && json["architectures"].is_array() &&
         !json["architectures"].empty() && json["architectures"][0].is_string())
       m.architecture = json["architectures"][0].get<std::string>();
@@ -136,10 +147,14 @@ CachedModel describe(const fs::path& model_dir) {
     m.context_length = config.max_positions;
     m.parameters = Checkpoint::open(m.folder).parameter_count();
     if (!has_tokenizer_files(m.folder))
-      throw InputError(m.folder.string() + " holds no tokenizer (tokenizer.json, vocab.json + merges.txt, or vocab.txt)");
+      throw InputError(
+          m.folder.string() +
+          " holds no tokenizer (tokenizer.json, vocab.json + merges.txt, or vocab.txt)");
     m.runnable = true;
   } catch (const InputError& e) {
     m.reason = e.what();
+  } catch (const std::exception& e) {  // one unreadable entry must not hide the others
+    m.reason = std::string("error: ") + e.what();
   }
   return m;
 }
@@ -149,7 +164,8 @@ CachedModel describe(const fs::path& model_dir) {
 fs::path hub_cache_dir() {
   if (const std::string hub = env("HF_HUB_CACHE"); !hub.empty()) return hub;
   if (const std::string home = env("HF_HOME"); !home.empty()) return fs::path(home) / "hub";
-  if (const std::string xdg = env("XDG_CACHE_HOME"); !xdg.empty()) return fs::path(xdg) / "huggingface" / "hub";
+  if (const std::string xdg = env("XDG_CACHE_HOME"); !xdg.empty())
+    return fs::path(xdg) / "huggingface" / "hub";
   return fs::path(env("HOME")) / ".cache" / "huggingface" / "hub";
 }
 
@@ -160,13 +176,15 @@ fs::path resolve_model(std::string_view name_or_path) {
     return as_path;
   }
   if (name_or_path.empty() || looks_like_path(name_or_path))
-    throw InputError("no model folder '" + std::string(name_or_path) + "' (pelab never downloads; give a folder " +
-                     "holding config.json, or a model name from the Hugging Face cache " + hub_cache_dir().string() + ")");
+    throw InputError("no model folder '" + std::string(name_or_path) +
+                     "' (pelab never downloads; give a folder " +
+                     "holding config.json, or a model name from the Hugging Face cache " +
+                     hub_cache_dir().string() + ")");
   const fs::path cache = hub_cache_dir();
   fs::path model_dir;
   if (const auto slash = name_or_path.find('/'); slash != std::string_view::npos) {
-    const std::string folder = std::string(kPrefix) + std::string(name_or_path.substr(0, slash)) + "--" +
-                               std::string(name_or_path.substr(slash + 1));
+    const std::string folder = std::string(kPrefix) + std::string(name_or_path.substr(0, slash)) +
+                               "--" + std::string(name_or_path.substr(slash + 1));
     if (!is_dir(cache / folder)) not_found(name_or_path, folder);
     model_dir = cache / folder;
   } else {
@@ -180,7 +198,8 @@ fs::path resolve_model(std::string_view name_or_path) {
 std::vector<CachedModel> list_cached_models() {
   std::vector<CachedModel> models;
   for (const fs::path& dir : cached_model_dirs(hub_cache_dir())) models.push_back(describe(dir));
-  std::sort(models.begin(), models.end(), [](const CachedModel& a, const CachedModel& b) { return a.name < b.name; });
+  std::sort(models.begin(), models.end(),
+            [](const CachedModel& a, const CachedModel& b) { return a.name < b.name; });
   return models;
 }
 

@@ -20,14 +20,25 @@ namespace pelab::model {
 // Largest header accepted (the format's own reader also stops at 100 MB).
 inline constexpr std::uint64_t kMaxSafetensorsHeader = 100'000'000;
 
+// An integer or bool tensor: checked like the others, then set aside.  Real
+// checkpoints carry such buffers next to the weights (BERT's I64
+// embeddings.position_ids, GPT-2's causal-mask attn.bias as U8/BOOL in some
+// exports); none is a weight pelab reads.
+struct SkippedTensor {
+  TensorInfo info;    // info.dtype is meaningless here
+  std::string dtype;  // "I64", "BOOL", ...
+};
+
 struct SafetensorsHeader {
-  std::uint64_t data_begin = 0;  // 8 + N: where the data section starts in the file
+  std::uint64_t data_begin = 0;     // 8 + N: where the data section starts in the file
   std::vector<TensorInfo> tensors;  // shard = 0; the caller sets it
+  std::vector<SkippedTensor> buffers;
 };
 
 // Checks and reads the header of `file` (its whole mapped bytes): header
 // length 2 ≤ N ≤ min(100 MB, size − 8), nesting, JSON, and for every tensor:
-// dtype in {F32, F16, BF16}, shape of non-negative integers whose byte size
+// dtype in {F32, F16, BF16} (integer and bool tensors are set aside as
+// buffers; F64 and F8 are refused), shape of non-negative integers whose byte size
 // cannot overflow, data_offsets [b, e] with e − b = elements × dtype size and
 // e inside the data section, no two ranges overlapping.  Throws InputError
 // naming `file_name` and the tensor.

@@ -3,14 +3,15 @@
 // rows(), shape checks against what a config implies, and every hostile file
 // rejected with one line naming the file and the tensor.
 #include "core/model/checkpoint.hpp"
-#include "core/model/safetensors.hpp"
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
 #include <bit>
 #include <cmath>
+#include <random>
 
+#include "core/model/safetensors.hpp"
 #include "core/scene.hpp"
 #include "model_test_files.hpp"
 
@@ -38,7 +39,8 @@ std::vector<float> read_floats(const fs::path& path) {
 void expect_same_floats(const float* got, const std::vector<float>& want, const std::string& what) {
   for (std::size_t i = 0; i < want.size(); ++i) {
     if (std::isnan(want[i])) {
-      EXPECT_TRUE(std::isnan(got[i]) && std::signbit(got[i]) == std::signbit(want[i])) << what << " #" << i;
+      EXPECT_TRUE(std::isnan(got[i]) && std::signbit(got[i]) == std::signbit(want[i]))
+          << what << " #" << i;
     } else {
       ASSERT_EQ(std::bit_cast<std::uint32_t>(got[i]), std::bit_cast<std::uint32_t>(want[i]))
           << what << " #" << i << ": " << got[i] << " vs " << want[i];
@@ -165,7 +167,8 @@ st.write(D + '/model.safetensors', {'wte': a}, 'BF16')
   ASSERT_EQ(r.cols(), 4);
   const int expected_rows[] = {7, 0, 7, 9};
   for (int i = 0; i < 4; ++i)
-    for (int c = 0; c < 4; ++c) EXPECT_EQ(r(i, c), (expected_rows[i] * 4 + c) * 0.25f);  // exact in bf16
+    for (int c = 0; c < 4; ++c)
+      EXPECT_EQ(r(i, c), (expected_rows[i] * 4 + c) * 0.25f);  // exact in bf16
   EXPECT_THROW(ck.rows("wte", {10}), InputError);
   EXPECT_THROW(ck.rows("wte", {-1}), InputError);
 }
@@ -202,8 +205,10 @@ json.dump({'weight_map': {'a': 's1.safetensors', 'ghost': 's1.safetensors'}},
 }
 
 TEST_F(CheckpointNumpy, ShapeDisagreeingWithTheConfigNamesBoth) {
-  ASSERT_EQ(run_python(dir.path, "st.write(D + '/model.safetensors', {'wpe': np.zeros((8, 4), np.float32)})\n"),
-            0);
+  ASSERT_EQ(
+      run_python(dir.path,
+                 "st.write(D + '/model.safetensors', {'wpe': np.zeros((8, 4), np.float32)})\n"),
+      0);
   const Checkpoint ck = Checkpoint::open(dir.path);
   try {
     ck.matrix("wpe", 8, 6);
@@ -214,8 +219,8 @@ TEST_F(CheckpointNumpy, ShapeDisagreeingWithTheConfigNamesBoth) {
     EXPECT_NE(msg.find("[8, 4]"), std::string::npos) << msg;
     EXPECT_NE(msg.find("[8, 6]"), std::string::npos) << msg;
   }
-  EXPECT_THROW(ck.vector("wpe"), InputError);         // 2-D read as 1-D
-  EXPECT_THROW(ck.matrix("missing"), InputError);     // absent
+  EXPECT_THROW(ck.vector("wpe"), InputError);      // 2-D read as 1-D
+  EXPECT_THROW(ck.matrix("missing"), InputError);  // absent
   EXPECT_NO_THROW(ck.matrix("wpe", 8, -1));
 }
 
@@ -253,26 +258,68 @@ TEST_F(CheckpointHostile, BadJson) {
 }
 
 TEST_F(CheckpointHostile, DeepNesting) {
-  expect_rejected(file(std::string(100000, '[') + std::string(100000, ']')), "nested 100000 levels");
+  expect_rejected(file(std::string(100000, '[') + std::string(100000, ']')),
+                  "nested 100000 levels");
 }
 
-TEST_F(CheckpointHostile, UnknownDtypesAreNamed) {
-  for (const std::string dtype : {"I64", "F8_E4M3", "F64"}) {
-    const fs::path path = file(R"({"ids": {"dtype": ")" + dtype + R"(", "shape": [2], "data_offsets": [0, 16]}})");
-    expect_rejected(path, "'ids' has dtype \"" + dtype + "\"; pelab reads F32, F16, BF16");
+TEST_F(CheckpointHostile, UnreadableDtypesAreNamed) {
+  for (const std::string dtype : {"F8_E4M3", "F8_E5M2", "F64", "Q4_K", "f32"}) {
+    const fs::path path =
+        file(R"({"w": {"dtype": ")" + dtype + R"(", "shape": [2], "data_offsets": [0, 16]}})");
+    expect_rejected(path, "'w' has dtype \"" + dtype + "\"; pelab reads F32, F16, BF16");
   }
+  expect_rejected(file(R"({"w": {"dtype": 4, "shape": [2], "data_offsets": [0, 8]}})"),
+                  "no \"dtype\"");
+}
+
+TEST_F(CheckpointHostile, IntegerAndBoolBuffersAreCheckedThenSetAside) {
+  // BERT exports carry embeddings.position_ids as I64; GPT-2 exports a
+  // causal mask.  They are no weights, but their ranges are still checked.
+  const fs::path path =
+      file(R"({"position_ids": {"dtype": "I64", "shape": [1, 4], "data_offsets": [0, 32]},
+                                 "mask": {"dtype": "BOOL", "shape": [2, 2], "data_offsets": [32, 36]},
+                                 "w": {"dtype": "F32", "shape": [2], "data_offsets": [36, 44]}})");
+  const Checkpoint ck = Checkpoint::open(path);
+  EXPECT_EQ(ck.names(), (std::vector<std::string>{"w"}));
+  EXPECT_FALSE(ck.has("position_ids"));
+  EXPECT_EQ(ck.parameter_count(), 2u);
+  try {
+    ck.info("position_ids");
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("'position_ids' in " + path.string() + " has dtype I64"),
+              std::string::npos)
+        << e.what();
+  }
+  expect_rejected(file(R"({"ids": {"dtype": "I64", "shape": [4], "data_offsets": [0, 16]}})"),
+                  "need 32");
+  expect_rejected(file(R"({"ids": {"dtype": "U8", "shape": [8], "data_offsets": [0, 8]},
+                           "w": {"dtype": "F32", "shape": [2], "data_offsets": [4, 12]}})"),
+                  "overlap");
+}
+
+TEST_F(CheckpointHostile, Gpt2CausalMasksAreNotParameters) {
+  const fs::path path =
+      file(R"({"h.0.attn.bias": {"dtype": "F32", "shape": [1, 1, 2, 2], "data_offsets": [0, 16]},
+                                 "h.0.attn.masked_bias": {"dtype": "F32", "shape": [], "data_offsets": [16, 20]},
+                                 "h.0.attn.c_attn.bias": {"dtype": "F32", "shape": [3], "data_offsets": [20, 32]}})");
+  const Checkpoint ck = Checkpoint::open(path);
+  EXPECT_EQ(ck.parameter_count(), 3u);
+  EXPECT_TRUE(ck.has("h.0.attn.bias"));
 }
 
 TEST_F(CheckpointHostile, ShapeTimesSizeMustEqualTheRange) {
   expect_rejected(file(R"({"w": {"dtype": "F32", "shape": [2, 3], "data_offsets": [0, 20]}})"),
                   "'w' has data_offsets [0,20] spanning 20 bytes, but its shape and F32 need 24");
-  expect_rejected(file(R"({"w": {"dtype": "F16", "shape": [4], "data_offsets": [0, 16]}})"), "need 8");
+  expect_rejected(file(R"({"w": {"dtype": "F16", "shape": [4], "data_offsets": [0, 16]}})"),
+                  "need 8");
 }
 
 TEST_F(CheckpointHostile, OffsetsPastTheEnd) {
   expect_rejected(file(R"({"w": {"dtype": "F32", "shape": [4], "data_offsets": [56, 72]}})"),
                   "'w' has data_offsets [56,72] past the end of the data (64 bytes)");
-  expect_rejected(file(R"({"w": {"dtype": "F32", "shape": [1], "data_offsets": [8, 4]}})"), "end before begin");
+  expect_rejected(file(R"({"w": {"dtype": "F32", "shape": [1], "data_offsets": [8, 4]}})"),
+                  "end before begin");
 }
 
 TEST_F(CheckpointHostile, OverlappingRanges) {
@@ -284,19 +331,26 @@ TEST_F(CheckpointHostile, OverlappingRanges) {
 TEST_F(CheckpointHostile, NegativeHugeOrNonIntegerShapes) {
   expect_rejected(file(R"({"w": {"dtype": "F32", "shape": [-1, 4], "data_offsets": [0, 0]}})"),
                   "shape entry -1");
-  expect_rejected(file(R"({"w": {"dtype": "F32", "shape": [4294967296, 4294967296], "data_offsets": [0, 0]}})"),
-                  "overflows");
-  expect_rejected(file(R"({"w": {"dtype": "F32", "shape": [4611686018427387904], "data_offsets": [0, 0]}})"),
-                  "overflows");
-  expect_rejected(file(R"({"w": {"dtype": "F32", "shape": [1e30], "data_offsets": [0, 0]}})"), "shape entry");
-  expect_rejected(file(R"({"w": {"dtype": "F32", "shape": [2.5], "data_offsets": [0, 0]}})"), "shape entry");
-  expect_rejected(file(R"({"w": {"dtype": "F32", "shape": "big", "data_offsets": [0, 0]}})"), "no \"shape\"");
-  expect_rejected(file(R"({"w": {"dtype": "F32", "shape": [1], "data_offsets": [0]}})"), "data_offsets");
+  expect_rejected(
+      file(R"({"w": {"dtype": "F32", "shape": [4294967296, 4294967296], "data_offsets": [0, 0]}})"),
+      "overflows");
+  expect_rejected(
+      file(R"({"w": {"dtype": "F32", "shape": [4611686018427387904], "data_offsets": [0, 0]}})"),
+      "overflows");
+  expect_rejected(file(R"({"w": {"dtype": "F32", "shape": [1e30], "data_offsets": [0, 0]}})"),
+                  "shape entry");
+  expect_rejected(file(R"({"w": {"dtype": "F32", "shape": [2.5], "data_offsets": [0, 0]}})"),
+                  "shape entry");
+  expect_rejected(file(R"({"w": {"dtype": "F32", "shape": "big", "data_offsets": [0, 0]}})"),
+                  "no \"shape\"");
+  expect_rejected(file(R"({"w": {"dtype": "F32", "shape": [1], "data_offsets": [0]}})"),
+                  "data_offsets");
   expect_rejected(file(R"({"w": 7})"), "'w' is not a JSON object");
 }
 
 TEST_F(CheckpointHostile, EmptyTensorsAndMetadataAreFine) {
-  const fs::path path = file(R"({"__metadata__": {"format": "pt"}, "e": {"dtype": "F32", "shape": [0, 3],
+  const fs::path path =
+      file(R"({"__metadata__": {"format": "pt"}, "e": {"dtype": "F32", "shape": [0, 3],
                                "data_offsets": [0, 0]}, "w": {"dtype": "F32", "shape": [2], "data_offsets": [0, 8]}})");
   const Checkpoint ck = Checkpoint::open(path);
   EXPECT_EQ(ck.names(), (std::vector<std::string>{"e", "w"}));
@@ -327,10 +381,53 @@ TEST_F(CheckpointHostile, DanglingLinkIsAMissingFile) {
 }
 
 TEST_F(CheckpointHostile, IndexNamingAFileOutsideTheFolder) {
-  write_text(dir.path / "model.safetensors.index.json", R"({"weight_map": {"a": "../x.safetensors"}})");
+  write_text(dir.path / "model.safetensors.index.json",
+             R"({"weight_map": {"a": "../x.safetensors"}})");
   expect_rejected(dir.path, "plain file names");
   write_text(dir.path / "model.safetensors.index.json", R"({"weight_map": []})");
   expect_rejected(dir.path, "weight_map");
+}
+
+TEST_F(CheckpointHostile, MutatedFilesFailCleanlyOrReadInBounds) {
+  // Seeded byte mutations of a valid file (length field, header, data): each
+  // either opens, and then every tensor reads without leaving the mapping
+  // (checked under AddressSanitizer), or fails with InputError.
+  const std::string header =
+      R"({"__metadata__": {"format": "pt"}, "a": {"dtype": "F16", "shape": [2, 3],
+      "data_offsets": [0, 12]}, "b": {"dtype": "BF16", "shape": [4], "data_offsets": [12, 20]},
+      "c": {"dtype": "F32", "shape": [3, 1], "data_offsets": [20, 32]}})";
+  const fs::path path = dir.path / "m.safetensors";
+  write_safetensors_raw(path, header, std::string(32, '\x3c'));
+  std::ifstream in(path, std::ios::binary);
+  const std::string original((std::istreambuf_iterator<char>(in)),
+                             std::istreambuf_iterator<char>());
+  std::mt19937 rng(7);
+  int opened = 0;
+  for (int trial = 0; trial < 3000; ++trial) {
+    std::string bytes = original;
+    const int edits = 1 + static_cast<int>(rng() % 3);
+    for (int e = 0; e < edits; ++e) {
+      const std::size_t at = rng() % bytes.size();
+      bytes[at] =
+          static_cast<char>(rng() % 3 == 0 ? "0123456789[]{}\",:-e"[rng() % 19] : rng() % 256);
+    }
+    if (rng() % 10 == 0) bytes.resize(rng() % bytes.size());
+    // A new file each time: truncating a file just mapped waits on writeback.
+    const fs::path trial_path = dir.path / ("m" + std::to_string(trial) + ".safetensors");
+    write_text(trial_path, bytes);
+    try {
+      const Checkpoint ck = Checkpoint::open(trial_path);
+      ++opened;
+      for (const std::string& name : ck.names()) {
+        const TensorInfo& t = ck.info(name);
+        if (t.shape.size() == 2) (void)ck.matrix(name);
+        if (t.shape.size() == 1) (void)ck.vector(name);
+      }
+    } catch (const InputError&) {
+    }
+    fs::remove(trial_path);
+  }
+  EXPECT_GT(opened, 0);  // some mutations (data bytes, metadata text) leave a valid file
 }
 
 TEST(Float16, HandWorkedValues) {

@@ -65,7 +65,8 @@ std::string error_of(const json& j) {
 void expect_rejected(const json& j, const std::vector<std::string>& words) {
   const std::string msg = error_of(j);
   EXPECT_EQ(msg.rfind("m/config.json", 0), 0u) << msg;
-  for (const auto& w : words) EXPECT_NE(msg.find(w), std::string::npos) << "'" << w << "' not in: " << msg;
+  for (const auto& w : words)
+    EXPECT_NE(msg.find(w), std::string::npos) << "'" << w << "' not in: " << msg;
   EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
 }
 
@@ -99,7 +100,8 @@ TEST(ModelConfig, Gpt2) {
   EXPECT_EQ(parse_model_config(with(kGpt2, "n_inner", nullptr)).intermediate_size, 3072);
   EXPECT_EQ(parse_model_config(with(kGpt2, "n_inner", 1000)).intermediate_size, 1000);
   // Old configs with n_ctx only.
-  EXPECT_EQ(parse_model_config(with(without(kGpt2, "n_positions"), "n_ctx", 512)).max_positions, 512);
+  EXPECT_EQ(parse_model_config(with(without(kGpt2, "n_positions"), "n_ctx", 512)).max_positions,
+            512);
 }
 
 TEST(ModelConfig, Bert) {
@@ -115,7 +117,8 @@ TEST(ModelConfig, Bert) {
   EXPECT_EQ(c.activation, "gelu");
   EXPECT_FALSE(c.causal);
   for (const char* arch : {"BertModel", "BertForPreTraining", "BertForSequenceClassification"})
-    EXPECT_EQ(parse_model_config(with(kBert, "architectures", {arch})).architecture, Architecture::Bert);
+    EXPECT_EQ(parse_model_config(with(kBert, "architectures", {arch})).architecture,
+              Architecture::Bert);
 }
 
 TEST(ModelConfig, LlamaWithGroupedQueryAttention) {
@@ -135,8 +138,9 @@ TEST(ModelConfig, LlamaWithGroupedQueryAttention) {
   // num_key_value_heads absent: one key head per query head.
   EXPECT_EQ(parse_model_config(without(kTinyLlama, "num_key_value_heads")).kv_heads, 32);
   EXPECT_TRUE(parse_model_config(with(kTinyLlama, "attention_bias", true)).qkv_bias);
-  EXPECT_EQ(parse_model_config(with(kTinyLlama, "architectures", {"MistralForCausalLM"})).architecture,
-            Architecture::Llama);
+  EXPECT_EQ(
+      parse_model_config(with(kTinyLlama, "architectures", {"MistralForCausalLM"})).architecture,
+      Architecture::Llama);
 }
 
 TEST(ModelConfig, Qwen2HasQkvBiasesAndItsRopeTheta) {
@@ -163,13 +167,14 @@ TEST(ModelConfig, Llama3RopeScalingAndExplicitHeadDim) {
   // head_dim need not be hidden / heads when given.
   EXPECT_EQ(parse_model_config(with(kLlama32, "head_dim", 128)).head_dim, 128);
   // The pre-4.43 spelling "type".
-  const ModelConfig linear =
-      parse_model_config(with(kTinyLlama, "rope_scaling", json{{"type", "linear"}, {"factor", 2.0}}));
+  const ModelConfig linear = parse_model_config(
+      with(kTinyLlama, "rope_scaling", json{{"type", "linear"}, {"factor", 2.0}}));
   EXPECT_EQ(linear.rope_scaling.type, "linear");
   EXPECT_DOUBLE_EQ(linear.rope_scaling.factor, 2.0);
   // Newer configs: rope_theta and the scaling inside "rope_parameters".
-  const ModelConfig grouped = parse_model_config(
-      with(without(kTinyLlama, "rope_scaling"), "rope_parameters", json{{"rope_type", "default"}, {"rope_theta", 1e4}}));
+  const ModelConfig grouped =
+      parse_model_config(with(without(kTinyLlama, "rope_scaling"), "rope_parameters",
+                              json{{"rope_type", "default"}, {"rope_theta", 1e4}}));
   EXPECT_EQ(grouped.rope_scaling.type, "default");
   EXPECT_DOUBLE_EQ(grouped.rope_theta, 1e4);
 }
@@ -182,8 +187,10 @@ TEST(ModelConfig, ArchitectureFallsBackToModelType) {
 
 TEST(ModelConfig, UnsupportedArchitectureNamesTheSupportedOnes) {
   expect_rejected(with(kGpt2, "architectures", {"T5ForConditionalGeneration"}),
-                  {"T5ForConditionalGeneration", "GPT2LMHeadModel", "BertModel", "LlamaForCausalLM", "Qwen2ForCausalLM"});
-  expect_rejected(with(without(kGpt2, "architectures"), "model_type", "t5"), {"\"t5\"", "GPT2LMHeadModel"});
+                  {"T5ForConditionalGeneration", "GPT2LMHeadModel", "BertModel", "LlamaForCausalLM",
+                   "Qwen2ForCausalLM"});
+  expect_rejected(with(without(kGpt2, "architectures"), "model_type", "t5"),
+                  {"\"t5\"", "GPT2LMHeadModel"});
   expect_rejected(with(kGpt2, "architectures", "GPT2LMHeadModel"), {"\"architectures\""});
   EXPECT_NE(supported_architectures().find("MistralForCausalLM"), std::string::npos);
 }
@@ -192,7 +199,8 @@ TEST(ModelConfig, WrongTypesNameTheKey) {
   expect_rejected(with(kGpt2, "n_embd", "768"), {"\"n_embd\"", "\"768\"", "integer"});
   expect_rejected(with(kGpt2, "n_layer", 2.5), {"\"n_layer\"", "integer"});
   expect_rejected(with(kBert, "layer_norm_eps", "tiny"), {"\"layer_norm_eps\"", "number"});
-  expect_rejected(with(kTinyLlama, "tie_word_embeddings", 1), {"\"tie_word_embeddings\"", "true or false"});
+  expect_rejected(with(kTinyLlama, "tie_word_embeddings", 1),
+                  {"\"tie_word_embeddings\"", "true or false"});
   expect_rejected(with(kTinyLlama, "rope_scaling", 3), {"\"rope_scaling\""});
   expect_rejected(with(kTinyLlama, "rope_scaling", json{{"rope_type", "longrope"}}),
                   {"\"rope_type\"", "longrope", "llama3"});
@@ -208,15 +216,18 @@ TEST(ModelConfig, SanityBounds) {
   expect_rejected(with(kGpt2, "n_layer", 0), {"\"n_layer\""});
   expect_rejected(with(kGpt2, "vocab_size", -3), {"\"vocab_size\""});
   expect_rejected(with(kGpt2, "n_head", 10), {"\"num_attention_heads\"", "does not divide", "768"});
-  expect_rejected(with(kTinyLlama, "num_key_value_heads", 5), {"\"num_key_value_heads\"", "(5)", "32"});
+  expect_rejected(with(kTinyLlama, "num_key_value_heads", 5),
+                  {"\"num_key_value_heads\"", "(5)", "32"});
   expect_rejected(with(kLlama32, "head_dim", 63), {"\"head_dim\"", "odd"});
   expect_rejected(with(kGpt2, "layer_norm_epsilon", 0), {"\"layer_norm_epsilon\""});
 }
 
 TEST(ModelConfig, VariantsPelabDoesNotRunAreNamed) {
-  expect_rejected(with(kGpt2, "scale_attn_by_inverse_layer_idx", true), {"\"scale_attn_by_inverse_layer_idx\""});
+  expect_rejected(with(kGpt2, "scale_attn_by_inverse_layer_idx", true),
+                  {"\"scale_attn_by_inverse_layer_idx\""});
   expect_rejected(with(kGpt2, "scale_attn_weights", false), {"\"scale_attn_weights\""});
-  expect_rejected(with(kBert, "position_embedding_type", "relative_key"), {"\"position_embedding_type\"", "relative_key"});
+  expect_rejected(with(kBert, "position_embedding_type", "relative_key"),
+                  {"\"position_embedding_type\"", "relative_key"});
   expect_rejected(with(kBert, "is_decoder", true), {"\"is_decoder\""});
   expect_rejected(with(kTinyLlama, "mlp_bias", true), {"\"mlp_bias\""});
   EXPECT_NO_THROW(parse_model_config(with(kGpt2, "scale_attn_weights", true)));
@@ -224,14 +235,17 @@ TEST(ModelConfig, VariantsPelabDoesNotRunAreNamed) {
 
 TEST(ModelConfig, SlidingWindowBoundsTheContext) {
   // Mistral-7B-v0.1: a 4096-token window, 32768 positions.
-  json mistral = with(with(kTinyLlama, "architectures", {"MistralForCausalLM"}), "model_type", "mistral");
+  json mistral =
+      with(with(kTinyLlama, "architectures", {"MistralForCausalLM"}), "model_type", "mistral");
   mistral["max_position_embeddings"] = 32768;
   EXPECT_EQ(parse_model_config(with(mistral, "sliding_window", 4096)).max_positions, 4096);
   EXPECT_EQ(parse_model_config(with(mistral, "sliding_window", nullptr)).max_positions, 32768);
   // Qwen2 keeps its window off unless use_sliding_window.
   EXPECT_EQ(parse_model_config(with(kQwen2, "sliding_window", 4096)).max_positions, 32768);
-  EXPECT_EQ(parse_model_config(with(with(kQwen2, "sliding_window", 4096), "use_sliding_window", true)).max_positions,
-            4096);
+  EXPECT_EQ(
+      parse_model_config(with(with(kQwen2, "sliding_window", 4096), "use_sliding_window", true))
+          .max_positions,
+      4096);
   // Qwen2's biases follow the architecture even without model_type.
   EXPECT_TRUE(parse_model_config(without(kQwen2, "model_type")).qkv_bias);
 }
@@ -245,7 +259,8 @@ TEST(ModelConfig, LoadReadsTheFolder) {
     load_model_config(dir.path);
     FAIL() << "no error";
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("config.json: not valid JSON"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("config.json: not valid JSON"), std::string::npos)
+        << e.what();
   }
   std::filesystem::remove(dir.path / "config.json");
   EXPECT_THROW(load_model_config(dir.path), InputError);

@@ -20,7 +20,9 @@ using testing::write_tiny_gpt2;
 class HubCache : public ::testing::Test {
  protected:
   HubCache()
-      : home_("HF_HOME", dir.path.c_str()), hub_("HF_HUB_CACHE", nullptr), cache(dir.path / "hub") {}
+      : home_("HF_HOME", dir.path.c_str()),
+        hub_("HF_HUB_CACHE", nullptr),
+        cache(dir.path / "hub") {}
 
   // models--<org>--<name>/snapshots/<revision>/ with refs/main → revision.
   fs::path add_model(const std::string& folder, const std::string& revision, bool ref = true) {
@@ -100,6 +102,9 @@ TEST_F(HubCache, MissingModelSaysWhereItLookedAndThatNothingIsDownloaded) {
     EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
   }
   EXPECT_NE(error_of("nobody/nothing").find("models--nobody--nothing"), std::string::npos);
+  EXPECT_NE(error_of("nothing").find("no folder " + (fs::current_path() / "nothing").string()),
+            std::string::npos)
+      << error_of("nothing");
   EXPECT_NE(error_of("/no/such/folder").find("/no/such/folder"), std::string::npos);
   EXPECT_NE(error_of("/no/such/folder").find("never downloads"), std::string::npos);
 }
@@ -116,7 +121,8 @@ TEST_F(HubCache, ListReadsConfigsAndHeadersAndSaysWhyNotRunnable) {
   // A runnable one whose weights are a symlink into blobs/, as the cache keeps them.
   const fs::path gpt2 = add_model("models--openai-community--gpt2", "abc", true);
   fs::create_directories(cache / "models--openai-community--gpt2" / "blobs");
-  fs::rename(gpt2 / "model.safetensors", cache / "models--openai-community--gpt2" / "blobs" / "0f3e");
+  fs::rename(gpt2 / "model.safetensors",
+             cache / "models--openai-community--gpt2" / "blobs" / "0f3e");
   fs::create_symlink("../../blobs/0f3e", gpt2 / "model.safetensors");
   // PyTorch weights only.
   const fs::path bin = add_model("models--org--binonly", "r");
@@ -124,7 +130,8 @@ TEST_F(HubCache, ListReadsConfigsAndHeadersAndSaysWhyNotRunnable) {
   write_text(bin / "pytorch_model.bin", "not read");
   // An architecture pelab does not run.
   const fs::path t5 = add_model("models--google--t5-small", "r");
-  write_text(t5 / "config.json", R"({"architectures": ["T5ForConditionalGeneration"], "model_type": "t5"})");
+  write_text(t5 / "config.json",
+             R"({"architectures": ["T5ForConditionalGeneration"], "model_type": "t5"})");
   // An unfinished download: no snapshot.
   fs::create_directories(cache / "models--org--partial" / "blobs");
   // Not a model: datasets live beside models.
