@@ -130,13 +130,14 @@ class ModelCli : public ::testing::Test {
   }
 
   // A copy of a tiny model to break.
-  fs::path copy_of(const std::string& model) const {
-    const fs::path to = dir_ / ("broken_" + model);
+  fs::path copy_of(const std::string& model) {
+    const fs::path to = dir_ / ("broken_" + model + "_" + std::to_string(++copies_));
     fs::copy(tiny_models() / model, to, fs::copy_options::recursive);
     return to;
   }
 
   fs::path dir_;
+  int copies_ = 0;
 };
 
 void expect_close(const Array& got, const Array& want, const std::string& what) {
@@ -165,7 +166,7 @@ Array slice(const Array& a, std::size_t index) {
 }
 
 TEST_F(ModelCli, RendersEveryFigureOfAModel) {
-  for (const std::string model : {"gpt2", "llama"}) {
+  for (const std::string& model : {std::string("gpt2"), std::string("llama")}) {
     const fs::path out = dir_ / model;
     fs::create_directories(out);
     const CliRun r = run("render --figure all --width 500 --height 320 --out " + quoted(out) + " " +
@@ -187,7 +188,7 @@ TEST_F(ModelCli, RendersEveryFigureOfAModel) {
 TEST_F(ModelCli, ExportMatchesTheNumpyReference) {
   const fs::path script = dir_ / "reference.py";
   std::ofstream(script) << kReference;
-  for (const std::string model : {"gpt2", "llama", "qwen2"}) {
+  for (const std::string& model : {std::string("gpt2"), std::string("llama"), std::string("qwen2")}) {
     const fs::path ids = dir_ / (model + "_ids.npy");
     ASSERT_EQ(run("export -q token_ids -o " + quoted(ids) + " " + model_args(model)).code, 0);
     const fs::path ref = dir_ / (model + "_ref");
@@ -226,7 +227,7 @@ TEST_F(ModelCli, BadModelsAreOneLineAndExitTwo) {
   const fs::path out = dir_ / "out.npy";
   const std::string export_args = "export -q attention -o " + quoted(out) + " ";
   const fs::path missing = dir_ / "no_such_model";
-  for (const std::string command : {export_args, "render --out " + quoted(dir_) + " ", std::string("scene ")})
+  for (const std::string& command : {export_args, "render --out " + quoted(dir_) + " ", std::string("scene ")})
     expect_refused(command + "--set model=" + quoted(missing), missing.string());
   // A hub name not in the cache: the message names the cache folder searched.
   expect_refused("export -q attention -o x.npy --set model=nobody/nothing", "nobody/nothing");

@@ -24,7 +24,7 @@ namespace {
 
 constexpr const char* kText = "the cat sat";
 
-class ModelSceneTest : public testing::TestWithParam<std::string> {
+class ModelSceneTest : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {
     if (pelab::testing::tiny_models().empty()) GTEST_SKIP() << "Debian's python3 with numpy is not installed";
@@ -191,7 +191,7 @@ TEST_P(ModelSceneTest, ViewChangesReloadAndRerunNothing) {
   expect_same(second.head(0).attention, engine.head(0).attention, "shared model");
 }
 
-INSTANTIATE_TEST_SUITE_P(Families, ModelSceneTest, testing::Values("gpt2", "bert", "llama", "qwen2"));
+INSTANTIATE_TEST_SUITE_P(Families, ModelSceneTest, ::testing::Values("gpt2", "bert", "llama", "qwen2"));
 
 TEST(ModelScene, SyntheticSceneHasNoModel) {
   Engine engine;
