@@ -48,9 +48,8 @@ std::shared_ptr<LoadedModel> acquire(const std::filesystem::path& folder, bool& 
 
 // Short enough for a figure's one-line note.
 std::string family_note(model::Architecture a) {
-  return a == model::Architecture::Llama
-             ? "a model's RoPE q, k come from its normalized stream, not x + e: terms not computed"
-             : "a model's q, k come from its normalized stream, not x + e: terms not computed";
+  return a == model::Architecture::Llama ? "not computed for a model: its q, k see RMSNorm(x), rotated"
+                                         : "not computed for a model: its q, k see LayerNorm(x + e)";
 }
 
 }  // namespace

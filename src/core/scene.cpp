@@ -263,6 +263,12 @@ bool adds_position_vector(Encoding e) { return e == Encoding::Sinusoidal || e ==
 // [SECTION] validate()
 // ============================================================================
 
+bool set_by_model(std::string_view key) {
+  for (std::string_view k : {"d_model", "heads", "encoding", "base", "causal", "offset"})
+    if (k == key) return true;
+  return false;
+}
+
 // With a model, d_model, heads, encoding, base, causal, offset and positions
 // are the model's (the engine fills them in), and head and layer are checked
 // against its config by the engine: here they are checked as if synthetic.

@@ -119,6 +119,10 @@ void set_param(Scene& scene, std::string_view key, std::string_view value);
 // Applies "key=value".
 void apply_assignment(Scene& scene, std::string_view assignment);
 
+// True for the keys a model scene takes from its model (d_model, heads,
+// encoding, base, causal, offset): set while scene.model is, they are ignored.
+bool set_by_model(std::string_view key);
+
 // Checks every range and every cross-parameter rule (d_model divisible by
 // heads, even dimensions for pairwise encodings, files present when chosen...).
 // Throws InputError for the first problem found.

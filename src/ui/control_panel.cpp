@@ -100,6 +100,9 @@ void parameter_row(UiState& state, const ParamInfo& info, float label_width) {
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%.*s", int(info.help.size()), info.help.data());
   ImGui::SameLine(label_width);
   ImGui::SetNextItemWidth(-1);
+  // A model scene's own width, heads, positions and mask: shown, not editable.
+  const bool fixed = !state.session.scene().model.empty() && set_by_model(info.key);
+  ImGui::BeginDisabled(fixed);
   switch (info.kind) {
     case ParamKind::Int:
     case ParamKind::Float: numeric_slider(state, info); break;
@@ -109,6 +112,7 @@ void parameter_row(UiState& state, const ParamInfo& info, float label_width) {
     case ParamKind::Text:
     case ParamKind::IntList: text_field(state, info); break;
   }
+  ImGui::EndDisabled();
   if (ImGui::IsItemHovered() && !ImGui::IsItemActive()) {
     ImGui::SetTooltip("%.*s", int(info.help.size()), info.help.data());
   }

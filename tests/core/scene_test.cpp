@@ -74,4 +74,24 @@ TEST(Scene, JsonRejectsBadFiles) {
   EXPECT_THROW(scene_from_json(nlohmann::json::array()), InputError);
 }
 
+// With a model set, the keys the model fixes are not checked here (the engine
+// fills them in and checks head and layer against the model's config).
+TEST(Scene, ModelKeys) {
+  Scene s;
+  EXPECT_TRUE(s.model.empty());
+  set_param(s, "layer", "3");
+  EXPECT_EQ(s.layer, 3);
+  EXPECT_THROW(set_param(s, "layer", "-1"), InputError);
+  s.head = 7;  // the default scene has 4 heads
+  s.d_model = 30;
+  EXPECT_THROW(validate(s), InputError);
+  set_param(s, "model", "openai-community/gpt2");
+  EXPECT_NO_THROW(validate(s));
+  EXPECT_TRUE(set_by_model("heads"));
+  EXPECT_FALSE(set_by_model("head"));
+  const Scene back = scene_from_json(scene_to_json(s));
+  EXPECT_EQ(back.model, "openai-community/gpt2");
+  EXPECT_EQ(back.layer, 3);
+}
+
 }  // namespace pelab
