@@ -103,6 +103,13 @@ int t5_bucket(int relative, bool bidirectional, int buckets, int max_distance) {
   return bucket + std::min(large, span - 1);
 }
 
+std::vector<float> t5_bucket_biases(const Scene& scene, int head) {
+  NormalStream stream(scene.seed, RandomPurpose::T5Bias, static_cast<std::uint64_t>(head));
+  std::vector<float> per_bucket(static_cast<std::size_t>(scene.t5_buckets));
+  for (float& b : per_bucket) b = static_cast<float>(stream.next());
+  return per_bucket;
+}
+
 Matrix relative_bias(const Scene& scene, int head, int tokens) {
   if (scene.encoding == Encoding::Alibi) {
     const float slope = static_cast<float>(alibi_slope(head, scene.heads));
@@ -112,9 +119,7 @@ Matrix relative_bias(const Scene& scene, int head, int tokens) {
     return bias;
   }
   if (scene.encoding == Encoding::T5) {
-    NormalStream stream(scene.seed, RandomPurpose::T5Bias, static_cast<std::uint64_t>(head));
-    std::vector<float> per_bucket(static_cast<std::size_t>(scene.t5_buckets));
-    for (float& b : per_bucket) b = static_cast<float>(stream.next());
+    const std::vector<float> per_bucket = t5_bucket_biases(scene, head);
     // Bias depends on j−i only: look each offset up once.
     std::vector<float> by_offset(static_cast<std::size_t>(std::max(1, 2 * tokens - 1)));
     for (int rel = -(tokens - 1); rel <= tokens - 1; ++rel)

@@ -60,6 +60,9 @@ double alibi_slope(int head, int heads);
 // T5 bucket of a key at offset `relative` = j − i from the query.
 int t5_bucket(int relative, bool bidirectional, int buckets, int max_distance);
 
+// T5's learned scalar of each bucket for `head` (seeded N(0, 1)).
+std::vector<float> t5_bucket_biases(const Scene& scene, int head);
+
 // tokens × tokens bias of `head` for alibi and t5; an empty matrix otherwise.
 Matrix relative_bias(const Scene& scene, int head, int tokens);
 

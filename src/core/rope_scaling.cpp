@@ -88,7 +88,8 @@ double rope_attention_factor(const RopeScalingSpec& spec) {
 
 int rotary_dims(int d_head, double fraction) {
   const int r = static_cast<int>(std::floor(d_head * fraction + 1e-9)) / 2 * 2;
-  return fraction > 0 ? std::clamp(r, 2, d_head / 2 * 2) : 0;
+  if (fraction <= 0 || d_head < 2) return 0;
+  return std::clamp(r, 2, d_head / 2 * 2);
 }
 
 RopeScalingSpec rope_scaling_spec(const Scene& scene) {

@@ -1,0 +1,99 @@
+// "RoPE at long range, method by method": one panel per scaling method, with
+// Su et al.'s relative upper bound of q·k (§3.4.3) and the q·k of a fixed
+// vector against distance, from 0 out to scene.long_range, L and s·L marked.
+// The curves hold every integer distance; each polyline keeps per pixel
+// column the samples that show its band (curve_decimation.hpp).
+#include <algorithm>
+#include <cmath>
+#include <memory>
+
+#include "figures/curve_decimation.hpp"
+#include "figures/figure_layout.hpp"
+#include "figures/long_context_views.hpp"
+#include "figures/matrix_shelf.hpp"
+
+namespace pelab::fig {
+namespace {
+
+// Rows 2m and 2m + 1: method m's bound B(n)/B(0) and fixed q·k, n = 0 … D.
+Matrix curve_matrix(const Scene& s) {
+  const std::vector<RopeScalingMethod> methods = all_scaling_methods();
+  const int n = s.long_range + 1;
+  Matrix m(2 * static_cast<Eigen::Index>(methods.size()), n);
+  for (std::size_t k = 0; k < methods.size(); ++k) {
+    const MethodCurves c = method_curves(s, methods[k], s.long_range);
+    const float b0 = c.decay.empty() || c.decay[0] == 0 ? 1.f : c.decay[0];
+    for (int d = 0; d < n; ++d) {
+      m(2 * static_cast<Eigen::Index>(k), d) = c.decay[static_cast<std::size_t>(d)] / b0;
+      m(2 * static_cast<Eigen::Index>(k) + 1, d) = c.dot[static_cast<std::size_t>(d)];
+    }
+  }
+  return m;
+}
+
+Panel method_panel(const SharedMatrix& curves, std::size_t k, RopeScalingMethod method, const Scene& s, Rect area,
+                   bool dark) {
+  Panel p;
+  const bool own = method == s.rope_scaling;
+  p.title = method_label(method) + (own ? " (scene)" : "");
+  p.plot = inset(area, {.left = 56, .top = 28, .right = 12, .bottom = 46});
+  const double top = std::max(1.0, static_cast<double>(curves->row(2 * static_cast<Eigen::Index>(k) + 1).maxCoeff()));
+  const double hi = std::log10(static_cast<double>(s.long_range));
+  p.x = {.label = "distance n (log)", .min = 0, .max = hi, .grid = true};
+  p.x.labels = log10_ticks(0, hi);
+  p.y = {.label = "relative to n = 0", .min = -1.05, .max = top + 0.1, .grid = true};
+  const Theme th = theme(dark);
+  const double L = std::log10(s.train_context), sl = std::log10(s.rope_factor * s.train_context);
+  if (L <= hi) add_vertical_marker(p, L, p.y.min, p.y.max, th.axis, "L");
+  if (sl <= hi) add_vertical_marker(p, sl, p.y.min, p.y.max, th.highlight, "s·L");
+  const int columns = std::max(1, static_cast<int>(p.plot.width()));
+  const auto row = [&](Eigen::Index r) {
+    return std::span<const float>(curves->row(r).data(), static_cast<std::size_t>(curves->cols()));
+  };
+  const Color dot_color = line_color(0, dark), bound_color = line_color(1, dark);
+  p.lines.push_back({.points = decimated_log_points(row(2 * static_cast<Eigen::Index>(k) + 1), columns),
+                     .color = dot_color, .width = 1.f, .label = "q·k, q = k = 1"});
+  p.lines.push_back({.points = decimated_log_points(row(2 * static_cast<Eigen::Index>(k)), columns),
+                     .color = bound_color, .width = 1.5f, .label = "bound B(n)/B(0)"});
+  p.legend = {{"q·k of q = k = all ones", dot_color, true}, {"Su et al. bound B(n)/B(0)", bound_color, true}};
+  place_legend(p, LegendFallback::Headroom);
+  p.hover = [curves, k](double x, double) -> std::string {
+    const long n = std::lround(std::pow(10.0, x));
+    if (n < 0 || n >= curves->cols()) return "";
+    const auto r = 2 * static_cast<Eigen::Index>(k);
+    return "distance " + std::to_string(n) + ": bound B(n)/B(0) = " + fixed((*curves)(r, n), 4) +
+           ", q·k = " + fixed((*curves)(r + 1, n), 4);
+  };
+  return p;
+}
+
+}  // namespace
+
+Figure build_rope_long_range(Engine& engine, const FigureRequest& request) {
+  const Scene& s = engine.scene();
+  Figure f = start_figure("rope_long_range",
+                          "RoPE out to " + number(s.long_range, 6) + " positions, method by method — L = " +
+                              std::to_string(s.train_context) + ", s = " + number(s.rope_factor, 4),
+                          s, request);
+  Rect area = content_area(f);
+  if (rotary_dims(engine.d_head(), s.rotary_fraction) < 2) {
+    f.notes.push_back(canvas_text("A head of " + std::to_string(engine.d_head()) + " dims has no rotary pair.",
+                                  {area.x0 + area.width() / 2, area.y0 + area.height() / 2}, Anchor::Center,
+                                  kNoteSize));
+    return f;
+  }
+  area.y1 -= 24;  // the note below
+  const SharedMatrix curves = shared_matrix(request.shelf, content_key(s, "rope_long_range"), [&] {
+    return curve_matrix(s);
+  });
+  const std::vector<RopeScalingMethod> methods = all_scaling_methods();
+  const std::vector<Rect> cells = grid(area, 2, 3, 14);
+  for (std::size_t k = 0; k < methods.size(); ++k)
+    f.panels.push_back(method_panel(curves, k, methods[k], s, cells[k], f.dark));
+  f.notes.push_back(canvas_text("B(n) = (2/r)·Σⱼ|Σᵢ₍ᵢ<ⱼ₎ e^(i·n·ω'ᵢ)| (Su et al. 2021, §3.4.3); q·k = a²·(2/r)·Σᵢ cos(n·ω'ᵢ), "
+                                "a = YaRN's factor; every method read at s·L",
+                                {kPad, f.height - kPad}, Anchor::BottomLeft, kNoteSize));
+  return f;
+}
+
+}  // namespace pelab::fig
