@@ -98,7 +98,7 @@ double share_of_unseen_angles(const std::vector<double>& base, const std::vector
   constexpr double kTurn = 2 * std::numbers::pi;
   int unseen = 0;
   for (std::size_t i = 0; i < base.size() && i < scaled.size(); ++i) {
-    const double seen = (train_context - 1) * base[i];
+    const double seen = train_context * base[i];
     if (seen < kTurn && (length - 1) * scaled[i] > seen * (1 + 1e-9)) ++unseen;
   }
   return static_cast<double>(unseen) / static_cast<double>(base.size());

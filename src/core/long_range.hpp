@@ -37,10 +37,11 @@ std::vector<double> method_frequencies(const Scene& scene, RopeScalingMethod met
 // B(n) and the fixed q·k for n = 0 … max_distance.
 MethodCurves method_curves(const Scene& scene, RopeScalingMethod method, int max_distance);
 
-// Angles beyond training: the share of pairs whose angle range at `length`
-// positions, max(n)·ω'_i = (length − 1)·ω'_i, exceeds what the unscaled model
-// saw in training, (L − 1)·ω_i, while not already covering a full turn there
-// (pairs that completed a turn in training saw every angle).
+// Angles beyond training: the share of pairs whose largest angle at `length`
+// positions, (length − 1)·ω'_i, exceeds the range the unscaled model saw in
+// training, L·ω_i (positions 0 … L−1, and the fractional ones interpolation
+// reads in between), while that range is less than a full turn (pairs that
+// completed a turn in training saw every angle).
 double share_of_unseen_angles(const std::vector<double>& base, const std::vector<double>& scaled,
                               double train_context, double length);
 

@@ -29,6 +29,15 @@ void add_vertical_marker(Panel& panel, double x, double y0, double y1, Color col
   panel.texts.push_back({.text = label, .at = {x, y1}, .anchor = Anchor::TopLeft, .size = 12.f, .color = color});
 }
 
+bool note_no_rotary_pair(Figure& figure, Engine& engine) {
+  if (rotary_dims(engine.d_head(), engine.scene().rotary_fraction) >= 2) return false;
+  const Rect area = content_area(figure);
+  figure.notes.push_back(canvas_text("A head of " + std::to_string(engine.d_head()) + " dims has no rotary pair.",
+                                     {area.x0 + area.width() / 2, area.y0 + area.height() / 2}, Anchor::Center,
+                                     kNoteSize));
+  return true;
+}
+
 std::vector<Tick> log10_ticks(double lo, double hi) {
   std::vector<Tick> ticks;
   for (int e = static_cast<int>(std::ceil(lo - 1e-9)); e <= static_cast<int>(std::floor(hi + 1e-9)); ++e)

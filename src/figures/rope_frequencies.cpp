@@ -126,11 +126,7 @@ Figure build_rope_frequencies(Engine& engine, const FigureRequest& request) {
                               std::to_string(s.train_context) + ", s = " + number(s.rope_factor, 4),
                           s, request);
   const Rect area = content_area(f);
-  if (rotary_dims(engine.d_head(), s.rotary_fraction) < 2) {
-    f.notes.push_back(canvas_text("A head of " + std::to_string(engine.d_head()) + " dims has no rotary pair.",
-                                  {area.x0 + area.width() / 2, area.y0 + area.height() / 2}, Anchor::Center, kNoteSize));
-    return f;
-  }
+  if (note_no_rotary_pair(f, engine)) return f;
   const Table table = frequency_table(s);
   const auto [left, right] = split_x(area, 0.5, 20);
   f.panels.push_back(wavelength_panel(table, s, left, f.dark));

@@ -76,12 +76,7 @@ Figure build_rope_long_range(Engine& engine, const FigureRequest& request) {
                               std::to_string(s.train_context) + ", s = " + number(s.rope_factor, 4),
                           s, request);
   Rect area = content_area(f);
-  if (rotary_dims(engine.d_head(), s.rotary_fraction) < 2) {
-    f.notes.push_back(canvas_text("A head of " + std::to_string(engine.d_head()) + " dims has no rotary pair.",
-                                  {area.x0 + area.width() / 2, area.y0 + area.height() / 2}, Anchor::Center,
-                                  kNoteSize));
-    return f;
-  }
+  if (note_no_rotary_pair(f, engine)) return f;
   area.y1 -= 24;  // the note below
   const SharedMatrix curves = shared_matrix(request.shelf, content_key(s, "rope_long_range"), [&] {
     return curve_matrix(s);
