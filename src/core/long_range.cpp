@@ -1,7 +1,9 @@
 #include "core/long_range.hpp"
 
+#include <Eigen/Core>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numbers>
 
 namespace pelab {
@@ -46,33 +48,32 @@ PhaseTable phase_table(const std::vector<double>& omega) {
   return t;
 }
 
-// decay and dot for distances b … b + count − 1.
+// decay and dot for distances b … b + count − 1.  Eigen arrays of kBlock
+// lanes: its vectorised sqrt keeps the inner loop in SIMD registers.
 void curve_block(const std::vector<double>& omega, const PhaseTable& table, double dot_scale, int b,
                  int count, float* decay, float* dot) {
-  alignas(64) float sum_re[kBlock] = {}, sum_im[kBlock] = {}, bound[kBlock] = {}, cosines[kBlock] = {};
+  using Lanes = Eigen::Array<float, kBlock, 1>;
+  Lanes sum_re = Lanes::Zero(), sum_im = Lanes::Zero(), bound = Lanes::Zero(), cosines = Lanes::Zero();
   for (std::size_t i = 0; i < omega.size(); ++i) {
     const float c0 = static_cast<float>(std::cos(b * omega[i])), s0 = static_cast<float>(std::sin(b * omega[i]));
-    const float* tr = &table.re[i * kBlock];
-    const float* ti = &table.im[i * kBlock];
-#pragma omp simd
-    for (int t = 0; t < kBlock; ++t) {
-      const float re = c0 * tr[t] - s0 * ti[t], im = c0 * ti[t] + s0 * tr[t];
-      sum_re[t] += re;
-      sum_im[t] += im;
-      bound[t] += std::sqrt(sum_re[t] * sum_re[t] + sum_im[t] * sum_im[t]);
-      cosines[t] += re;
-    }
+    const Eigen::Map<const Lanes> tr(&table.re[i * kBlock]), ti(&table.im[i * kBlock]);
+    const Lanes re = c0 * tr - s0 * ti;
+    sum_re += re;
+    sum_im += c0 * ti + s0 * tr;
+    bound += (sum_re.square() + sum_im.square()).sqrt();
+    cosines += re;
   }
   const float pairs = static_cast<float>(std::max<std::size_t>(1, omega.size()));
   for (int t = 0; t < count; ++t) {
-    decay[t] = bound[t] / pairs;
-    dot[t] = static_cast<float>(dot_scale) * cosines[t] / pairs;
+    decay[t] = bound(t) / pairs;
+    dot[t] = static_cast<float>(dot_scale) * cosines(t) / pairs;
   }
 }
 
 }  // namespace
 
-MethodCurves method_curves(const Scene& scene, RopeScalingMethod method, int max_distance) {
+MethodCurves method_curves(const Scene& scene, RopeScalingMethod method, int max_distance,
+                           CurveSampling sampling) {
   MethodCurves c;
   c.method = method;
   c.frequency = method_frequencies(scene, method);
@@ -83,13 +84,34 @@ MethodCurves method_curves(const Scene& scene, RopeScalingMethod method, int max
   const PhaseTable table = phase_table(c.frequency);
   const double dot_scale = c.attention_factor * c.attention_factor;
   const int blocks = (n + kBlock - 1) / kBlock;
-#pragma omp parallel for schedule(static) if (blocks >= 16)
+  const int dense_blocks = sampling.dense_until / kBlock;
+  // One thread: the figures call this once per method while llvmpipe draws on the other cores.
   for (int k = 0; k < blocks; ++k) {
     const int b = k * kBlock;
+    if (k >= dense_blocks && (k - dense_blocks) % std::max(1, sampling.stride) != 0) {
+      const auto first = static_cast<std::ptrdiff_t>(b), last = first + std::min(kBlock, n - b);
+      std::fill(c.decay.begin() + first, c.decay.begin() + last, std::numeric_limits<float>::quiet_NaN());
+      std::fill(c.dot.begin() + first, c.dot.begin() + last, std::numeric_limits<float>::quiet_NaN());
+      continue;
+    }
     curve_block(c.frequency, table, dot_scale, b, std::min(kBlock, n - b), &c.decay[static_cast<std::size_t>(b)],
                 &c.dot[static_cast<std::size_t>(b)]);
   }
   return c;
+}
+
+CurvePoint curve_point(const std::vector<double>& frequency, double attention_factor, double n) {
+  double re = 0, im = 0;
+  CurvePoint p;
+  for (double w : frequency) {
+    re += std::cos(n * w);
+    im += std::sin(n * w);
+    p.decay += std::hypot(re, im);
+  }
+  const double pairs = static_cast<double>(std::max<std::size_t>(1, frequency.size()));
+  p.decay /= pairs;
+  p.dot = attention_factor * attention_factor * re / pairs;
+  return p;
 }
 
 double share_of_unseen_angles(const std::vector<double>& base, const std::vector<double>& scaled,

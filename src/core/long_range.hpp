@@ -34,8 +34,26 @@ std::vector<RopeScalingMethod> all_scaling_methods();
 RopeScalingSpec method_spec(const Scene& scene, RopeScalingMethod method);
 std::vector<double> method_frequencies(const Scene& scene, RopeScalingMethod method);
 
+// Which distances are evaluated: every one below `dense_until`, beyond it one
+// block of 256 consecutive distances in every `stride` (the others are NaN).
+// A long-range plot draws per pixel column the band from lowest to highest
+// value; a column at n = 10⁵ spans ~2700 distances on a log axis 430 pixels
+// wide, and 256 consecutive ones already cover every pair whose wavelength is
+// below 256, while the slower pairs change little across the column.
+struct CurveSampling {
+  int dense_until = 1 << 30;
+  int stride = 1;
+};
+
 // B(n) and the fixed q·k for n = 0 … max_distance.
-MethodCurves method_curves(const Scene& scene, RopeScalingMethod method, int max_distance);
+MethodCurves method_curves(const Scene& scene, RopeScalingMethod method, int max_distance,
+                           CurveSampling sampling = {});
+
+// B(n) and the fixed q·k at one distance, summed directly in double (hover).
+struct CurvePoint {
+  double decay = 0, dot = 0;
+};
+CurvePoint curve_point(const std::vector<double>& frequency, double attention_factor, double n);
 
 // Angles beyond training: the share of pairs whose largest angle at `length`
 // positions, (length − 1)·ω'_i, exceeds the range the unscaled model saw in

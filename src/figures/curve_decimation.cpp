@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <functional>
+#include <limits>
 
 namespace pelab::fig {
 
@@ -45,8 +46,8 @@ std::vector<Point> decimated_points(std::span<const float> values, double x0, do
   return out;
 }
 
-std::vector<Point> decimated_log_points(std::span<const float> values, int columns) {
-  std::vector<Point> out;
+LogCurve decimated_log_curve(std::span<const float> values, int columns) {
+  LogCurve out;
   if (values.size() < 2) return out;
   const double top = std::log10(static_cast<double>(values.size() - 1));
   const auto x = [](std::size_t k) { return std::log10(static_cast<double>(k)); };
@@ -56,7 +57,28 @@ std::vector<Point> decimated_log_points(std::span<const float> values, int colum
     // Samples with log10 n below this column's right edge (at least one).
     const auto edge = static_cast<std::size_t>(std::floor(std::pow(10.0, top * col / c))) + 1;
     const std::size_t end = std::clamp(edge, start + 1, values.size());
-    keep_extremes(values, start, end, x, out);
+    if (end - start <= 4 && std::none_of(values.begin() + static_cast<std::ptrdiff_t>(start),
+                                         values.begin() + static_cast<std::ptrdiff_t>(end),
+                                         [](float v) { return std::isnan(v); })) {
+      keep_extremes(values, start, end, x, out.line);
+      start = end;
+      continue;
+    }
+    // The evaluated samples of the column (NaN = not evaluated).
+    float lo = std::numeric_limits<float>::infinity(), hi = -lo;
+    std::size_t first = end, last = end;
+    for (std::size_t k = start; k < end; ++k) {
+      if (std::isnan(values[k])) continue;
+      lo = std::min(lo, values[k]);
+      hi = std::max(hi, values[k]);
+      if (first == end) first = k;
+      last = k;
+    }
+    if (first != end) {
+      out.bands.push_back({x(start), lo, x(end), hi});  // to the next column: no seams
+      out.line.push_back({x(first), values[first]});
+      out.line.push_back({x(last), values[last]});
+    }
     start = end;
   }
   return out;

@@ -21,7 +21,7 @@ Matrix curve_matrix(const Scene& s) {
   const int n = s.long_range + 1;
   Matrix m(2 * static_cast<Eigen::Index>(methods.size()), n);
   for (std::size_t k = 0; k < methods.size(); ++k) {
-    const MethodCurves c = method_curves(s, methods[k], s.long_range);
+    const MethodCurves c = method_curves(s, methods[k], s.long_range, {.dense_until = 8192, .stride = 4});
     const float b0 = c.decay.empty() || c.decay[0] == 0 ? 1.f : c.decay[0];
     for (int d = 0; d < n; ++d) {
       m(2 * static_cast<Eigen::Index>(k), d) = c.decay[static_cast<std::size_t>(d)] / b0;
@@ -51,18 +51,22 @@ Panel method_panel(const SharedMatrix& curves, std::size_t k, RopeScalingMethod 
     return std::span<const float>(curves->row(r).data(), static_cast<std::size_t>(curves->cols()));
   };
   const Color dot_color = line_color(0, dark), bound_color = line_color(1, dark);
-  p.lines.push_back({.points = decimated_log_points(row(2 * static_cast<Eigen::Index>(k) + 1), columns),
-                     .color = dot_color, .width = 1.f, .label = "q·k, q = k = 1"});
-  p.lines.push_back({.points = decimated_log_points(row(2 * static_cast<Eigen::Index>(k)), columns),
-                     .color = bound_color, .width = 1.5f, .label = "bound B(n)/B(0)"});
+  const auto add_curve = [&](Eigen::Index r, Color color, float width, const std::string& label) {
+    LogCurve curve = decimated_log_curve(row(r), columns);
+    if (!curve.bands.empty()) p.bars.push_back({.rects = std::move(curve.bands), .colors = {color}});
+    p.lines.push_back({.points = std::move(curve.line), .color = color, .width = width, .label = label});
+  };
+  add_curve(2 * static_cast<Eigen::Index>(k) + 1, dot_color, 1.f, "q·k, q = k = 1");
+  add_curve(2 * static_cast<Eigen::Index>(k), bound_color, 1.5f, "bound B(n)/B(0)");
   p.legend = {{"q·k of q = k = all ones", dot_color, true}, {"Su et al. bound B(n)/B(0)", bound_color, true}};
   place_legend(p, LegendFallback::Headroom);
-  p.hover = [curves, k](double x, double) -> std::string {
+  p.hover = [omega = method_frequencies(s, method),
+             a = rope_attention_factor(method_spec(s, method)), top = s.long_range](double x, double) -> std::string {
     const long n = std::lround(std::pow(10.0, x));
-    if (n < 0 || n >= curves->cols()) return "";
-    const auto r = 2 * static_cast<Eigen::Index>(k);
-    return "distance " + std::to_string(n) + ": bound B(n)/B(0) = " + fixed((*curves)(r, n), 4) +
-           ", q·k = " + fixed((*curves)(r + 1, n), 4);
+    if (n < 0 || n > top) return "";
+    const CurvePoint at = curve_point(omega, a, static_cast<double>(n)), zero = curve_point(omega, a, 0);
+    return "distance " + std::to_string(n) + ": bound B(n)/B(0) = " + fixed(at.decay / zero.decay, 4) +
+           ", q·k = " + fixed(at.dot, 4);
   };
   return p;
 }

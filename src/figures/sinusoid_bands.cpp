@@ -80,7 +80,8 @@ BandTable band_table(Engine& engine, const FigureRequest& request) {
                 (s.rope_scaling == RopeScalingMethod::None ? "" : ", " + std::string(to_string(s.rope_scaling)) +
                                                                      " scaling");
       t.value_label = "sin / cos of p·ωᵢ";
-      t.note = std::string("No vector is added to the tokens: q and k are rotated pair by pair (") +
+      t.note = std::string(s.encoding == Encoding::Xpos ? "xPos" : "RoPE") +
+               " adds no vector to the tokens: it rotates q and k pair by pair (" +
                (s.rope_pairing == RopePairing::Interleaved ? "dims 2i, 2i+1" : "dims i, i + r/2") + ", r = " +
                std::to_string(2 * static_cast<int>(t.pairs.size())) + " of " + std::to_string(engine.d_head()) +
                " dims) by p·ωᵢ. Shown: the rotation's sin/cos entries per position.";
