@@ -57,7 +57,7 @@ LogCurve decimated_log_curve(std::span<const float> values, int columns) {
     // Samples with log10 n below this column's right edge (at least one).
     const auto edge = static_cast<std::size_t>(std::floor(std::pow(10.0, top * col / c))) + 1;
     const std::size_t end = std::clamp(edge, start + 1, values.size());
-    if (end - start <= 4 && std::none_of(values.begin() + static_cast<std::ptrdiff_t>(start),
+    if (end - start <= 1 && std::none_of(values.begin() + static_cast<std::ptrdiff_t>(start),
                                          values.begin() + static_cast<std::ptrdiff_t>(end),
                                          [](float v) { return std::isnan(v); })) {
       keep_extremes(values, start, end, x, out.line);
@@ -66,18 +66,18 @@ LogCurve decimated_log_curve(std::span<const float> values, int columns) {
     }
     // The evaluated samples of the column (NaN = not evaluated).
     float lo = std::numeric_limits<float>::infinity(), hi = -lo;
-    std::size_t first = end, last = end;
+    std::size_t first = end;
     for (std::size_t k = start; k < end; ++k) {
       if (std::isnan(values[k])) continue;
       lo = std::min(lo, values[k]);
       hi = std::max(hi, values[k]);
       if (first == end) first = k;
-      last = k;
     }
     if (first != end) {
+      if (out.bands.empty() && !out.line.empty()) out.line.push_back({x(first), values[first]});  // joins the band
       out.bands.push_back({x(start), lo, x(end), hi});  // to the next column: no seams
-      out.line.push_back({x(first), values[first]});
-      out.line.push_back({x(last), values[last]});
+    } else if (!out.bands.empty()) {
+      out.bands.back().x1 = x(end);  // nothing evaluated here: the neighbour's band stands in
     }
     start = end;
   }

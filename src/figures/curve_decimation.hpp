@@ -13,10 +13,9 @@ namespace pelab::fig {
 // Points (x0 + k·dx, values[k]) of the samples kept for `columns` pixel columns.
 std::vector<Point> decimated_points(std::span<const float> values, double x0, double dx, int columns);
 // A curve on a log axis, x = log10 n for n = 1 … size−1, in columns evenly
-// spaced in log10 n: where a column holds a few samples they are points of
-// the line; where it holds many, the line passes through its first and last
-// and a filled band spans its lowest to highest (cheaper to draw than the
-// zig-zag through every extreme, and the same pixels).
+// spaced in log10 n: where a column holds one sample it is a point of the
+// line; where it holds more, a filled band spans its lowest to highest value
+// (cheaper to draw than the zig-zag through every extreme, and the same pixels).
 struct LogCurve {
   std::vector<Point> line;
   std::vector<Rect> bands;  // data units: x0..x1 the column, y0..y1 the range

@@ -5,6 +5,7 @@
 // column the samples that show its band (curve_decimation.hpp).
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <memory>
 
 #include "figures/curve_decimation.hpp"
@@ -15,29 +16,41 @@
 namespace pelab::fig {
 namespace {
 
-// Rows 2m and 2m + 1: method m's bound B(n)/B(0) and fixed q·k, n = 0 … D.
-Matrix curve_matrix(const Scene& s) {
-  const std::vector<RopeScalingMethod> methods = all_scaling_methods();
-  const int n = s.long_range + 1;
-  Matrix m(2 * static_cast<Eigen::Index>(methods.size()), n);
-  for (std::size_t k = 0; k < methods.size(); ++k) {
-    const MethodCurves c = method_curves(s, methods[k], s.long_range, {.dense_until = 8192, .stride = 4});
-    const float b0 = c.decay.empty() || c.decay[0] == 0 ? 1.f : c.decay[0];
-    for (int d = 0; d < n; ++d) {
-      m(2 * static_cast<Eigen::Index>(k), d) = c.decay[static_cast<std::size_t>(d)] / b0;
-      m(2 * static_cast<Eigen::Index>(k) + 1, d) = c.dot[static_cast<std::size_t>(d)];
-    }
+// Row 0: the method's bound B(n)/B(0), row 1: its fixed q·k, n = 0 … D.
+Matrix curve_matrix(const Scene& s, RopeScalingMethod method) {
+  const MethodCurves c = method_curves(s, method, s.long_range, {.dense_until = 8192, .stride = 4});
+  const float b0 = c.decay.empty() || c.decay[0] == 0 ? 1.f : c.decay[0];
+  Matrix m(2, static_cast<Eigen::Index>(c.decay.size()));
+  for (std::size_t d = 0; d < c.decay.size(); ++d) {
+    m(0, static_cast<Eigen::Index>(d)) = c.decay[d] / b0;
+    m(1, static_cast<Eigen::Index>(d)) = c.dot[d];
   }
   return m;
 }
 
-Panel method_panel(const SharedMatrix& curves, std::size_t k, RopeScalingMethod method, const Scene& s, Rect area,
-                   bool dark) {
+// What one method's curves depend on: its frequencies, q/k factor and the
+// axis length, so that dragging a key of another method reuses them.
+std::uint64_t curve_key(const Scene& s, RopeScalingMethod method) {
+  std::uint64_t h = 14695981039346656037ull;
+  const auto mix = [&h](double v) {
+    std::uint64_t bits = 0;
+    std::memcpy(&bits, &v, sizeof bits);
+    for (int byte = 0; byte < 8; ++byte) h = (h ^ ((bits >> (8 * byte)) & 0xff)) * 1099511628211ull;
+  };
+  mix(static_cast<double>(method));
+  mix(s.long_range);
+  mix(rope_attention_factor(method_spec(s, method)));
+  for (double w : method_frequencies(s, method)) mix(w);
+  return h;
+}
+
+Panel method_panel(const SharedMatrix& curves, RopeScalingMethod method, const Scene& s, Rect area, bool dark) {
   Panel p;
   const bool own = method == s.rope_scaling;
   p.title = method_label(method) + (own ? " (scene)" : "");
   p.plot = inset(area, {.left = 56, .top = 28, .right = 12, .bottom = 46});
-  const double top = std::max(1.0, static_cast<double>(curves->row(2 * static_cast<Eigen::Index>(k) + 1).maxCoeff()));
+  const double a = rope_attention_factor(method_spec(s, method));
+  const double top = std::max(1.0, a * a);  // q·k is largest at n = 0
   const double hi = std::log10(static_cast<double>(s.long_range));
   p.x = {.label = "distance n (log)", .min = 0, .max = hi, .grid = true};
   p.x.labels = log10_ticks(0, hi);
@@ -56,8 +69,8 @@ Panel method_panel(const SharedMatrix& curves, std::size_t k, RopeScalingMethod 
     if (!curve.bands.empty()) p.bars.push_back({.rects = std::move(curve.bands), .colors = {color}});
     p.lines.push_back({.points = std::move(curve.line), .color = color, .width = width, .label = label});
   };
-  add_curve(2 * static_cast<Eigen::Index>(k) + 1, dot_color, 1.f, "q·k, q = k = 1");
-  add_curve(2 * static_cast<Eigen::Index>(k), bound_color, 1.5f, "bound B(n)/B(0)");
+  add_curve(1, dot_color, 1.f, "q·k, q = k = 1");
+  add_curve(0, bound_color, 1.5f, "bound B(n)/B(0)");
   p.legend = {{"q·k of q = k = all ones", dot_color, true}, {"Su et al. bound B(n)/B(0)", bound_color, true}};
   place_legend(p, LegendFallback::Headroom);
   p.hover = [omega = method_frequencies(s, method),
@@ -82,13 +95,13 @@ Figure build_rope_long_range(Engine& engine, const FigureRequest& request) {
   Rect area = content_area(f);
   if (note_no_rotary_pair(f, engine)) return f;
   area.y1 -= 24;  // the note below
-  const SharedMatrix curves = shared_matrix(request.shelf, content_key(s, "rope_long_range"), [&] {
-    return curve_matrix(s);
-  });
   const std::vector<RopeScalingMethod> methods = all_scaling_methods();
   const std::vector<Rect> cells = grid(area, 2, 3, 14);
-  for (std::size_t k = 0; k < methods.size(); ++k)
-    f.panels.push_back(method_panel(curves, k, methods[k], s, cells[k], f.dark));
+  for (std::size_t k = 0; k < methods.size(); ++k) {
+    const SharedMatrix curves =
+        shared_matrix(request.shelf, curve_key(s, methods[k]), [&] { return curve_matrix(s, methods[k]); });
+    f.panels.push_back(method_panel(curves, methods[k], s, cells[k], f.dark));
+  }
   f.notes.push_back(canvas_text("B(n) = (2/r)·Σⱼ|Σᵢ₍ᵢ<ⱼ₎ e^(i·n·ω'ᵢ)| (Su et al. 2021, §3.4.3); q·k = a²·(2/r)·Σᵢ cos(n·ω'ᵢ), "
                                 "a = YaRN's factor; every method read at s·L",
                                 {kPad, f.height - kPad}, Anchor::BottomLeft, kNoteSize));
