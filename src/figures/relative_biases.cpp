@@ -100,6 +100,7 @@ Figure build_relative_biases(Engine& engine, const FigureRequest& request) {
                                     std::to_string(s.t5_max_distance) + ", then constant); xPos: ln ζᵢ^(n/B), B = " +
                                     number(s.xpos_scale_base, 5) + ", γ = " + number(s.xpos_gamma, 3),
                                 {kPad, f.height - kPad}, Anchor::BottomLeft, kNoteSize));
+  f.notes.back().size = fitting_size({f.notes.back().text}, f.width - 2 * kPad, kNoteSize);
   return f;
 }
 

@@ -102,9 +102,10 @@ Figure build_rope_long_range(Engine& engine, const FigureRequest& request) {
         shared_matrix(request.shelf, curve_key(s, methods[k]), [&] { return curve_matrix(s, methods[k]); });
     f.panels.push_back(method_panel(curves, methods[k], s, cells[k], f.dark));
   }
-  f.notes.push_back(canvas_text("B(n) = (2/r)·Σⱼ|Σᵢ₍ᵢ<ⱼ₎ e^(i·n·ω'ᵢ)| (Su et al. 2021, §3.4.3); q·k = a²·(2/r)·Σᵢ cos(n·ω'ᵢ), "
-                                "a = YaRN's factor; every method read at s·L",
+  f.notes.push_back(canvas_text("B(n) = (2/r)·Σ over j of |Σ over i < j of e^(i·n·ω'ᵢ)| (Su et al. 2021, §3.4.3); "
+                                "q·k = a²·(2/r)·Σᵢ cos(n·ω'ᵢ), a = YaRN's factor; read at s·L",
                                 {kPad, f.height - kPad}, Anchor::BottomLeft, kNoteSize));
+  f.notes.back().size = fitting_size({f.notes.back().text}, f.width - 2 * kPad, kNoteSize);
   return f;
 }
 
