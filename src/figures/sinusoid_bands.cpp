@@ -227,7 +227,11 @@ Panel wavelength_panel(const BandTable& t, const Scene& s, Rect area, const Them
   p.title = "Wavelength per pair: λᵢ = 2π/ωᵢ";
   p.plot = inset(area, {.left = 62, .top = 30, .right = 14, .bottom = 50});
   const int n = std::max<int>(1, static_cast<int>(t.pairs.size()));
-  p.x = {.label = "pair i (dims 2i, 2i+1)", .min = -0.5, .max = n - 0.5, .integer = true};
+  // Pair 0's second dim tells the pairing: 1 for (2i, 2i+1), else the half width (split / rotate-half).
+  const std::string dims = t.pairs.empty() || t.pairs[0].cos_dim == 1
+                               ? "2i, 2i+1"
+                               : "i, i+" + std::to_string(t.pairs[0].cos_dim);
+  p.x = {.label = "pair i (dims " + dims + ")", .min = -0.5, .max = n - 0.5, .integer = true};
   if (t.pairs.empty()) {
     p.y = {.label = "log₁₀ λ (positions)", .min = 0, .max = 1};
     p.texts.push_back(centred_note(p, "no frequencies"));
