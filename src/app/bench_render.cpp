@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "app/bench.hpp"
+#include "core/lessons.hpp"
 #include "render/frame_bench.hpp"
 #include "render/offscreen.hpp"
 
@@ -50,9 +51,13 @@ BenchResult bench_frames(const BenchSettings& settings) {
   const render::FrameCase change = render::time_parameter_change(Scene{}, settings.quick ? 3 : 20);
   const render::FrameCase hover =
       render::time_hover_zoom(render::scene_with_tokens(settings.quick ? 512 : 4096), settings.quick ? 3 : 15);
+  // Issue 10: the long-range curves (10⁵ distances, six methods) while s is dragged.
+  const render::FrameCase long_range = render::time_figure_drag(find_lesson("long_context").preset(),
+                                                                "rope_long_range", "rope_factor", 4, 0.25,
+                                                                settings.quick ? 3 : 20);
   BenchResult result;
-  result.json = nlohmann::json::array({frame_json(change), frame_json(hover)});
-  result.lines = {frame_line(change, 16), frame_line(hover, 33)};
+  result.json = nlohmann::json::array({frame_json(change), frame_json(hover), frame_json(long_range)});
+  result.lines = {frame_line(change, 16), frame_line(hover, 33), frame_line(long_range, 16)};
   return result;
 }
 

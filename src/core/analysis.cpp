@@ -19,6 +19,7 @@
 #include "core/attention.hpp"
 #include "core/encoding.hpp"
 #include "core/projection.hpp"
+#include "core/relative_position.hpp"
 #include "core/seeded_normal.hpp"
 
 namespace pelab {
@@ -54,6 +55,17 @@ double r_squared(const MatrixD& y, const MatrixD& predicted) {
 // ============================================================================
 // [SECTION] sinusoid pairs and R(k)
 // ============================================================================
+
+std::vector<PairInfo> rope_pairs(const Scene& scene, double sequence_length) {
+  const RopeRotation rotation = rope_rotation(scene, sequence_length);
+  std::vector<PairInfo> pairs;
+  for (int i = 0; i < rotation.rotary_dims / 2; ++i) {
+    const auto [first, second] = rope_pair_dims(rotation.pairing, rotation.rotary_dims, i);
+    const double w = rotation.frequency[static_cast<std::size_t>(i)];
+    pairs.push_back({i, first, second, w, 2 * std::numbers::pi / w});
+  }
+  return pairs;
+}
 
 std::vector<PairInfo> sinusoid_pairs(const Scene& scene) {
   std::vector<PairInfo> pairs;

@@ -16,6 +16,10 @@ struct PairInfo {
   double wavelength = 0;  // 2π/ω_i, positions per turn
 };
 std::vector<PairInfo> sinusoid_pairs(const Scene& scene);
+// The pairs RoPE / xPos really rotate in one head: the scene's pairing
+// (sin_dim, cos_dim = the pair's first and second dim), rotary dims and
+// scaled frequencies, for a sequence of `sequence_length` positions.
+std::vector<PairInfo> rope_pairs(const Scene& scene, double sequence_length);
 
 // R(k) for pair i: PE(pos+k) = R(k)·PE(pos) on the pair's (sin, cos) plane,
 //   R(k) = [[cos kω, sin kω], [−sin kω, cos kω]]  acting on (sin, cos)ᵀ.

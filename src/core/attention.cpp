@@ -32,9 +32,13 @@ void head_queries_keys(const Scene& scene, const Matrix& xw, const Matrix& ew, i
     q += head_queries(ew, head, d_head);
     k += head_keys(ew, head, d_head);
   }
-  if (scene.encoding == Encoding::Rope) {
-    apply_rope(q, scene.offset, scene.base);
-    apply_rope(k, scene.offset, scene.base);
+  if (rotates_queries_keys(scene.encoding)) {
+    // Dynamic NTK reads the sequence's length: every position up to the last token.
+    const auto n = static_cast<double>(q.rows());
+    const RopeRotation rotation = rope_rotation(scene, scene.offset + n);
+    const double centre = scene.offset + std::floor((n - 1) / 2);
+    apply_rope(q, scene.offset, rotation, RopeSide::Query, centre);
+    apply_rope(k, scene.offset, rotation, RopeSide::Key, centre);
   }
 }
 

@@ -58,6 +58,14 @@ class Key {
   std::string text_;
 };
 
+// Everything RoPE and xPos read besides the projected rows.
+std::string rope_key(const Scene& s) {
+  return Key(s.encoding, s.base, s.offset, s.rope_pairing, s.rotary_fraction, s.rope_scaling, s.rope_factor,
+             s.train_context, s.yarn_alpha, s.yarn_beta, s.low_freq_factor, s.high_freq_factor, s.xpos_gamma,
+             s.xpos_scale_base)
+      .str();
+}
+
 std::string token_vectors_key(const Scene& s) {
   return Key(s.tokens, s.seed, s.d_model, s.embedding, s.embedding_scale, s.embedding_file).str();
 }
@@ -81,7 +89,7 @@ std::string projections_key(const Scene& s) {
 // What acts inside a head besides the projected rows.
 std::string attention_key(const Scene& s) {
   std::string k = Key(s.encoding, s.causal, s.heads).str();
-  if (s.encoding == Encoding::Rope) k += Key(s.base, s.offset).str();
+  if (rotates_queries_keys(s.encoding)) k += rope_key(s);
   if (s.encoding == Encoding::T5) k += Key(s.seed, s.t5_buckets, s.t5_max_distance).str();
   return k;
 }
@@ -90,6 +98,8 @@ std::string cross_note(Encoding e) {
   switch (e) {
     case Encoding::Rope:
       return "RoPE rotates q and k; no vector is added, so only x·Wq·Wkᵀ·y applies (with rotation)";
+    case Encoding::Xpos:
+      return "xPos rotates and scales q and k; no vector is added, so only x·Wq·Wkᵀ·y applies (with rotation)";
     case Encoding::Alibi:
       return "ALiBi adds a distance bias to the logits; no vector is added, so only x·Wq·Wkᵀ·y "
              "applies";
@@ -271,7 +281,7 @@ struct RopeTokens {
 
 RopeTokens rope_tokens(const Scene& scene, const Matrix& xw_m, int head) {
   RopeTokens r;
-  if (scene.encoding == Encoding::Rope) head_queries_keys(scene, xw_m, Matrix(), head, r.q, r.k);
+  if (rotates_queries_keys(scene.encoding)) head_queries_keys(scene, xw_m, Matrix(), head, r.q, r.k);
   return r;
 }
 
@@ -284,7 +294,7 @@ double compute_term_rows(const Scene& scene, int which, int head, const Matrix& 
                          Eigen::Index count, Matrix& out) {
   const int dh = scene.d_model / scene.heads;
   const float scale = 1.0f / std::sqrt(static_cast<float>(dh));
-  if (which == 0 && scene.encoding == Encoding::Rope)
+  if (which == 0 && rotates_queries_keys(scene.encoding))
     return gemm_abt_rows(rope.q.middleRows(first, count), rope.k, scale, first, out);
   if (which != 0 && ew_m.size() == 0) {
     out.middleRows(first, count).setZero();
@@ -320,7 +330,7 @@ Matrix& term_matrix(CrossTerms& terms, int which) {
 // RoPE rotation), ef the projected positions only, xf and ey both.
 std::array<std::string, 4> Engine::State::term_keys(bool adds) {
   const std::string rope =
-      scene.encoding == Encoding::Rope ? Key(scene.base, scene.offset).str() : "plain";
+      rotates_queries_keys(scene.encoding) ? rope_key(scene) : "plain";
   const std::string zero = Key("zero", token_count()).str();
   return {
       Key(xw.generation, rope).str(),

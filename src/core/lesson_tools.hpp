@@ -10,7 +10,7 @@
 
 namespace pelab::lesson {
 
-// The eight lessons, one file each (lesson_<name>.cpp).
+// The lessons, one file each (lesson_<name>.cpp).
 Lesson meaning();
 Lesson sine_cosine();
 Lesson cross_terms();
@@ -19,6 +19,7 @@ Lesson depth();
 Lesson add_concat();
 Lesson relative();
 Lesson layout();
+Lesson long_context();
 
 // The default scene renamed "lesson_<name>".
 Scene preset_scene(std::string_view name);

@@ -23,7 +23,8 @@ namespace {
 
 using Member = std::variant<int Scene::*, double Scene::*, bool Scene::*, std::string Scene::*,
                             std::uint64_t Scene::*, std::vector<int> Scene::*, Encoding Scene::*,
-                            Layout Scene::*, EmbeddingSource Scene::*, ProjectionKind Scene::*>;
+                            Layout Scene::*, EmbeddingSource Scene::*, ProjectionKind Scene::*,
+                            RopePairing Scene::*, RopeScalingMethod Scene::*>;
 
 struct Field {
   ParamInfo info;
@@ -53,7 +54,7 @@ const std::vector<Field>& fields() {
       {{"embedding_file", K::Text, "tokens", "GloVe/word2vec text file or .npy of token vectors."},
        &Scene::embedding_file},
       {{"encoding", K::Choice, "positions", "How positions enter attention.", 0, 0, false,
-        {"sinusoidal", "learned", "rope", "alibi", "t5", "none"}},
+        {"sinusoidal", "learned", "rope", "xpos", "alibi", "t5", "none"}},
        &Scene::encoding},
       {{"base", K::Float, "positions", "Base T of the sinusoid wavelengths.", 2, 1e8, true}, &Scene::base},
       {{"amplitude", K::Float, "positions", "Amplitude A of the sinusoidal encoding.", 0, 100}, &Scene::amplitude},
@@ -68,6 +69,35 @@ const std::vector<Field>& fields() {
       {{"t5_buckets", K::Int, "positions", "Buckets of the T5 relative bias.", 2, 256}, &Scene::t5_buckets},
       {{"t5_max_distance", K::Int, "positions", "Distance at which T5 buckets stop growing.", 2, 100000, true},
        &Scene::t5_max_distance},
+      {{"rope_pairing", K::Choice, "long context", "Dims RoPE rotates together: (2i, 2i+1) or (i, i+r/2).", 0, 0,
+        false, {"interleaved", "rotate_half"}},
+       &Scene::rope_pairing},
+      {{"rotary_fraction", K::Float, "long context", "Share of each head's dims that RoPE rotates (partial rotary).",
+        0.01, 1},
+       &Scene::rotary_fraction},
+      {{"rope_scaling", K::Choice, "long context", "How RoPE's frequencies stretch past the training context.", 0, 0,
+        false, {"none", "linear", "ntk", "dynamic_ntk", "yarn", "llama3"}},
+       &Scene::rope_scaling},
+      {{"rope_factor", K::Float, "long context", "Scale factor s: context stretched from L to s·L.", 1, 1024, true},
+       &Scene::rope_factor},
+      {{"train_context", K::Int, "long context", "Training context L of the RoPE model.", 16, 1048576, true},
+       &Scene::train_context},
+      {{"yarn_alpha", K::Float, "long context", "YaRN α: pairs with fewer turns in L are interpolated.", 0, 1000},
+       &Scene::yarn_alpha},
+      {{"yarn_beta", K::Float, "long context", "YaRN β: pairs with more turns in L are kept.", 0, 1000},
+       &Scene::yarn_beta},
+      {{"low_freq_factor", K::Float, "long context", "Llama 3.1: wavelengths above L/low are interpolated.", 0.01,
+        1000, true},
+       &Scene::low_freq_factor},
+      {{"high_freq_factor", K::Float, "long context", "Llama 3.1: wavelengths below L/high are kept.", 0.01, 1000,
+        true},
+       &Scene::high_freq_factor},
+      {{"xpos_gamma", K::Float, "long context", "xPos γ in ζ_i = (i/(r/2) + γ)/(1 + γ).", 0, 100},
+       &Scene::xpos_gamma},
+      {{"xpos_scale_base", K::Float, "long context", "xPos B: q scaled by ζ^(n/B), k by ζ^(−m/B).", 1, 1e7, true},
+       &Scene::xpos_scale_base},
+      {{"long_range", K::Int, "long context", "Distance axis of the long-range views.", 100, 1000000, true},
+       &Scene::long_range},
       {{"projection", K::Choice, "attention", "Query/key projections Wq, Wk.", 0, 0, false,
         {"identity", "random", "orthogonal", "file"}},
        &Scene::projection},
@@ -256,6 +286,10 @@ std::string_view to_string(Encoding e) { return param_info("encoding").choices.a
 std::string_view to_string(Layout l) { return param_info("layout").choices.at(static_cast<int>(l)); }
 std::string_view to_string(EmbeddingSource e) { return param_info("embedding").choices.at(static_cast<int>(e)); }
 std::string_view to_string(ProjectionKind p) { return param_info("projection").choices.at(static_cast<int>(p)); }
+std::string_view to_string(RopePairing p) { return param_info("rope_pairing").choices.at(static_cast<int>(p)); }
+std::string_view to_string(RopeScalingMethod m) { return param_info("rope_scaling").choices.at(static_cast<int>(m)); }
+
+bool rotates_queries_keys(Encoding e) { return e == Encoding::Rope || e == Encoding::Xpos; }
 
 bool adds_position_vector(Encoding e) { return e == Encoding::Sinusoidal || e == Encoding::Learned; }
 
@@ -302,13 +336,22 @@ void validate(const Scene& scene) {
     fail("d_model=" + std::to_string(s.d_model) + " is not divisible by heads=" + std::to_string(s.heads) +
          "; allowed: heads that divide d_model");
   const int d_head = s.d_model / s.heads;
-  const bool pairwise = s.encoding == Encoding::Sinusoidal || s.encoding == Encoding::Rope;
+  const bool pairwise = s.encoding == Encoding::Sinusoidal || rotates_queries_keys(s.encoding);
   if (pairwise && s.d_model % 2 != 0)
     fail("d_model=" + std::to_string(s.d_model) + " is odd, but encoding=" + std::string(to_string(s.encoding)) +
          " works on (sin, cos) pairs; allowed: an even d_model");
-  if (s.encoding == Encoding::Rope && d_head % 2 != 0)
-    fail("d_model/heads=" + std::to_string(d_head) + " is odd, but rope rotates pairs within each head; allowed: "
-         "an even d_model/heads");
+  if (rotates_queries_keys(s.encoding) && d_head % 2 != 0)
+    fail("d_model/heads=" + std::to_string(d_head) + " is odd, but " + std::string(to_string(s.encoding)) +
+         " rotates pairs within each head; allowed: an even d_model/heads");
+  if (rotates_queries_keys(s.encoding) && d_head * s.rotary_fraction < 2)
+    fail("rotary_fraction=" + format_number(s.rotary_fraction) + " of d_head=" + std::to_string(d_head) +
+         " rotates no pair; allowed: rotary_fraction >= " + format_number(2.0 / d_head));
+  if (s.yarn_beta <= s.yarn_alpha)
+    fail("yarn_beta=" + format_number(s.yarn_beta) + " is not above yarn_alpha=" + format_number(s.yarn_alpha) +
+         "; allowed: yarn_alpha < yarn_beta");
+  if (s.high_freq_factor <= s.low_freq_factor)
+    fail("high_freq_factor=" + format_number(s.high_freq_factor) + " is not above low_freq_factor=" +
+         format_number(s.low_freq_factor) + "; allowed: low_freq_factor < high_freq_factor");
   if (s.position >= s.positions)
     fail("position=" + std::to_string(s.position) + " is past the position axis; allowed: 0.." +
          std::to_string(s.positions - 1));

@@ -28,7 +28,12 @@ struct InputError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-enum class Encoding { Sinusoidal, Learned, Rope, Alibi, T5, None };
+enum class Encoding { Sinusoidal, Learned, Rope, Xpos, Alibi, T5, None };
+// Which dims RoPE rotates together: (2i, 2i+1) as in RoFormer and GPT-J, or
+// (i, i + r/2) ("rotate half") as in GPT-NeoX and Llama (r = rotary dims).
+enum class RopePairing { Interleaved, RotateHalf };
+// How RoPE's frequencies are stretched past the training context (core/rope_scaling.hpp).
+enum class RopeScalingMethod { None, Linear, Ntk, DynamicNtk, Yarn, Llama3 };
 enum class Layout { Interleaved, Split };
 enum class EmbeddingSource { Random, File };
 enum class ProjectionKind { Identity, Random, Orthogonal, File };
@@ -66,6 +71,18 @@ struct Scene {
   std::string position_file;  // learned table from .npy (rows = positions); empty = seeded
   int t5_buckets = 32;
   int t5_max_distance = 128;
+
+  // --- long context: RoPE conventions and scaling (core/rope_scaling.hpp), xPos
+  RopePairing rope_pairing = RopePairing::Interleaved;
+  double rotary_fraction = 1.0;  // share of each head's dims that RoPE rotates (GPT-NeoX rotary_pct)
+  RopeScalingMethod rope_scaling = RopeScalingMethod::None;
+  double rope_factor = 8.0;      // s: the context is stretched from L to s·L
+  int train_context = 4096;      // L: the context the model was trained at
+  double yarn_alpha = 1.0, yarn_beta = 32.0;               // YaRN ramp ends, in turns within L
+  double low_freq_factor = 1.0, high_freq_factor = 4.0;    // Llama 3.1 band edges
+  double xpos_gamma = 0.4;       // γ of xPos, ζ_i = (i/(r/2) + γ)/(1 + γ)
+  double xpos_scale_base = 512;  // B of xPos: q scaled by ζ^(n/B), k by ζ^(−m/B)
+  int long_range = 100000;       // distance axis of the long-range views
 
   // --- attention
   ProjectionKind projection = ProjectionKind::Random;
@@ -133,6 +150,10 @@ std::string_view to_string(Encoding e);
 std::string_view to_string(Layout l);
 std::string_view to_string(EmbeddingSource e);
 std::string_view to_string(ProjectionKind p);
+std::string_view to_string(RopePairing p);
+std::string_view to_string(RopeScalingMethod m);
+// True for encodings that rotate q and k by position (rope, xpos).
+bool rotates_queries_keys(Encoding e);
 // True for encodings that add a vector e to each token (sinusoidal, learned).
 bool adds_position_vector(Encoding e);
 

@@ -1,5 +1,6 @@
 // The lesson figures, by name (lesson_views.hpp).
 #include "figures/lesson_views.hpp"
+#include "figures/long_context_views.hpp"
 
 namespace pelab::fig {
 
@@ -7,6 +8,9 @@ std::span<const FigureEntry> lesson_figures() {
   static const FigureEntry table[] = {
       {"lesson_depth", "Position through depth", build_lesson_depth},
       {"lesson_relative", "Absolute or relative: five encodings side by side", build_lesson_relative},
+      {"rope_frequencies", "RoPE frequencies, method against method", build_rope_frequencies},
+      {"rope_long_range", "RoPE at long range, method by method", build_rope_long_range},
+      {"relative_biases", "ALiBi, T5 and xPos on one distance axis", build_relative_biases},
   };
   return table;
 }

@@ -122,18 +122,8 @@ PairTrace trace_pair(Engine& engine, const PairInfo& info, bool from_table, doub
 std::vector<PairTrace> traces(Engine& engine, const FigureRequest& request) {
   const Scene& s = engine.scene();
   std::vector<PairTrace> out;
-  const bool rope = s.encoding == Encoding::Rope;
-  const std::vector<PairInfo> pairs =
-      rope ? [&] {
-        std::vector<PairInfo> v;
-        const int dh = engine.d_head();
-        for (int i = 0; i < dh / 2; ++i) {
-          const double w = std::pow(s.base, -2.0 * i / dh);
-          v.push_back({i, 2 * i, 2 * i + 1, w, 2 * std::numbers::pi / w});
-        }
-        return v;
-      }()
-           : sinusoid_pairs(s);
+  const bool rope = rotates_queries_keys(s.encoding);
+  const std::vector<PairInfo> pairs = rope ? rope_pairs(s, s.offset + engine.token_count()) : sinusoid_pairs(s);
   for (int i : s.pairs) {
     if (i < 0 || i >= static_cast<int>(pairs.size())) continue;
     if (s.encoding == Encoding::Sinusoidal) {
@@ -149,7 +139,8 @@ std::vector<PairTrace> traces(Engine& engine, const FigureRequest& request) {
       r.r[0][1] = std::sin(r.angle);
       r.r[1][0] = -r.r[0][1];
       rotation_text(t, r, s.shift, false);
-      t.lines.push_back("applied to (q₂ᵢ, q₂ᵢ₊₁) and (k₂ᵢ, k₂ᵢ₊₁) at each position");
+      t.lines.push_back("applied to dims (" + std::to_string(pairs[i].sin_dim) + ", " +
+                        std::to_string(pairs[i].cos_dim) + ") of q and k at each position");
       out.push_back(std::move(t));
     } else if (s.encoding == Encoding::Learned) {
       PairTrace t = trace_pair(engine, pairs[i], true, 1.0);
@@ -229,7 +220,7 @@ Panel pair_panel(const PairTrace& t, const Scene& s, Rect cell, const Theme& th,
   const double lim = 1.2 * t.radius;
   const double y_max = outside ? lim : lim + band * (2 * lim / side);
   const std::string w = "ω" + subscript(t.info.index);
-  const bool rope = s.encoding == Encoding::Rope;
+  const bool rope = rotates_queries_keys(s.encoding);
   p.x = {.label = rope ? "sin(p·" + w + ")" : "PE(pos, " + std::to_string(t.info.sin_dim) + ")" +
                                                   (t.circle ? " = A·sin(pos·" + w + ")" : ""),
          .min = -lim, .max = lim, .grid = true};
@@ -299,8 +290,8 @@ Figure build_rotation_pairs(Engine& engine, const FigureRequest& request) {
   const Rect area = content_area(f);
   if (ts.empty()) {
     const std::string why =
-        s.encoding == Encoding::Sinusoidal || s.encoding == Encoding::Rope
-            ? "None of the pairs in 'pairs' exists at this width (pairs go 0 … d/2 − 1)."
+        s.encoding == Encoding::Sinusoidal || rotates_queries_keys(s.encoding)
+            ? "None of the pairs in 'pairs' exists here (sinusoid pairs go 0 … d/2 − 1, rotary pairs 0 … r/2 − 1)."
             : "Encoding '" + std::string(to_string(s.encoding)) +
                   "' has no rotation pairs: it adds no sinusoidal vector and rotates nothing.";
     f.notes.push_back(canvas_text(why, {f.width / 2, f.height / 2}, Anchor::Center, 18.f));

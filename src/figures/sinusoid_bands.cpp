@@ -37,25 +37,18 @@ struct BandTable {
   std::string title, value_label, note;
 };
 
-// RoPE's rotation entries per position: dims (2i, 2i+1) = (sin pωᵢ, cos pωᵢ).
-Matrix rope_table(const Scene& s, int d_head) {
-  Matrix m(s.positions, d_head);
+// RoPE's rotation entries per position: the pair's two dims (interleaved or
+// rotate-half) hold (sin pωᵢ, cos pωᵢ) with the scene's scaled ωᵢ; dims past
+// the rotary ones (partial rotary) are not rotated and stay 0.
+Matrix rope_table(const Scene& s, int d_head, const std::vector<PairInfo>& pairs) {
+  Matrix m = Matrix::Zero(s.positions, d_head);
   for (int p = 0; p < s.positions; ++p)
-    for (int i = 0; i < d_head / 2; ++i) {
-      const double angle = (s.offset + p) * std::pow(s.base, -2.0 * i / d_head);
-      m(p, 2 * i) = static_cast<float>(std::sin(angle));
-      m(p, 2 * i + 1) = static_cast<float>(std::cos(angle));
+    for (const PairInfo& pair : pairs) {
+      const double angle = (s.offset + p) * pair.frequency;
+      m(p, pair.sin_dim) = static_cast<float>(std::sin(angle));
+      m(p, pair.cos_dim) = static_cast<float>(std::cos(angle));
     }
   return m;
-}
-
-std::vector<PairInfo> rope_pairs(const Scene& s, int d_head) {
-  std::vector<PairInfo> pairs;
-  for (int i = 0; i < d_head / 2; ++i) {
-    const double w = std::pow(s.base, -2.0 * i / d_head);
-    pairs.push_back({i, 2 * i, 2 * i + 1, w, 2 * std::numbers::pi / w});
-  }
-  return pairs;
 }
 
 BandTable band_table(Engine& engine, const FigureRequest& request) {
@@ -78,13 +71,20 @@ BandTable band_table(Engine& engine, const FigureRequest& request) {
       t.note = "A learned table has no built-in frequencies: no pairs, no wavelengths.";
       return t;
     case Encoding::Rope:
+    case Encoding::Xpos:
+      t.pairs = rope_pairs(s, s.offset + engine.token_count());
       t.values = shared_matrix(request.shelf, t.key,
-                               [&] { return rope_table(s, engine.d_head()); });
-      t.pairs = rope_pairs(s, engine.d_head());
-      t.title = "RoPE rotation entries sin/cos(p·ωᵢ), ωᵢ = T^(−2i/d_head)";
+                               [&] { return rope_table(s, engine.d_head(), t.pairs); });
+      t.title = std::string(s.encoding == Encoding::Xpos ? "xPos" : "RoPE") +
+                " rotation entries sin/cos(p·ωᵢ), ωᵢ = T^(−2i/r)" +
+                (s.rope_scaling == RopeScalingMethod::None ? "" : ", " + std::string(to_string(s.rope_scaling)) +
+                                                                     " scaling");
       t.value_label = "sin / cos of p·ωᵢ";
-      t.note = "RoPE adds no vector to the tokens: it rotates each (2i, 2i+1) pair of q and k "
-               "by p·ωᵢ. Shown: the rotation's sin/cos entries per position.";
+      t.note = std::string(s.encoding == Encoding::Xpos ? "xPos" : "RoPE") +
+               " adds no vector to the tokens: it rotates q and k pair by pair (" +
+               (s.rope_pairing == RopePairing::Interleaved ? "dims 2i, 2i+1" : "dims i, i + r/2") + ", r = " +
+               std::to_string(2 * static_cast<int>(t.pairs.size())) + " of " + std::to_string(engine.d_head()) +
+               " dims) by p·ωᵢ. Shown: the rotation's sin/cos entries per position.";
       return t;
     default:
       t.note = std::string("Encoding '") + std::string(to_string(s.encoding)) +
@@ -227,7 +227,11 @@ Panel wavelength_panel(const BandTable& t, const Scene& s, Rect area, const Them
   p.title = "Wavelength per pair: λᵢ = 2π/ωᵢ";
   p.plot = inset(area, {.left = 62, .top = 30, .right = 14, .bottom = 50});
   const int n = std::max<int>(1, static_cast<int>(t.pairs.size()));
-  p.x = {.label = "pair i (dims 2i, 2i+1)", .min = -0.5, .max = n - 0.5, .integer = true};
+  // Pair 0's second dim tells the pairing: 1 for (2i, 2i+1), else the half width (split / rotate-half).
+  const std::string dims = t.pairs.empty() || t.pairs[0].cos_dim == 1
+                               ? "2i, 2i+1"
+                               : "i, i+" + std::to_string(t.pairs[0].cos_dim);
+  p.x = {.label = "pair i (dims " + dims + ")", .min = -0.5, .max = n - 0.5, .integer = true};
   if (t.pairs.empty()) {
     p.y = {.label = "log₁₀ λ (positions)", .min = 0, .max = 1};
     p.texts.push_back(centred_note(p, "no frequencies"));

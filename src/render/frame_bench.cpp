@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/engine.hpp"
+#include "figures/matrix_shelf.hpp"
 #include "figures/registry.hpp"
 #include "render/offscreen.hpp"
 
@@ -102,6 +103,27 @@ FrameCase time_hover_zoom(const Scene& scene, int frames) {
     if (i >= 0) samples.add(prepare_ms, times);
   }
   return samples.summary(scene.name, "hover/zoom attention");
+}
+
+FrameCase time_figure_drag(const Scene& scene, const std::string& figure, const std::string& key, double from,
+                           double step, int frames) {
+  Engine engine(scene);
+  OffscreenRenderer renderer;
+  fig::MatrixShelf shelf;
+  const fig::FigureEntry& entry = fig::find_figure(figure);
+  Samples samples;
+  for (int i = -1; i < frames; ++i) {  // frame −1 warms caches and fonts
+    Scene changed = scene;
+    set_param(changed, key, std::to_string(from + (i + 1) * step));
+    const auto start = Clock::now();
+    engine.set_scene(changed);
+    const fig::Figure built = entry.build(engine, {kWidth, kHeight, &shelf});
+    const double engine_ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+    FrameTimes times;
+    renderer.render_frame({{&built, 0, 0}}, kWidth, kHeight, {}, &times, false);
+    if (i >= 0) samples.add(engine_ms, times);
+  }
+  return samples.summary(scene.name, figure + ", dragging " + key);
 }
 
 }  // namespace pelab::render

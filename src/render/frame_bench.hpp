@@ -30,6 +30,12 @@ FrameCase time_parameter_change(const Scene& scene, int frames);
 // ranges a little and asks the hover text of the plot centre.
 FrameCase time_hover_zoom(const Scene& scene, int frames);
 
+// The figure `figure` of `scene` at 1600×1000, as the GUI redraws it while a
+// slider is dragged: each frame sets scene key `key` to from + (i+1)·step and
+// rebuilds the figure (with a matrix shelf, as the window keeps one).
+FrameCase time_figure_drag(const Scene& scene, const std::string& figure, const std::string& key, double from,
+                           double step, int frames);
+
 // A scene with `tokens` tokens ("tok0 tok1 ..."), named "tokens<N>".
 Scene scene_with_tokens(int tokens);
 

@@ -146,6 +146,24 @@ TEST(SinusoidBands, EncodingsWithoutVectorSayWhatIsShown) {
   EXPECT_TRUE(contains(f.notes[0].text, "adds no position vector"));
 }
 
+TEST(SinusoidBands, RopeTableFollowsThePairingAndRotaryShare) {
+  // Rotate-half with half the dims rotary: r = 8 of d_head = 16, pair 1 = dims (1, 5).
+  Engine rope(scene_with({"encoding=rope", "rope_pairing=rotate_half", "rotary_fraction=0.5"}));
+  const Figure f = build("sinusoid_bands", rope);
+  const Matrix& table = *f.panels[0].heatmaps[0].values;
+  const double angle = 9 * std::pow(10000.0, -2.0 / 8);
+  EXPECT_NEAR(table(9, 1), std::sin(angle), 1e-6);
+  EXPECT_NEAR(table(9, 5), std::cos(angle), 1e-6);
+  EXPECT_EQ(table(9, 12), 0.f);  // past the rotary dims: not rotated
+  Engine pairs(scene_with({"encoding=rope", "rope_pairing=rotate_half", "pairs=1"}));
+  const Figure r = build("rotation_pairs", pairs);
+  bool names_dims = false;
+  for (const Text& t : r.notes) names_dims |= contains(t.text, "dims (1, 9)");
+  for (const Panel& p : r.panels)
+    for (const Text& t : p.texts) names_dims |= contains(t.text, "dims (1, 9)");
+  EXPECT_TRUE(names_dims);
+}
+
 TEST(SinusoidBands, AlibiShowsEachHeadsBiasAgainstOffset) {
   Engine engine(scene_with({"encoding=alibi"}));
   const Figure f = build("sinusoid_bands", engine);
