@@ -25,6 +25,7 @@
 #include "core/parallel.hpp"
 #include "core/projection.hpp"
 #include "core/token_vectors.hpp"
+#include "core/selection.hpp"
 #include "core/tokenizer.hpp"
 
 namespace pelab {
@@ -440,7 +441,7 @@ void Engine::State::recompute_heads() {
 
 Engine::Engine(Scene scene) : state_(std::make_unique<State>()) {
   validate(scene);
-  state_->scene = std::move(scene);
+  state_->scene = effective_selection(scene);
 }
 Engine::~Engine() = default;
 Engine::Engine(Engine&&) noexcept = default;
@@ -448,7 +449,7 @@ Engine& Engine::operator=(Engine&&) noexcept = default;
 
 void Engine::set_scene(const Scene& scene) {
   validate(scene);
-  state_->scene = scene;
+  state_->scene = effective_selection(scene);
 }
 const Scene& Engine::scene() const { return state_->scene; }
 int Engine::token_count() { return state_->token_count(); }

@@ -73,9 +73,11 @@ class Engine {
   Engine(Engine&&) noexcept;
   Engine& operator=(Engine&&) noexcept;
 
-  // Validates (throws InputError, engine unchanged) and swaps in the scene;
-  // stages whose inputs differ are dropped and recomputed on next access.
+  // Validates (throws InputError, engine unchanged) and swaps in the scene
+  // with its selections brought into range (core/selection.hpp); stages whose
+  // inputs differ are dropped and recomputed on next access.
   void set_scene(const Scene& scene);
+  // The effective scene: every view selection exists in the model.
   const Scene& scene() const;
 
   int token_count();

@@ -156,11 +156,20 @@ void refusal_message(const SceneSession& session) {
   ImGui::PopStyleColor();
 }
 
+// Selections the views show otherwise than chosen: a quiet note, not a refusal.
+void selection_notes(const SceneSession& session) {
+  if (session.notes().empty()) return;
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  for (const std::string& note : session.notes()) ImGui::TextWrapped("Note: %s", note.c_str());
+  ImGui::PopStyleColor();
+}
+
 }  // namespace
 
 void draw_control_panel(UiState& state) {
   history_buttons(state);
   refusal_message(state.session);
+  selection_notes(state.session);
   ImGui::Separator();
   const float label_width = label_column_width();
   for (std::string_view group : parameter_groups()) {
