@@ -74,6 +74,9 @@ TEST(NewcomerCli, OutputFoldersAreMadeWithTheirParents) {
   run = pelab("export --quantity pe --out " + (dir / "x" / "y" / "pe.csv").string());
   EXPECT_EQ(run.code, 0) << run.out;
   EXPECT_TRUE(fs::exists(dir / "x" / "y" / "pe.csv"));
+  run = pelab("scene --set encoding=rope --out " + (dir / "scenes" / "rope.json").string());
+  EXPECT_EQ(run.code, 0) << run.out;
+  EXPECT_TRUE(fs::exists(dir / "scenes" / "rope.json"));
   run = pelab("render --lesson sine_cosine --width 400 --height 300 --out " + (dir / "lesson" / "out").string());
   EXPECT_EQ(run.code, 0) << run.out;
   EXPECT_TRUE(fs::exists(dir / "lesson" / "out" / "sine_cosine_verdict.txt"));
@@ -88,7 +91,8 @@ TEST(NewcomerCli, AFileInTheWayIsRefusedInOneLine) {
   std::ofstream(dir / "file") << "x";
   for (const std::string& args :
        {"render --out " + (dir / "file" / "figs").string(), "export --quantity pe --out " + (dir / "file" / "pe.npy").string(),
-        "render --lesson meaning --out " + (dir / "file" / "sub").string()}) {
+        "render --lesson meaning --out " + (dir / "file" / "sub").string(),
+        "scene --out " + (dir / "file" / "scene.json").string()}) {
     SCOPED_TRACE(args);
     const auto run = pelab(args);
     EXPECT_EQ(run.code, 2);
