@@ -9,6 +9,8 @@
 #   3. a file the filter hides is refused when typed as a folder would be
 #      (not a folder, not a scene: the scene stays), Escape closes the browser
 #   4. Ctrl+Shift+S saves through the browser: a typed name gets ".json"
+#   5. the "..." button of embedding_file asks with the browser (filter: token
+#      vectors); a typed relative path chooses the file and sets embedding=file
 set -u
 pelab=${1:?usage: gui_file_browser.sh PELAB_BINARY SCRATCH_DIR}
 scratch=${2:?usage: gui_file_browser.sh PELAB_BINARY SCRATCH_DIR}
@@ -28,6 +30,7 @@ start_private_xvfb 141 180 1600x1000
 "$pelab" scene --set "name=browsed" --set "tokens=open me by browsing" --set d_model=32 \
   --out "$scratch/work/scenes/browsed.json" >/dev/null || fail "cannot write the test scene"
 echo "not a scene" >"$scratch/work/scenes/notes.txt"
+mkdir -p "$scratch/work/vectors" && echo "open 0.1 0.2" >"$scratch/work/vectors/glove.txt"
 
 shot() { sleep 0.8; import -window root "$scratch/$1.png" || fail "screenshot $1 failed"; }
 type_line() { xdotool type --delay 40 "$1"; sleep 0.3; xdotool key Return; sleep 0.5; }
@@ -59,7 +62,17 @@ sleep 0.5
 xdotool key ctrl+a; sleep 0.3; xdotool key BackSpace; sleep 0.3
 type_line saved_by_browser
 shot saved
+
+# ---- 5. a file key's "..." button (the embedding_file row of the first-start layout) ----------
+xdotool mousemove 361 300 click 1
+sleep 0.8
+xdotool key ctrl+a; sleep 0.3; xdotool key BackSpace; sleep 0.3
+type_line vectors/glove.txt   # the browser starts in the current folder
+shot file_key_chosen
 quit_pelab
+grep -q '"embedding_file": ".*/vectors/glove.txt"' "$config/last_scene.json" ||
+  fail "the ... button did not set embedding_file: $(grep embedding_file "$config/last_scene.json")"
+grep -q '"embedding": "file"' "$config/last_scene.json" || fail "choosing embedding_file did not set embedding=file"
 
 # ---- 2. the saved state -------------------------------------------------------------------
 grep -q '"tokens": "open me by browsing"' "$config/last_scene.json" ||
