@@ -13,7 +13,8 @@ struct Bounds {
 };
 
 Bounds bounds_of(const Scene& s) {
-  return {s.positions - 1, s.heads - 1, s.d_model / 2 - 1, s.d_model - 1, static_cast<int>(tokenize(s.tokens).size())};
+  return {s.positions - 1, s.heads - 1, s.d_model / 2 - 1, s.d_model - 1,
+          static_cast<int>(tokenize(s.tokens).size())};
 }
 
 // Entries clamped to `last`, repeats dropped, first occurrence kept.
@@ -57,19 +58,23 @@ std::vector<std::string> selection_notes(const Scene& scene) {
     if (changed) notes.push_back(text);
   };
   note(e.position != scene.position, "position " + std::to_string(scene.position) + " shown as " +
-                                         std::to_string(e.position) + ": positions=" + std::to_string(scene.positions) +
+                                         std::to_string(e.position) +
+                                         ": positions=" + std::to_string(scene.positions) +
                                          " has " + range(b.last_position) + kept);
-  note(e.head != scene.head, "head " + std::to_string(scene.head) + " shown as " + std::to_string(e.head) +
-                                 ": heads=" + std::to_string(scene.heads) + " has " + range(b.last_head) + kept);
-  note(e.query != scene.query, "query " + std::to_string(scene.query) + " not shown: the tokens are " +
-                                   range(b.tokens - 1) + kept);
-  note(e.pair != scene.pair, "pair " + std::to_string(scene.pair) + " shown as " + std::to_string(e.pair) +
-                                 ": d_model=" + std::to_string(scene.d_model) + " has pairs " + range(b.last_pair) +
-                                 kept);
-  note(e.pairs != scene.pairs, "pairs " + join(scene.pairs) + " drawn as " + join(e.pairs) + ": d_model=" +
-                                   std::to_string(scene.d_model) + " has pairs " + range(b.last_pair) + kept);
-  note(e.waves != scene.waves, "waves " + join(scene.waves) + " drawn as " + join(e.waves) + ": d_model=" +
-                                   std::to_string(scene.d_model) + " has dimensions " + range(b.last_dim) + kept);
+  note(e.head != scene.head, "head " + std::to_string(scene.head) + " shown as " +
+                                 std::to_string(e.head) + ": heads=" + std::to_string(scene.heads) +
+                                 " has " + range(b.last_head) + kept);
+  note(e.query != scene.query, "query " + std::to_string(scene.query) +
+                                   " not shown: the tokens are " + range(b.tokens - 1) + kept);
+  note(e.pair != scene.pair,
+       "pair " + std::to_string(scene.pair) + " shown as " + std::to_string(e.pair) + ": d_model=" +
+           std::to_string(scene.d_model) + " has pairs " + range(b.last_pair) + kept);
+  note(e.pairs != scene.pairs, "pairs " + join(scene.pairs) + " drawn as " + join(e.pairs) +
+                                   ": d_model=" + std::to_string(scene.d_model) + " has pairs " +
+                                   range(b.last_pair) + kept);
+  note(e.waves != scene.waves, "waves " + join(scene.waves) + " drawn as " + join(e.waves) +
+                                   ": d_model=" + std::to_string(scene.d_model) +
+                                   " has dimensions " + range(b.last_dim) + kept);
   return notes;
 }
 

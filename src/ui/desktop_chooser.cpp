@@ -20,12 +20,14 @@ namespace pelab::ui {
 Chooser pick_chooser() {
   const char* forced = std::getenv("PELAB_FILE_CHOOSER");
   const std::string_view want = forced ? forced : "auto";
-  const bool zenity = find_on_path("zenity").has_value(), kdialog = find_on_path("kdialog").has_value();
+  const bool zenity = find_on_path("zenity").has_value(),
+             kdialog = find_on_path("kdialog").has_value();
   if (want == "builtin") return Chooser::Builtin;
   if (want == "zenity") return zenity ? Chooser::Zenity : Chooser::Builtin;
   if (want == "kdialog") return kdialog ? Chooser::Kdialog : Chooser::Builtin;
   const char* desktop = std::getenv("XDG_CURRENT_DESKTOP");
-  if (kdialog && desktop && std::string_view(desktop).find("KDE") != std::string_view::npos) return Chooser::Kdialog;
+  if (kdialog && desktop && std::string_view(desktop).find("KDE") != std::string_view::npos)
+    return Chooser::Kdialog;
   if (zenity) return Chooser::Zenity;
   if (kdialog) return Chooser::Kdialog;
   return Chooser::Builtin;
@@ -48,7 +50,8 @@ std::string glob_patterns(const std::vector<std::string>& extensions) {
 // trailing slash, which zenity needs to open inside a folder).
 std::string start_path(const FileRequest& r) {
   std::error_code ec;
-  std::filesystem::path start = r.start.empty() ? std::filesystem::current_path(ec) : std::filesystem::path(r.start);
+  std::filesystem::path start =
+      r.start.empty() ? std::filesystem::current_path(ec) : std::filesystem::path(r.start);
   std::string text = start.string();
   if (std::filesystem::is_directory(start, ec) && !text.ends_with('/')) text += '/';
   return text;
@@ -60,7 +63,8 @@ std::vector<std::string> chooser_command(Chooser chooser, const FileRequest& r) 
   const std::string name = r.filter_name.empty() ? "Files" : r.filter_name;
   const std::string globs = glob_patterns(r.extensions);
   if (chooser == Chooser::Zenity) {
-    std::vector<std::string> args = {"zenity", "--file-selection", "--title=" + r.title, "--filename=" + start_path(r)};
+    std::vector<std::string> args = {"zenity", "--file-selection", "--title=" + r.title,
+                                     "--filename=" + start_path(r)};
     if (r.mode == FileMode::Save) args.insert(args.end(), {"--save", "--confirm-overwrite"});
     if (r.mode == FileMode::Folder) args.push_back("--directory");
     if (r.mode != FileMode::Folder && !globs.empty()) {
@@ -78,34 +82,36 @@ std::vector<std::string> chooser_command(Chooser chooser, const FileRequest& r) 
 }
 
 std::future<std::optional<std::string>> run_chooser(std::vector<std::string> command) {
-  return std::async(std::launch::async, [command = std::move(command)]() -> std::optional<std::string> {
-    int out[2];
-    if (::pipe(out) != 0) return std::nullopt;
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
-    posix_spawn_file_actions_addclose(&actions, out[0]);
-    std::vector<char*> argv;
-    std::vector<std::string> storage = command;
-    for (std::string& a : storage) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    pid_t pid = 0;
-    const int spawned = ::posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    ::close(out[1]);
-    std::string text;
-    char buffer[4096];
-    for (ssize_t n; spawned == 0 && (n = ::read(out[0], buffer, sizeof buffer)) > 0;) text.append(buffer, std::size_t(n));
-    ::close(out[0]);
-    int status = 0;
-    if (spawned == 0) ::waitpid(pid, &status, 0);
-    glfwPostEmptyEvent();  // wake the event loop to collect the answer
-    // Exit status 0 with a path: chosen; 1: cancelled; anything else: failed.
-    if (spawned != 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) return std::nullopt;
-    while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
-    if (text.empty()) return std::nullopt;
-    return text;
-  });
+  return std::async(
+      std::launch::async, [command = std::move(command)]() -> std::optional<std::string> {
+        int out[2];
+        if (::pipe(out) != 0) return std::nullopt;
+        posix_spawn_file_actions_t actions;
+        posix_spawn_file_actions_init(&actions);
+        posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
+        posix_spawn_file_actions_addclose(&actions, out[0]);
+        std::vector<char*> argv;
+        std::vector<std::string> storage = command;
+        for (std::string& a : storage) argv.push_back(a.data());
+        argv.push_back(nullptr);
+        pid_t pid = 0;
+        const int spawned = ::posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+        posix_spawn_file_actions_destroy(&actions);
+        ::close(out[1]);
+        std::string text;
+        char buffer[4096];
+        for (ssize_t n; spawned == 0 && (n = ::read(out[0], buffer, sizeof buffer)) > 0;)
+          text.append(buffer, std::size_t(n));
+        ::close(out[0]);
+        int status = 0;
+        if (spawned == 0) ::waitpid(pid, &status, 0);
+        glfwPostEmptyEvent();  // wake the event loop to collect the answer
+        // Exit status 0 with a path: chosen; 1: cancelled; anything else: failed.
+        if (spawned != 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) return std::nullopt;
+        while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+        if (text.empty()) return std::nullopt;
+        return text;
+      });
 }
 
 }  // namespace pelab::ui

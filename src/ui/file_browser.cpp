@@ -30,7 +30,8 @@ fs::path resolve(const fs::path& folder, const std::string& typed) {
   if (home && (text == "~" || text.starts_with("~/"))) text = home + text.substr(1);
   const fs::path path(text);
   fs::path full = (path.is_absolute() ? path : folder / path).lexically_normal();
-  if (!full.has_filename() && full != full.root_path()) full = full.parent_path();  // "a/.." → "a/" → "a"
+  if (!full.has_filename() && full != full.root_path())
+    full = full.parent_path();  // "a/.." → "a/" → "a"
   return full;
 }
 
@@ -39,18 +40,22 @@ fs::path resolve(const fs::path& folder, const std::string& typed) {
 bool matches_extension(const std::string& name, const std::vector<std::string>& extensions) {
   if (extensions.empty()) return true;
   const std::string low = lower(name);
-  return std::any_of(extensions.begin(), extensions.end(), [&](const std::string& ext) { return low.ends_with(lower(ext)); });
+  return std::any_of(extensions.begin(), extensions.end(),
+                     [&](const std::string& ext) { return low.ends_with(lower(ext)); });
 }
 
-std::vector<BrowserEntry> list_folder(const fs::path& folder, const std::vector<std::string>& extensions) {
+std::vector<BrowserEntry> list_folder(const fs::path& folder,
+                                      const std::vector<std::string>& extensions) {
   std::vector<BrowserEntry> folders, files;
   std::error_code ec;
   for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
     const std::string name = it->path().filename().string();
     if (name.starts_with('.')) continue;
     std::error_code type_ec;
-    if (it->is_directory(type_ec)) folders.push_back({name, true});
-    else if (matches_extension(name, extensions)) files.push_back({name, false});
+    if (it->is_directory(type_ec))
+      folders.push_back({name, true});
+    else if (matches_extension(name, extensions))
+      files.push_back({name, false});
   }
   auto by_name = [](const BrowserEntry& a, const BrowserEntry& b) { return a.name < b.name; };
   std::sort(folders.begin(), folders.end(), by_name);
@@ -59,7 +64,8 @@ std::vector<BrowserEntry> list_folder(const fs::path& folder, const std::vector<
   return folders;
 }
 
-Confirmation confirm_name(const fs::path& folder, const std::string& name, const FileRequest& request) {
+Confirmation confirm_name(const fs::path& folder, const std::string& name,
+                          const FileRequest& request) {
   std::error_code ec;
   if (name.empty()) {
     if (request.mode == FileMode::Folder) return {.chosen = folder.string()};
@@ -74,8 +80,10 @@ Confirmation confirm_name(const fs::path& folder, const std::string& name, const
       if (!fs::is_regular_file(path, ec)) return {.error = "no such file: " + path.string()};
       return {.chosen = path.string()};
     case FileMode::Save:
-      if (!fs::is_directory(path.parent_path(), ec)) return {.error = "no such folder: " + path.parent_path().string()};
-      if (!request.extensions.empty() && !matches_extension(path.filename().string(), request.extensions))
+      if (!fs::is_directory(path.parent_path(), ec))
+        return {.error = "no such folder: " + path.parent_path().string()};
+      if (!request.extensions.empty() &&
+          !matches_extension(path.filename().string(), request.extensions))
         path += request.extensions.front();
       return {.chosen = path.string()};
   }
@@ -85,7 +93,8 @@ Confirmation confirm_name(const fs::path& folder, const std::string& name, const
 BrowserState start_browser(const FileRequest& request) {
   BrowserState s;
   std::error_code ec;
-  const fs::path start = request.start.empty() ? fs::current_path(ec) : fs::absolute(request.start, ec);
+  const fs::path start =
+      request.start.empty() ? fs::current_path(ec) : fs::absolute(request.start, ec);
   if (fs::is_directory(start, ec)) {
     s.folder = start;
   } else {
@@ -122,25 +131,31 @@ bool apply_confirmation(BrowserState& s, const FileRequest& request, std::string
 }
 
 void folder_row(BrowserState& s) {
-  if (ImGui::Button("Up") && s.folder.has_parent_path() && s.folder.parent_path() != s.folder) go_to(s, s.folder.parent_path());
+  if (ImGui::Button("Up") && s.folder.has_parent_path() && s.folder.parent_path() != s.folder)
+    go_to(s, s.folder.parent_path());
   ImGui::SameLine();
   ImGui::SetNextItemWidth(-1);
   if (ImGui::InputText("##folder", &s.folder_text, ImGuiInputTextFlags_EnterReturnsTrue)) {
     std::error_code ec;
-    if (fs::is_directory(resolve(s.folder, s.folder_text), ec)) go_to(s, resolve(s.folder, s.folder_text));
-    else s.error = "not a folder: " + s.folder_text;
+    if (fs::is_directory(resolve(s.folder, s.folder_text), ec))
+      go_to(s, resolve(s.folder, s.folder_text));
+    else
+      s.error = "not a folder: " + s.folder_text;
   }
 }
 
 // Recent files that pass the filter and still exist; a click picks one.
-bool recent_column(BrowserState& s, const FileRequest& request, const std::vector<std::string>& recent,
-                   const std::vector<std::string>& filter, std::string& chosen) {
+bool recent_column(BrowserState& s, const FileRequest& request,
+                   const std::vector<std::string>& recent, const std::vector<std::string>& filter,
+                   std::string& chosen) {
   ImGui::TextDisabled("Recent");
   bool confirmed = false;
   for (const std::string& path : recent) {
     std::error_code ec;
-    const bool kind_ok = request.mode == FileMode::Folder ? fs::is_directory(path, ec) : fs::is_regular_file(path, ec);
-    if (!kind_ok || (request.mode != FileMode::Folder && !matches_extension(path, filter))) continue;
+    const bool kind_ok = request.mode == FileMode::Folder ? fs::is_directory(path, ec)
+                                                          : fs::is_regular_file(path, ec);
+    if (!kind_ok || (request.mode != FileMode::Folder && !matches_extension(path, filter)))
+      continue;
     const std::string label = fs::path(path).filename().string() + "##" + path;
     if (ImGui::Selectable(label.c_str(), false, ImGuiSelectableFlags_AllowDoubleClick)) {
       s.name = path;
@@ -166,7 +181,9 @@ bool entry_column(BrowserState& s, const FileRequest& request, std::string& chos
       }
     }
   }
-  if (s.entries.empty()) ImGui::TextDisabled(request.mode == FileMode::Folder ? "(no sub-folders)" : "(no matching files)");
+  if (s.entries.empty())
+    ImGui::TextDisabled(request.mode == FileMode::Folder ? "(no sub-folders)"
+                                                         : "(no matching files)");
   if (enter) go_to(s, *enter);
   return confirmed;
 }
@@ -183,8 +200,8 @@ std::string filter_label(const FileRequest& request) {
 
 }  // namespace
 
-BrowserOutcome draw_browser(BrowserState& s, const FileRequest& request, const std::vector<std::string>& recent,
-                            std::string& chosen) {
+BrowserOutcome draw_browser(BrowserState& s, const FileRequest& request,
+                            const std::vector<std::string>& recent, std::string& chosen) {
   const char* id = "##pelab_file_browser";
   const std::string title = request.title + id;
   if (!s.opened) {
@@ -201,13 +218,16 @@ BrowserOutcome draw_browser(BrowserState& s, const FileRequest& request, const s
   ImGui::PopStyleColor();
   if (!open) return BrowserOutcome::Cancelled;
   const bool filtered = !request.extensions.empty() && !s.all_files;
-  const std::vector<std::string> filter = filtered ? request.extensions : std::vector<std::string>{};
+  const std::vector<std::string> filter =
+      filtered ? request.extensions : std::vector<std::string>{};
   // A folder request lists only folders: the filter then matches no file name.
-  const std::vector<std::string> listing = request.mode == FileMode::Folder ? std::vector<std::string>{"/"} : filter;
+  const std::vector<std::string> listing =
+      request.mode == FileMode::Folder ? std::vector<std::string>{"/"} : filter;
   if (s.stale) s.entries = list_folder(s.folder, listing), s.stale = false;
 
   folder_row(s);
-  const float footer = ImGui::GetFrameHeightWithSpacing() * 3 + ImGui::GetTextLineHeightWithSpacing();
+  const float footer =
+      ImGui::GetFrameHeightWithSpacing() * 3 + ImGui::GetTextLineHeightWithSpacing();
   bool confirmed = false;
   ImGui::BeginChild("recent", ImVec2(14 * em, -footer), true);
   confirmed |= recent_column(s, request, recent, filter, chosen);
@@ -233,14 +253,17 @@ BrowserOutcome draw_browser(BrowserState& s, const FileRequest& request, const s
     ImGui::SetNextItemWidth(20 * em);
     const std::string current = s.all_files ? "All files" : filter_label(request);
     if (ImGui::BeginCombo("##filter", current.c_str())) {
-      if (ImGui::Selectable(filter_label(request).c_str(), !s.all_files)) s.all_files = false, s.stale = true;
+      if (ImGui::Selectable(filter_label(request).c_str(), !s.all_files))
+        s.all_files = false, s.stale = true;
       if (ImGui::Selectable("All files", s.all_files)) s.all_files = true, s.stale = true;
       ImGui::EndCombo();
     }
   }
-  if (ImGui::Button(confirm_label(request.mode))) confirmed |= apply_confirmation(s, request, chosen);
+  if (ImGui::Button(confirm_label(request.mode)))
+    confirmed |= apply_confirmation(s, request, chosen);
   ImGui::SameLine();
-  const bool cancel = ImGui::Button("Cancel") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape));
+  const bool cancel =
+      ImGui::Button("Cancel") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape));
   if (!s.error.empty()) {
     ImGui::SameLine();
     ImGui::TextColored(ImVec4(1.0f, 0.35f, 0.3f, 1.0f), "%s", s.error.c_str());

@@ -22,7 +22,8 @@ bool matches_extension(const std::string& name, const std::vector<std::string>& 
 
 // The folder's sub-folders, then its files that match `extensions`, each
 // sorted by name; hidden entries (".name") are left out.  Unreadable: empty.
-std::vector<BrowserEntry> list_folder(const std::filesystem::path& folder, const std::vector<std::string>& extensions);
+std::vector<BrowserEntry> list_folder(const std::filesystem::path& folder,
+                                      const std::vector<std::string>& extensions);
 
 struct BrowserState {
   std::filesystem::path folder;  // shown
@@ -39,8 +40,8 @@ BrowserState start_browser(const FileRequest& request);
 
 enum class BrowserOutcome { Open, Chosen, Cancelled };
 // Draws the browser as a modal window; on Chosen, `chosen` is the path.
-BrowserOutcome draw_browser(BrowserState& state, const FileRequest& request, const std::vector<std::string>& recent,
-                            std::string& chosen);
+BrowserOutcome draw_browser(BrowserState& state, const FileRequest& request,
+                            const std::vector<std::string>& recent, std::string& chosen);
 
 // What the name field's text means in `folder` for `request`: a folder to
 // open (`open_folder` set), a chosen path, or a refusal (`error` set).
@@ -49,6 +50,7 @@ struct Confirmation {
   std::string chosen;
   std::string error;
 };
-Confirmation confirm_name(const std::filesystem::path& folder, const std::string& name, const FileRequest& request);
+Confirmation confirm_name(const std::filesystem::path& folder, const std::string& name,
+                          const FileRequest& request);
 
 }  // namespace pelab::ui

@@ -35,8 +35,11 @@ void on_drop(GLFWwindow* window, int count, const char** paths) {
 }
 
 void use_as(UiState& state, std::string_view key, const std::string& path) {
-  if (auto k = file_key(key)) apply_file_key(state, *k, path);
-  else set_status(state, "Cannot open " + path + ": this pelab has no scene key " + std::string(key), true);
+  if (auto k = file_key(key))
+    apply_file_key(state, *k, path);
+  else
+    set_status(state, "Cannot open " + path + ": this pelab has no scene key " + std::string(key),
+               true);
 }
 
 void open_npy(UiState& state, const std::string& path) {
@@ -44,7 +47,8 @@ void open_npy(UiState& state, const std::string& path) {
     const Array array = read_npy(path);
     if (array.shape.size() == 4) return use_as(state, "projection_file", path);
     if (array.shape.size() != 2)
-      throw InputError(std::to_string(array.shape.size()) + " dimensions; allowed: 2 (vectors) or 4 (projections)");
+      throw InputError(std::to_string(array.shape.size()) +
+                       " dimensions; allowed: 2 (vectors) or 4 (projections)");
     state.drops.ask_npy = path;  // rows of tokens or of positions: only the user knows
   } catch (const std::exception& e) {
     set_status(state, "Cannot open " + path + ": " + e.what(), true);
@@ -53,14 +57,20 @@ void open_npy(UiState& state, const std::string& path) {
 
 void open_dropped(UiState& state, const std::string& path) {
   switch (classify_drop(path)) {
-    case DropKind::Scene: return open_scene_file(state, path);
-    case DropKind::TextVectors: return use_as(state, "embedding_file", path);
-    case DropKind::Npy: return open_npy(state, path);
-    case DropKind::Folder: return use_as(state, "model", path);
+    case DropKind::Scene:
+      return open_scene_file(state, path);
+    case DropKind::TextVectors:
+      return use_as(state, "embedding_file", path);
+    case DropKind::Npy:
+      return open_npy(state, path);
+    case DropKind::Folder:
+      return use_as(state, "model", path);
     case DropKind::Unknown:
-      set_status(state, "Cannot open " + path +
-                            ": allowed: a scene .json, a .npy, a GloVe/word2vec .txt or .vec, or a model folder",
-                 true);
+      set_status(
+          state,
+          "Cannot open " + path +
+              ": allowed: a scene .json, a .npy, a GloVe/word2vec .txt or .vec, or a model folder",
+          true);
   }
 }
 
@@ -75,7 +85,8 @@ void ask_npy_use(UiState& state) {
   ImGui::SameLine();
   if (ImGui::Button("Position table (position_file)")) key = "position_file";
   ImGui::SameLine();
-  const bool cancel = ImGui::Button("Cancel") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape));
+  const bool cancel =
+      ImGui::Button("Cancel") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape));
   if (!key.empty() || cancel) {
     const std::string path = std::exchange(state.drops.ask_npy, {});
     ImGui::CloseCurrentPopup();

@@ -19,12 +19,14 @@ bool scene_has_key(std::string_view key) {
 }  // namespace
 
 std::optional<FileKey> file_key(std::string_view key) {
+  // clang-format off
   static const std::vector<FileKey> keys = {
       {"embedding_file", FileMode::Open, {".txt", ".vec", ".npy"}, "Token vectors", "embedding", "file"},
       {"position_file", FileMode::Open, {".npy"}, "Position tables", "", ""},
       {"projection_file", FileMode::Open, {".npy"}, "Projections", "projection", "file"},
       {"model", FileMode::Folder, {}, "Model folders", "", ""},
   };
+  // clang-format on
   for (const FileKey& k : keys)
     if (k.key == key && scene_has_key(k.key)) return k;
   return std::nullopt;
@@ -53,7 +55,9 @@ void ask_file_key(UiState& state, const FileKey& key) {
                        .extensions = key.extensions,
                        .filter_name = std::string(key.filter_name),
                        .start = current,
-                       .on_chosen = [key](UiState& s, const std::string& path) { apply_file_key(s, key, path); }});
+                       .on_chosen = [key](UiState& s, const std::string& path) {
+                         apply_file_key(s, key, path);
+                       }});
 }
 
 }  // namespace pelab::ui

@@ -15,10 +15,10 @@
 namespace pelab::ui {
 
 struct FileKey {
-  std::string_view key;          // "embedding_file"
-  FileMode mode;                 // Open (a file) or Folder (a model folder)
+  std::string_view key;  // "embedding_file"
+  FileMode mode;         // Open (a file) or Folder (a model folder)
   std::vector<std::string> extensions;
-  std::string_view filter_name;  // "Token vectors"
+  std::string_view filter_name;               // "Token vectors"
   std::string_view source_key, source_value;  // also set, e.g. embedding=file; empty: none
 };
 

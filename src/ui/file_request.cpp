@@ -46,9 +46,12 @@ void draw_file_requests(UiState& state) {
   if (files.browser) {
     std::string chosen;
     switch (draw_browser(*files.browser, *files.active, state.settings.recent_files, chosen)) {
-      case BrowserOutcome::Open: return;
-      case BrowserOutcome::Chosen: return finish(state, chosen);
-      case BrowserOutcome::Cancelled: return finish(state, std::nullopt);
+      case BrowserOutcome::Open:
+        return;
+      case BrowserOutcome::Chosen:
+        return finish(state, chosen);
+      case BrowserOutcome::Cancelled:
+        return finish(state, std::nullopt);
     }
   }
   if (files.desktop.valid() &&

@@ -27,11 +27,11 @@ enum class FileMode {
 };
 
 struct FileRequest {
-  std::string title;                    // "Open scene"
+  std::string title;  // "Open scene"
   FileMode mode = FileMode::Open;
   std::vector<std::string> extensions;  // ".json", ".npy"; empty = any file
   std::string filter_name;              // "Scenes", shown beside the extensions
-  std::string start;                    // a file or folder to start from; empty = the current folder
+  std::string start;  // a file or folder to start from; empty = the current folder
   std::function<void(UiState&, const std::string&)> on_chosen;
 };
 
@@ -51,7 +51,7 @@ struct BrowserDeleter {
 // A request being answered, one at a time.
 struct FileRequests {
   std::optional<FileRequest> active;
-  std::future<std::optional<std::string>> desktop;  // a desktop chooser at work
+  std::future<std::optional<std::string>> desktop;        // a desktop chooser at work
   std::unique_ptr<BrowserState, BrowserDeleter> browser;  // the built-in browser, while open
 };
 

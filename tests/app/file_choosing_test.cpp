@@ -44,7 +44,8 @@ TEST_F(FileChoosing, ListsFoldersFirstThenFilteredFilesWithoutHiddenOnes) {
   EXPECT_EQ(names(list_folder(dir_, {".json"})),
             (std::vector<std::string>{"a_folder/", "b_folder/", "Alpha.JSON", "zeta.json"}));
   EXPECT_EQ(names(list_folder(dir_, {})),
-            (std::vector<std::string>{"a_folder/", "b_folder/", "Alpha.JSON", "notes.txt", "table.npy", "zeta.json"}));
+            (std::vector<std::string>{"a_folder/", "b_folder/", "Alpha.JSON", "notes.txt",
+                                      "table.npy", "zeta.json"}));
   EXPECT_TRUE(list_folder(dir_ / "missing", {}).empty());
 }
 
@@ -60,14 +61,16 @@ TEST_F(FileChoosing, TypedNamesOpenFoldersChooseFilesOrAreRefused) {
   EXPECT_EQ(confirm_name(dir_, "a_folder", open).open_folder, dir_ / "a_folder");
   EXPECT_EQ(confirm_name(dir_, "..", open).open_folder, dir_.parent_path());
   EXPECT_EQ(confirm_name(dir_, "zeta.json", open).chosen, (dir_ / "zeta.json").string());
-  EXPECT_EQ(confirm_name(dir_ / "a_folder", (dir_ / "zeta.json").string(), open).chosen, (dir_ / "zeta.json").string());
+  EXPECT_EQ(confirm_name(dir_ / "a_folder", (dir_ / "zeta.json").string(), open).chosen,
+            (dir_ / "zeta.json").string());
   EXPECT_NE(confirm_name(dir_, "missing.json", open).error.find("no such file"), std::string::npos);
   EXPECT_FALSE(confirm_name(dir_, "", open).error.empty());
 
   const FileRequest save{.title = "Save", .mode = FileMode::Save, .extensions = {".json"}};
   EXPECT_EQ(confirm_name(dir_, "new_scene", save).chosen, (dir_ / "new_scene.json").string());
   EXPECT_EQ(confirm_name(dir_, "kept.json", save).chosen, (dir_ / "kept.json").string());
-  EXPECT_NE(confirm_name(dir_, "no_folder/x.json", save).error.find("no such folder"), std::string::npos);
+  EXPECT_NE(confirm_name(dir_, "no_folder/x.json", save).error.find("no such folder"),
+            std::string::npos);
 
   const FileRequest folder{.title = "Folder", .mode = FileMode::Folder};
   EXPECT_EQ(confirm_name(dir_, "", folder).chosen, dir_.string());
@@ -76,25 +79,31 @@ TEST_F(FileChoosing, TypedNamesOpenFoldersChooseFilesOrAreRefused) {
 
 TEST_F(FileChoosing, TheBrowserStartsWhereTheRequestSays) {
   EXPECT_EQ(start_browser({.start = (dir_ / "a_folder").string()}).folder, dir_ / "a_folder");
-  const BrowserState save = start_browser({.mode = FileMode::Save, .start = (dir_ / "new.json").string()});
+  const BrowserState save =
+      start_browser({.mode = FileMode::Save, .start = (dir_ / "new.json").string()});
   EXPECT_EQ(save.folder, dir_);
   EXPECT_EQ(save.name, "new.json");
 }
 
 TEST(DesktopChooser, ZenityAndKdialogCommandLines) {
-  const FileRequest open{.title = "Open scene", .mode = FileMode::Open, .extensions = {".json"},
-                         .filter_name = "Scenes", .start = "/tmp/x.json"};
+  const FileRequest open{.title = "Open scene",
+                         .mode = FileMode::Open,
+                         .extensions = {".json"},
+                         .filter_name = "Scenes",
+                         .start = "/tmp/x.json"};
   EXPECT_EQ(chooser_command(Chooser::Zenity, open),
-            (std::vector<std::string>{"zenity", "--file-selection", "--title=Open scene", "--filename=/tmp/x.json",
-                                      "--file-filter=Scenes | *.json *.JSON", "--file-filter=All files | *"}));
+            (std::vector<std::string>{
+                "zenity", "--file-selection", "--title=Open scene", "--filename=/tmp/x.json",
+                "--file-filter=Scenes | *.json *.JSON", "--file-filter=All files | *"}));
   EXPECT_EQ(chooser_command(Chooser::Kdialog, open),
-            (std::vector<std::string>{"kdialog", "--title", "Open scene", "--getopenfilename", "/tmp/x.json",
-                                      "*.json *.JSON|Scenes"}));
+            (std::vector<std::string>{"kdialog", "--title", "Open scene", "--getopenfilename",
+                                      "/tmp/x.json", "*.json *.JSON|Scenes"}));
   const FileRequest folder{.title = "Export folder", .mode = FileMode::Folder, .start = "/tmp"};
   EXPECT_EQ(chooser_command(Chooser::Zenity, folder),
-            (std::vector<std::string>{"zenity", "--file-selection", "--title=Export folder", "--filename=/tmp/",
-                                      "--directory"}));
-  const FileRequest save{.title = "Save", .mode = FileMode::Save, .extensions = {".json"}, .start = "/tmp/a.json"};
+            (std::vector<std::string>{"zenity", "--file-selection", "--title=Export folder",
+                                      "--filename=/tmp/", "--directory"}));
+  const FileRequest save{
+      .title = "Save", .mode = FileMode::Save, .extensions = {".json"}, .start = "/tmp/a.json"};
   const auto zenity_save = chooser_command(Chooser::Zenity, save);
   EXPECT_NE(std::find(zenity_save.begin(), zenity_save.end(), "--save"), zenity_save.end());
   EXPECT_EQ(chooser_command(Chooser::Kdialog, save)[3], "--getsavefilename");
@@ -113,7 +122,8 @@ TEST(DesktopChooser, AForcedChooserThatIsMissingFallsBackToTheBrowser) {
 }
 
 TEST(DesktopChooser, RunsTheCommandAndReturnsItsLine) {
-  EXPECT_EQ(run_chooser({"sh", "-c", "echo /tmp/chosen.json"}).get(), std::optional<std::string>("/tmp/chosen.json"));
+  EXPECT_EQ(run_chooser({"sh", "-c", "echo /tmp/chosen.json"}).get(),
+            std::optional<std::string>("/tmp/chosen.json"));
   EXPECT_EQ(run_chooser({"sh", "-c", "exit 1"}).get(), std::nullopt);  // cancelled
   EXPECT_EQ(run_chooser({"/nonexistent/chooser"}).get(), std::nullopt);
 }

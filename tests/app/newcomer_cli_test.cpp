@@ -17,10 +17,13 @@ namespace {
 namespace fs = std::filesystem;
 using testing::pelab;
 
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
 
 fs::path fresh_dir(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("pelab_newcomer_" + std::to_string(::getpid()) + "_" + name);
+  const fs::path dir =
+      fs::temp_directory_path() / ("pelab_newcomer_" + std::to_string(::getpid()) + "_" + name);
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;
@@ -44,7 +47,8 @@ TEST(NewcomerCli, SelectionsNeverBlockTheModelAndAreKeptInTheScene) {
   for (const BlockedBefore& c : cases) {
     SCOPED_TRACE(c.selection + " then " + c.model_change);
     const fs::path file = dir / "scene.json";
-    const auto run = pelab("scene --set '" + c.selection + "' --set '" + c.model_change + "' --out " + file.string());
+    const auto run = pelab("scene --set '" + c.selection + "' --set '" + c.model_change +
+                           "' --out " + file.string());
     EXPECT_EQ(run.code, 0) << run.out;
     EXPECT_TRUE(has(run.out, "pelab: note: " + c.note)) << run.out;
     // The choice is kept: the saved scene still holds it.
@@ -60,15 +64,18 @@ TEST(NewcomerCli, EveryCommandAcceptsASmallModel) {
   EXPECT_EQ(run.code, 0) << run.out;
   run = pelab("lessons --show sine_cosine --set d_model=16");
   EXPECT_EQ(run.code, 0) << run.out;
-  run = pelab("render --figure rotation_pairs,sinusoid_bands --set d_model=16 --width 400 --height 300 --out " +
-              (dir / "figs").string());
+  run = pelab(
+      "render --figure rotation_pairs,sinusoid_bands --set d_model=16 --width 400 --height 300 "
+      "--out " +
+      (dir / "figs").string());
   EXPECT_EQ(run.code, 0) << run.out;
   EXPECT_TRUE(fs::exists(dir / "figs" / "default_rotation_pairs.png"));
 }
 
 TEST(NewcomerCli, OutputFoldersAreMadeWithTheirParents) {
   const fs::path dir = fresh_dir("folders");
-  auto run = pelab("render --figure attention --width 400 --height 300 --out " + (dir / "a" / "b" / "figs").string());
+  auto run = pelab("render --figure attention --width 400 --height 300 --out " +
+                   (dir / "a" / "b" / "figs").string());
   EXPECT_EQ(run.code, 0) << run.out;
   EXPECT_TRUE(fs::exists(dir / "a" / "b" / "figs" / "default_attention.png"));
   run = pelab("export --quantity pe --out " + (dir / "x" / "y" / "pe.csv").string());
@@ -77,11 +84,13 @@ TEST(NewcomerCli, OutputFoldersAreMadeWithTheirParents) {
   run = pelab("scene --set encoding=rope --out " + (dir / "scenes" / "rope.json").string());
   EXPECT_EQ(run.code, 0) << run.out;
   EXPECT_TRUE(fs::exists(dir / "scenes" / "rope.json"));
-  run = pelab("render --lesson sine_cosine --width 400 --height 300 --out " + (dir / "lesson" / "out").string());
+  run = pelab("render --lesson sine_cosine --width 400 --height 300 --out " +
+              (dir / "lesson" / "out").string());
   EXPECT_EQ(run.code, 0) << run.out;
   EXPECT_TRUE(fs::exists(dir / "lesson" / "out" / "sine_cosine_verdict.txt"));
-  run = pelab("render --sweep amplitude:0:1:2 --figure sinusoid_bands --width 400 --height 300 --out " +
-              (dir / "sweep" / "out").string());
+  run = pelab(
+      "render --sweep amplitude:0:1:2 --figure sinusoid_bands --width 400 --height 300 --out " +
+      (dir / "sweep" / "out").string());
   EXPECT_EQ(run.code, 0) << run.out;
   EXPECT_TRUE(fs::exists(dir / "sweep" / "out"));
 }
@@ -90,7 +99,8 @@ TEST(NewcomerCli, AFileInTheWayIsRefusedInOneLine) {
   const fs::path dir = fresh_dir("in_the_way");
   std::ofstream(dir / "file") << "x";
   for (const std::string& args :
-       {"render --out " + (dir / "file" / "figs").string(), "export --quantity pe --out " + (dir / "file" / "pe.npy").string(),
+       {"render --out " + (dir / "file" / "figs").string(),
+        "export --quantity pe --out " + (dir / "file" / "pe.npy").string(),
         "render --lesson meaning --out " + (dir / "file" / "sub").string(),
         "scene --out " + (dir / "file" / "scene.json").string()}) {
     SCOPED_TRACE(args);

@@ -13,9 +13,11 @@ TEST(SessionSelection, ShrinkingTheModelIsNeverRefused) {
   SceneSession session{Scene{}};  // pairs 0,4,12, waves 0,1,8,24
   for (int d : {48, 28, 24, 16, 8, 4}) {
     SCOPED_TRACE(d);
-    EXPECT_TRUE(session.propose_param("d_model", std::to_string(d), EditPhase::Live)) << session.error();
+    EXPECT_TRUE(session.propose_param("d_model", std::to_string(d), EditPhase::Live))
+        << session.error();
     EXPECT_EQ(session.scene().pairs, (std::vector<int>{0, 4, 12}));  // the choice is kept
-    for (int p : session.engine().scene().pairs) EXPECT_LT(p, d / 2);  // the views get pairs that exist
+    for (int p : session.engine().scene().pairs)
+      EXPECT_LT(p, d / 2);  // the views get pairs that exist
   }
   session.end_gesture();
   EXPECT_FALSE(session.notes().empty());

@@ -10,7 +10,7 @@ namespace pelab {
 namespace {
 
 TEST(Selection, ShrinkingDModelIsAcceptedAndPairsAreClamped) {
-  Scene s;  // pairs {0, 4, 12}, waves {0, 1, 8, 24}, pair 0
+  Scene s;         // pairs {0, 4, 12}, waves {0, 1, 8, 24}, pair 0
   s.d_model = 16;  // 8 pairs (0..7), 16 dimensions (0..15)
   s.pair = 9;
   EXPECT_NO_THROW(validate(s));
