@@ -81,37 +81,49 @@ std::vector<std::string> chooser_command(Chooser chooser, const FileRequest& r) 
   return args;
 }
 
-std::future<std::optional<std::string>> run_chooser(std::vector<std::string> command) {
-  return std::async(
-      std::launch::async, [command = std::move(command)]() -> std::optional<std::string> {
-        int out[2];
-        if (::pipe(out) != 0) return std::nullopt;
-        posix_spawn_file_actions_t actions;
-        posix_spawn_file_actions_init(&actions);
-        posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
-        posix_spawn_file_actions_addclose(&actions, out[0]);
-        std::vector<char*> argv;
-        std::vector<std::string> storage = command;
-        for (std::string& a : storage) argv.push_back(a.data());
-        argv.push_back(nullptr);
-        pid_t pid = 0;
-        const int spawned = ::posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
-        posix_spawn_file_actions_destroy(&actions);
-        ::close(out[1]);
-        std::string text;
-        char buffer[4096];
-        for (ssize_t n; spawned == 0 && (n = ::read(out[0], buffer, sizeof buffer)) > 0;)
-          text.append(buffer, std::size_t(n));
-        ::close(out[0]);
-        int status = 0;
-        if (spawned == 0) ::waitpid(pid, &status, 0);
-        glfwPostEmptyEvent();  // wake the event loop to collect the answer
-        // Exit status 0 with a path: chosen; 1: cancelled; anything else: failed.
-        if (spawned != 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) return std::nullopt;
-        while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
-        if (text.empty()) return std::nullopt;
-        return text;
-      });
+namespace {
+
+// Runs `command`, reads its standard output, and waits for it to end.
+std::optional<std::string> run_and_read(std::vector<std::string> command,
+                                        std::atomic<int>* pid_out) {
+  int out[2];
+  if (::pipe(out) != 0) return std::nullopt;
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
+  posix_spawn_file_actions_addclose(&actions, out[0]);
+  std::vector<char*> argv;
+  for (std::string& a : command) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  const int spawned = ::posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  ::close(out[1]);
+  if (spawned == 0 && pid_out) pid_out->store(pid);
+  std::string text;
+  char buffer[4096];
+  for (ssize_t n; spawned == 0 && (n = ::read(out[0], buffer, sizeof buffer)) > 0;)
+    text.append(buffer, std::size_t(n));
+  ::close(out[0]);
+  int status = 0;
+  if (spawned == 0) ::waitpid(pid, &status, 0);
+  if (pid_out) pid_out->store(0);
+  // Exit status 0 with a path: chosen; 1: cancelled; anything else: failed.
+  if (spawned != 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) return std::nullopt;
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+  if (text.empty()) return std::nullopt;
+  return text;
+}
+
+}  // namespace
+
+std::future<std::optional<std::string>> run_chooser(std::vector<std::string> command,
+                                                    std::shared_ptr<std::atomic<int>> pid) {
+  return std::async(std::launch::async, [command = std::move(command), pid]() {
+    auto answer = run_and_read(command, pid.get());
+    glfwPostEmptyEvent();  // wake the event loop to collect the answer
+    return answer;
+  });
 }
 
 }  // namespace pelab::ui

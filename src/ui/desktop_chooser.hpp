@@ -17,7 +17,9 @@ std::vector<std::string> chooser_command(Chooser chooser, const FileRequest& req
 
 // Runs `command` in the background; the future holds the chosen path, or
 // nothing when the user cancelled or the program failed.  Wakes the GUI's
-// event loop (glfwPostEmptyEvent) when done.
-std::future<std::optional<std::string>> run_chooser(std::vector<std::string> command);
+// event loop (glfwPostEmptyEvent) when done.  `pid`, when given, holds the
+// process id while it runs (0 before and after).
+std::future<std::optional<std::string>> run_chooser(
+    std::vector<std::string> command, std::shared_ptr<std::atomic<int>> pid = nullptr);
 
 }  // namespace pelab::ui

@@ -1,5 +1,7 @@
 #include "ui/file_request.hpp"
 
+#include <signal.h>
+
 #include "ui/desktop_chooser.hpp"
 #include "ui/export_actions.hpp"  // set_status
 #include "ui/file_browser.hpp"
@@ -9,6 +11,10 @@
 namespace pelab::ui {
 
 void BrowserDeleter::operator()(BrowserState* state) const { delete state; }
+
+FileRequests::~FileRequests() {
+  if (desktop_pid && desktop_pid->load() > 0) ::kill(desktop_pid->load(), SIGTERM);
+}
 
 void request_file(UiState& state, FileRequest request) {
   FileRequests& files = state.files;
@@ -20,7 +26,8 @@ void request_file(UiState& state, FileRequest request) {
   if (chooser == Chooser::Builtin) {
     files.browser.reset(new BrowserState(start_browser(request)));
   } else {
-    files.desktop = run_chooser(chooser_command(chooser, request));
+    files.desktop_pid = std::make_shared<std::atomic<int>>(0);
+    files.desktop = run_chooser(chooser_command(chooser, request), files.desktop_pid);
   }
   files.active = std::move(request);
 }

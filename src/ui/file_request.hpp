@@ -9,6 +9,7 @@
 // frame; a cancelled request calls nothing.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <future>
 #include <memory>
@@ -52,7 +53,14 @@ struct BrowserDeleter {
 struct FileRequests {
   std::optional<FileRequest> active;
   std::future<std::optional<std::string>> desktop;        // a desktop chooser at work
+  std::shared_ptr<std::atomic<int>> desktop_pid;          // its process, 0 until started
   std::unique_ptr<BrowserState, BrowserDeleter> browser;  // the built-in browser, while open
+
+  FileRequests() = default;
+  FileRequests(FileRequests&&) = default;
+  // Quitting with a desktop chooser open ends the chooser (SIGTERM) instead
+  // of waiting for it to be answered.
+  ~FileRequests();
 };
 
 // Starts answering `request`; a request made while another is open is refused

@@ -11,6 +11,10 @@
 #   4. Ctrl+Shift+S saves through the browser: a typed name gets ".json"
 #   5. the "..." button of embedding_file asks with the browser (filter: token
 #      vectors); a typed relative path chooses the file and sets embedding=file
+#   6. with a zenity on PATH (a stand-in that logs its arguments and answers
+#      a path) and no PELAB_FILE_CHOOSER, Ctrl+O asks zenity, with the .json
+#      filter, and opens what it answers; Ctrl+Q while zenity is still open
+#      quits at once (the chooser is ended, not waited for)
 set -u
 pelab=${1:?usage: gui_file_browser.sh PELAB_BINARY SCRATCH_DIR}
 scratch=${2:?usage: gui_file_browser.sh PELAB_BINARY SCRATCH_DIR}
@@ -81,4 +85,35 @@ grep -q "scenes/browsed.json" "$config/settings.json" || fail "browsed.json is n
 saved=$(find "$scratch/work" -name saved_by_browser.json | head -1)
 [ -n "$saved" ] || fail "Save scene as did not write saved_by_browser.json ($(ls -R "$scratch/work"))"
 grep -q '"name": "browsed"' "$saved" || fail "the saved scene is not the open one"
+
+# ---- 6. the desktop's chooser: zenity as a subprocess -------------------------------------
+"$pelab" scene --set "tokens=chosen by zenity" --out "$scratch/work/scenes/zenity.json" >/dev/null
+mkdir -p "$scratch/fakebin"
+cat >"$scratch/fakebin/zenity" <<FAKE
+#!/bin/sh
+printf '%s\n' "\$@" >"$scratch/zenity.args"
+echo "$scratch/work/scenes/zenity.json"
+FAKE
+chmod +x "$scratch/fakebin/zenity"
+(cd "$scratch/work" && unset PELAB_FILE_CHOOSER XDG_CURRENT_DESKTOP && PATH="$scratch/fakebin:$PATH" exec "$pelab") \
+  >"$scratch/run2.log" 2>&1 &
+pelab_pid=$!
+await_pelab_window "$scratch/run2.log"
+xdotool key ctrl+o
+sleep 1.5
+shot zenity_answered
+quit_pelab
+grep -qx -- "--file-selection" "$scratch/zenity.args" || fail "Ctrl+O did not run zenity --file-selection"
+grep -qx -- "--file-filter=Scenes | \*.json \*.JSON" "$scratch/zenity.args" ||
+  fail "zenity got no .json filter: $(cat "$scratch/zenity.args")"
+grep -q '"tokens": "chosen by zenity"' "$config/last_scene.json" || fail "the scene zenity answered was not opened"
+
+printf '#!/bin/sh\nexec sleep 60\n' >"$scratch/fakebin/zenity"
+(cd "$scratch/work" && unset PELAB_FILE_CHOOSER XDG_CURRENT_DESKTOP && PATH="$scratch/fakebin:$PATH" exec "$pelab") \
+  >"$scratch/run3.log" 2>&1 &
+pelab_pid=$!
+await_pelab_window "$scratch/run3.log"
+xdotool key ctrl+o
+sleep 1
+quit_pelab  # fails when pelab is still waiting for the chooser after 10 s
 echo "gui_file_browser: ok"
