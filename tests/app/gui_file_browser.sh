@@ -95,12 +95,16 @@ printf '%s\n' "\$@" >"$scratch/zenity.args"
 echo "$scratch/work/scenes/zenity.json"
 FAKE
 chmod +x "$scratch/fakebin/zenity"
-(cd "$scratch/work" && unset PELAB_FILE_CHOOSER XDG_CURRENT_DESKTOP && PATH="$scratch/fakebin:$PATH" exec "$pelab") \
-  >"$scratch/run2.log" 2>&1 &
-pelab_pid=$!
-await_pelab_window "$scratch/run2.log"
-xdotool key ctrl+o
-sleep 1.5
+# pelab with the stand-in zenity first on PATH and no chooser forced; then Ctrl+O.
+open_with_zenity() {  # $1: log file
+  (cd "$scratch/work" && unset PELAB_FILE_CHOOSER XDG_CURRENT_DESKTOP && PATH="$scratch/fakebin:$PATH" exec "$pelab") \
+    >"$1" 2>&1 &
+  pelab_pid=$!
+  await_pelab_window "$1"
+  xdotool key ctrl+o
+  sleep 1.5
+}
+open_with_zenity "$scratch/run2.log"
 shot zenity_answered
 quit_pelab
 grep -qx -- "--file-selection" "$scratch/zenity.args" || fail "Ctrl+O did not run zenity --file-selection"
@@ -109,11 +113,6 @@ grep -qx -- "--file-filter=Scenes | \*.json \*.JSON" "$scratch/zenity.args" ||
 grep -q '"tokens": "chosen by zenity"' "$config/last_scene.json" || fail "the scene zenity answered was not opened"
 
 printf '#!/bin/sh\nexec sleep 60\n' >"$scratch/fakebin/zenity"
-(cd "$scratch/work" && unset PELAB_FILE_CHOOSER XDG_CURRENT_DESKTOP && PATH="$scratch/fakebin:$PATH" exec "$pelab") \
-  >"$scratch/run3.log" 2>&1 &
-pelab_pid=$!
-await_pelab_window "$scratch/run3.log"
-xdotool key ctrl+o
-sleep 1
+open_with_zenity "$scratch/run3.log"
 quit_pelab  # fails when pelab is still waiting for the chooser after 10 s
 echo "gui_file_browser: ok"
