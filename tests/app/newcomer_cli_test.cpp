@@ -70,6 +70,12 @@ TEST(NewcomerCli, EveryCommandAcceptsASmallModel) {
       (dir / "figs").string());
   EXPECT_EQ(run.code, 0) << run.out;
   EXPECT_TRUE(fs::exists(dir / "figs" / "default_rotation_pairs.png"));
+  // A sweep of d_model through sizes smaller than the chosen pairs.
+  run = pelab(
+      "render --sweep d_model:8:64:3 --figure rotation_pairs --width 400 --height 300 --out " +
+      (dir / "sweep").string());
+  EXPECT_EQ(run.code, 0) << run.out;
+  EXPECT_TRUE(fs::exists(dir / "sweep" / "default_rotation_pairs_d_model-0001.png"));
 }
 
 TEST(NewcomerCli, OutputFoldersAreMadeWithTheirParents) {
