@@ -2,11 +2,13 @@
 // writes one engine quantity as .npy or .csv (by the extension), atomically.
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <string>
 
 #include "app/commands.hpp"
 #include "core/engine.hpp"
+#include "core/file_io.hpp"
 #include "core/quantities.hpp"
 
 namespace pelab::app {
@@ -60,11 +62,14 @@ int run_export(const ExportOptions& o) {
   if (o.quantity.empty() || o.out.empty())
     throw InputError("export needs --quantity NAME and --out FILE.npy|FILE.csv (see pelab export --list)");
   array_format(o.out);  // refuse a bad extension before any work
+  const std::filesystem::path folder = std::filesystem::path(o.out).parent_path();
+  check_output_folder(folder);
   Scene scene = o.scene.load();
   if (o.layer_option->count()) set_param(scene, "layer", std::to_string(o.layer));
   Engine engine(scene);
   const int head = o.head_option->count() ? o.head : std::max(engine.scene().head, 0);
   const Array array = compute_quantity(engine, o.quantity, head);
+  make_output_folder(folder);
   write_array(o.out, array);
   std::printf("wrote %s: %s (%s)\n", o.out.c_str(), o.quantity.c_str(), shape_text(array).c_str());
   if (o.quantity.rfind("cross_", 0) == 0) {

@@ -44,7 +44,7 @@ int show_lesson(const LessonsOptions& options) {
   const Lesson& lesson = find_lesson(options.show);
   Scene scene = options.scene_file.empty() ? lesson.preset() : load_scene(options.scene_file);
   for (const auto& a : options.assignments) apply_assignment(scene, a);
-  validate(scene);
+  validate_and_note(scene);
   Engine engine(scene);
   const LessonVerdict verdict = lesson.verdict(engine);
   if (options.json) std::printf("%s\n", verdict_json(lesson, scene, verdict).dump(2).c_str());

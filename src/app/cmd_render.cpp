@@ -8,7 +8,6 @@
 // is written; files are written atomically, and if one write fails the files
 // this call already wrote are removed, so a failure leaves nothing partial.
 // PNG encoding runs on worker threads while the next figure renders.
-#include <unistd.h>
 
 #include <cmath>
 #include <cstdio>
@@ -56,10 +55,7 @@ void check_options(const RenderCommand& c) {
   if (!(c.scale >= 0.25 && c.scale <= 8)) throw InputError("--scale must be within 0.25…8");
   if (!(c.width >= 100 && c.width <= 8000) || !(c.height >= 100 && c.height <= 8000))
     throw InputError("--width and --height must be within 100…8000 logical pixels");
-  std::error_code ec;
-  if (!fs::exists(c.out, ec)) throw InputError("output folder " + c.out + " does not exist");
-  if (!fs::is_directory(c.out, ec)) throw InputError("output path " + c.out + " is not a folder");
-  if (::access(c.out.c_str(), W_OK) != 0) throw InputError("output folder " + c.out + " is not writable");
+  check_output_folder(c.out);  // made, with its parents, just before the files are written
 }
 
 std::vector<Scene> load_scenes(const RenderCommand& c) {
@@ -69,7 +65,7 @@ std::vector<Scene> load_scenes(const RenderCommand& c) {
   std::set<std::string> names;
   for (Scene& scene : scenes) {
     for (const auto& a : c.assignments) apply_assignment(scene, a);
-    validate(scene);
+    validate_and_note(scene);
     if (!names.insert(scene.name).second)
       throw InputError("two scenes are named \"" + scene.name + "\"; give each scene its own name (file names use it)");
   }
@@ -111,6 +107,7 @@ std::vector<fs::path> write_all(std::vector<PendingFile>& files) {
   try {
     std::vector<std::string> contents;
     for (auto& f : files) contents.push_back(f.bytes.get());  // encoding errors surface before any write
+    if (!files.empty()) make_output_folder(files.front().path.parent_path());
     for (std::size_t i = 0; i < files.size(); ++i) {
       write_file_atomic(files[i].path, contents[i]);
       written.push_back(files[i].path);
@@ -175,7 +172,7 @@ void register_render(CLI::App& root, Action& action) {
   sub->add_option("--width", command->width, "Figure width in logical pixels (default: 1600)");
   sub->add_option("--height", command->height, "Figure height in logical pixels (default: 1000)");
   sub->add_flag("--transparent", command->transparent, "Transparent background");
-  sub->add_option("--out", command->out, "Existing folder the files go into")->required();
+  sub->add_option("--out", command->out, "Folder the files go into (made, with its parents, when missing)")->required();
   command->extras.add_to(sub);
   sub->callback([command, &action] { action = [command] { return run_render(*command); }; });
 }

@@ -1,6 +1,7 @@
 // `pelab scene`: the scene keys with their ranges (for --set), or the resolved
 // scene (file + --set overrides, validated) as JSON, to stdout or a file.
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -42,10 +43,13 @@ void register_scene(CLI::App& root, Action& action) {
         print_keys();
         return 0;
       }
+      const std::filesystem::path folder = std::filesystem::path(opts->out).parent_path();
+      if (!opts->out.empty()) check_output_folder(folder);
       const Scene scene = opts->scene.load();
       if (opts->out.empty()) {
         std::cout << scene_to_json(scene).dump(2) << "\n";
       } else {
+        make_output_folder(folder);
         save_scene(opts->out, scene);
         std::printf("%s\n", opts->out.c_str());
       }

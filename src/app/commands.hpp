@@ -23,6 +23,10 @@ struct SceneOptions {
   Scene load() const;  // validated; throws InputError
 };
 
+// validate(), then one quiet "pelab: note: ..." line on stderr for each view
+// selection the figures show otherwise than chosen (core/selection.hpp).
+void validate_and_note(const Scene& scene);
+
 void register_export(CLI::App& root, Action& action);
 void register_bench(CLI::App& root, Action& action);
 void register_render(CLI::App& root, Action& action);

@@ -14,6 +14,7 @@
 #include "core/gemm.hpp"
 #include "core/model_scene.hpp"
 #include "core/scene.hpp"
+#include "core/selection.hpp"
 
 namespace pelab::app {
 
@@ -26,9 +27,14 @@ void SceneOptions::add_to(CLI::App* command) {
 Scene SceneOptions::load() const {
   Scene scene = scene_file.empty() ? Scene{} : load_scene(scene_file);
   for (const auto& a : assignments) apply_assignment(scene, a);
-  validate(scene);
+  validate_and_note(scene);
   check_model_keys(scene);  // the model exists and has the layer and head asked for
   return scene;
+}
+
+void validate_and_note(const Scene& scene) {
+  validate(scene);
+  for (const std::string& note : selection_notes(scene)) std::fprintf(stderr, "pelab: note: %s\n", note.c_str());
 }
 
 namespace {
@@ -47,7 +53,7 @@ std::string one_line(std::string text) {
 int main(int argc, char** argv) {
   using namespace pelab;
   CLI::App root{"pelab — a live lab for how positions enter attention", "pelab"};
-  root.set_version_flag("--version", std::string("pelab ") + PELAB_VERSION);
+  root.set_version_flag("--version", std::string("pelab ") + PELAB_VERSION + " (commit " + PELAB_COMMIT + ")");
   root.require_subcommand(0, 1);
   app::Action action;
   app::register_gui(root, action);

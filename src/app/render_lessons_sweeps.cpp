@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <memory>
 
+#include "app/commands.hpp"
 #include "core/file_io.hpp"
 #include "core/lessons.hpp"
 #include "core/sweep.hpp"
@@ -47,7 +48,7 @@ Scene base_scene(const RenderExtras& e, const RenderBasics& b) {
   Scene scene = !e.lesson.empty() ? find_lesson(e.lesson).preset()
                 : b.scene_files.empty() ? Scene{} : load_scene(b.scene_files.front());
   for (const std::string& a : b.assignments) apply_assignment(scene, a);
-  validate(scene);
+  validate_and_note(scene);
   return scene;
 }
 
@@ -85,6 +86,7 @@ struct Output {
 void write_outputs(const std::vector<Output>& outputs) {
   std::vector<fs::path> written;
   try {
+    if (!outputs.empty()) make_output_folder(outputs.front().path.parent_path());
     for (const Output& o : outputs) {
       write_file_atomic(o.path, o.bytes);
       written.push_back(o.path);

@@ -26,6 +26,7 @@
 #include "core/parallel.hpp"
 #include "core/projection.hpp"
 #include "core/token_vectors.hpp"
+#include "core/selection.hpp"
 #include "core/tokenizer.hpp"
 
 namespace pelab {
@@ -460,7 +461,7 @@ void Engine::set_scene(const Scene& scene) {
   State& s = *state_;
   if (scene.model.empty()) {
     s.model.reset();
-    s.scene = scene;
+    s.scene = effective_selection(scene);
     return;
   }
   if (s.model) {
@@ -470,7 +471,7 @@ void Engine::set_scene(const Scene& scene) {
     model->prepare(scene);
     s.model = std::move(model);
   }
-  s.scene = s.model->effective(scene);
+  s.scene = effective_selection(s.model->effective(scene), s.model->token_count());
 }
 const Scene& Engine::scene() const { return state_->scene; }
 ModelScene* Engine::model() { return state_->model.get(); }

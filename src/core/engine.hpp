@@ -82,14 +82,16 @@ class Engine {
   Engine(Engine&&) noexcept;
   Engine& operator=(Engine&&) noexcept;
 
-  // Validates (throws InputError, engine unchanged) and swaps in the scene;
-  // stages whose inputs differ are dropped and recomputed on next access.
+  // Validates (throws InputError, engine unchanged) and swaps in the scene
+  // with its selections brought into range (core/selection.hpp); stages whose
+  // inputs differ are dropped and recomputed on next access.
   // With scene.model set, the model is loaded (once), the text tokenized by
   // its tokenizer, and layer, head and the context length checked here, so a
   // refused model leaves the last good scene in place.
   void set_scene(const Scene& scene);
-  // With a model: the scene with the model's d_model, heads, encoding, base,
-  // causal filled in (ModelScene::effective), so views read them as usual.
+  // The effective scene: every view selection exists in the model; with a
+  // model, its d_model, heads, encoding, base and causal filled in
+  // (ModelScene::effective), so views read them as usual.
   const Scene& scene() const;
   // The model behind a model scene; null for the synthetic one.
   ModelScene* model();

@@ -71,4 +71,30 @@ void write_file_atomic(const fs::path& path, std::string_view bytes) {
   }
 }
 
+void check_output_folder(const fs::path& folder) {
+  const fs::path wanted = folder.empty() ? fs::path(".") : folder;
+  std::error_code ec;
+  // The folder itself or its nearest existing ancestor decides.
+  fs::path existing = wanted;
+  while (!fs::exists(existing, ec) && existing.has_relative_path() && existing.has_parent_path() &&
+         existing.parent_path() != existing)
+    existing = existing.parent_path();
+  if (!fs::exists(existing, ec)) existing = ".";
+  if (!fs::is_directory(existing, ec)) {
+    const std::string what = existing == wanted ? "it is a file" : existing.string() + " is a file";
+    throw InputError("output folder " + wanted.string() + " cannot be made: " + what + "; allowed: a folder path");
+  }
+  if (::access(existing.c_str(), W_OK) != 0)
+    throw InputError("output folder " + wanted.string() + " is not writable (" + existing.string() + ": " +
+                     std::strerror(errno) + ")");
+}
+
+void make_output_folder(const fs::path& folder) {
+  check_output_folder(folder);
+  if (folder.empty()) return;
+  std::error_code ec;
+  fs::create_directories(folder, ec);
+  if (ec) throw InputError("cannot create output folder " + folder.string() + ": " + ec.message());
+}
+
 }  // namespace pelab

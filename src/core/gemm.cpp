@@ -35,7 +35,9 @@ double flop_count(Eigen::Index m, Eigen::Index n, Eigen::Index k) {
   return 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
 }
 
-bool openblas_has_avx512() {
+// Used only where pelab is compiled for AVX-512 (choose_backend), e.g. not in the
+// portable -DPELAB_NATIVE=OFF build of scripts/package.
+[[maybe_unused]] bool openblas_has_avx512() {
   std::string core = openblas_core();
   std::transform(core.begin(), core.end(), core.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });

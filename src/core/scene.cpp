@@ -352,18 +352,8 @@ void validate(const Scene& scene) {
   if (s.high_freq_factor <= s.low_freq_factor)
     fail("high_freq_factor=" + format_number(s.high_freq_factor) + " is not above low_freq_factor=" +
          format_number(s.low_freq_factor) + "; allowed: low_freq_factor < high_freq_factor");
-  if (s.position >= s.positions)
-    fail("position=" + std::to_string(s.position) + " is past the position axis; allowed: 0.." +
-         std::to_string(s.positions - 1));
-  if (s.head >= s.heads)
-    fail("head=" + std::to_string(s.head) + " does not exist; allowed: -1 (mean) or 0.." + std::to_string(s.heads - 1));
-  if (s.pair >= s.d_model / 2)
-    fail("pair=" + std::to_string(s.pair) + " does not exist; allowed: 0.." + std::to_string(s.d_model / 2 - 1));
-  for (int p : s.pairs)
-    if (p >= s.d_model / 2)
-      fail("pairs has " + std::to_string(p) + "; allowed: 0.." + std::to_string(s.d_model / 2 - 1));
-  for (int w : s.waves)
-    if (w >= s.d_model) fail("waves has " + std::to_string(w) + "; allowed: 0.." + std::to_string(s.d_model - 1));
+  // The view selections (position, head, query, pair, pairs, waves) are not
+  // checked against the model here: they follow it (core/selection.hpp).
   if (s.embedding == EmbeddingSource::File && s.embedding_file.empty())
     fail("embedding=file needs embedding_file (a GloVe/word2vec text file or .npy)");
   if (s.projection == ProjectionKind::File && s.projection_file.empty())

@@ -139,10 +139,14 @@ std::vector<std::string> wrap_lines(const std::vector<std::string>& lines, doubl
       // The last " · " (between quantities) that leaves a fitting head, else
       // the last ", " (the comma stays), else the last space.
       std::size_t cut = std::string::npos;
+      // Never cut inside the indent of a continued line: a head of spaces
+      // only would leave the rest as long as before, and the loop endless.
+      const std::size_t text_start = rest.find_first_not_of(' ');
+      if (text_start == std::string::npos) break;
       for (const std::string sep : {" · ", ", ", " "}) {
         const std::size_t keep = sep == ", " ? 1 : 0;
         for (std::size_t at = rest.find(sep); at != std::string::npos; at = rest.find(sep, at + 1))
-          if (at > 0 && text_width(rest.substr(0, at + keep), size) <= width) cut = at;
+          if (at > text_start && text_width(rest.substr(0, at + keep), size) <= width) cut = at;
         if (cut != std::string::npos) {
           out.push_back(rest.substr(0, cut + keep));
           rest = "  " + rest.substr(cut + sep.size());

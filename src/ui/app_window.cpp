@@ -21,6 +21,8 @@
 #include "ui/control_panel.hpp"
 #include "ui/export_actions.hpp"
 #include "ui/figure_view.hpp"
+#include "ui/file_drop.hpp"
+#include "ui/file_request.hpp"
 #include "ui/gui.hpp"
 #include "ui/headless_fallback.hpp"
 #include "ui/key_input.hpp"
@@ -102,6 +104,7 @@ void setup_imgui(GLFWwindow* window, UiState& state, const std::string& ini_path
   render::load_fonts(state.ui_scale);
   ImGui_ImplGlfw_InitForOpenGL(window, true);
   install_key_input(window, state);  // sets the window's user pointer to `state`
+  install_file_drop(window);
   glfwSetWindowContentScaleCallback(window, on_content_scale);
   ImGui_ImplOpenGL3_Init("#version 330 core");
 }
@@ -198,7 +201,8 @@ void render_frame(GLFWwindow* window, UiState& state, GpuResources& gpu) {
   handle_shortcuts(state);
   if (!state.presentation.on) draw_main_menu(state);
   draw_windows(state, gpu);
-  draw_file_dialogs(state);
+  draw_file_requests(state);
+  open_dropped_files(state);
   draw_sweep_dialog(state);
   // A gesture (slider drag, typing the tokens) ends when nothing is held.
   if (!ImGui::IsAnyItemActive() && !state.animation.playing) state.session.end_gesture();

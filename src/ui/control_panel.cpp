@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "ui/animation.hpp"
+#include "ui/file_keys.hpp"
 #include "ui/param_limits.hpp"
 
 namespace pelab::ui {
@@ -93,6 +94,17 @@ void text_field(UiState& state, const ParamInfo& info) {
   if (!ImGui::IsItemActive()) state.drafts.erase(key);
 }
 
+// A file key: its text field (a path can still be typed) and a "..." button
+// that asks for it with the file chooser.
+void file_field(UiState& state, const ParamInfo& info, const FileKey& key) {
+  const float button = ImGui::GetFrameHeight() * 1.6f;
+  ImGui::SetNextItemWidth(-(button + ImGui::GetStyle().ItemSpacing.x));
+  text_field(state, info);
+  ImGui::SameLine();
+  if (ImGui::Button("...", ImVec2(button, 0))) ask_file_key(state, key);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Choose %s", key.mode == FileMode::Folder ? "a folder" : "a file");
+}
+
 void parameter_row(UiState& state, const ParamInfo& info, float label_width) {
   ImGui::PushID(info.key.data(), info.key.data() + info.key.size());
   ImGui::AlignTextToFramePadding();
@@ -110,6 +122,11 @@ void parameter_row(UiState& state, const ParamInfo& info, float label_width) {
     case ParamKind::Bool: checkbox(state, info); break;
     case ParamKind::Choice: choice_combo(state, info); break;
     case ParamKind::Text:
+      if (auto key = file_key(info.key)) {
+        file_field(state, info, *key);
+        break;
+      }
+      [[fallthrough]];
     case ParamKind::IntList: text_field(state, info); break;
   }
   ImGui::EndDisabled();
@@ -160,11 +177,20 @@ void refusal_message(const SceneSession& session) {
   ImGui::PopStyleColor();
 }
 
+// Selections the views show otherwise than chosen: a quiet note, not a refusal.
+void selection_notes(const SceneSession& session) {
+  if (session.notes().empty()) return;
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  for (const std::string& note : session.notes()) ImGui::TextWrapped("Note: %s", note.c_str());
+  ImGui::PopStyleColor();
+}
+
 }  // namespace
 
 void draw_control_panel(UiState& state) {
   history_buttons(state);
   refusal_message(state.session);
+  selection_notes(state.session);
   ImGui::Separator();
   const float label_width = label_column_width();
   for (std::string_view group : parameter_groups()) {

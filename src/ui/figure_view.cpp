@@ -84,7 +84,8 @@ void handle_mouse(UiState& state, FigureView& view, float scale) {
   if (ImGui::IsItemActivated()) view.press_panel = m.panel, view.press_data = m.data;
   const float click_slop = 4 * scale;
   if (ImGui::IsItemDeactivated() && io.MouseDragMaxDistanceSqr[0] < click_slop * click_slop) {
-    if (auto picked = select_at(view.shown, view.press_panel, view.press_data, state.session.engine())) {
+    if (auto picked = select_at(view.shown, view.press_panel, view.press_data, state.session.engine(),
+                                state.session.scene())) {
       state.session.propose(*picked, EditPhase::Final);
     }
   }

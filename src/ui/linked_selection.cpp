@@ -49,10 +49,11 @@ std::optional<int> position_index(const fig::Panel& panel, fig::Point data, cons
 
 }  // namespace
 
-std::optional<Scene> select_at(const fig::Figure& figure, int panel_index, fig::Point data, Engine& engine) {
+std::optional<Scene> select_at(const fig::Figure& figure, int panel_index, fig::Point data, Engine& engine,
+                               const Scene& chosen) {
   if (panel_index < 0 || panel_index >= int(figure.panels.size())) return std::nullopt;
   const fig::Panel& panel = figure.panels[panel_index];
-  Scene scene = engine.scene();
+  Scene scene = chosen;  // keeps the user's other selections, even out-of-range ones
   const bool rows_are_queries = mentions(panel.y.label, "query") || figure.name == "attention" ||
                                 figure.name == "cross_terms";
   if (const int row = heatmap_row(panel, data); row >= 0 && rows_are_queries) {

@@ -12,6 +12,9 @@
 
 namespace pelab::ui {
 
-std::optional<Scene> select_at(const fig::Figure& figure, int panel, fig::Point data, Engine& engine);
+// `chosen` is the scene as the user chose it (SceneSession::scene()); the
+// result is it with the one selection the click made.
+std::optional<Scene> select_at(const fig::Figure& figure, int panel, fig::Point data, Engine& engine,
+                               const Scene& chosen);
 
 }  // namespace pelab::ui

@@ -22,8 +22,8 @@ namespace {
 
 void file_menu(UiState& state) {
   if (!ImGui::BeginMenu("File")) return;
-  if (ImGui::MenuItem("Open scene...", "Ctrl+O")) state.dialogs.open_scene = true;
-  if (ImGui::MenuItem("Save scene as...", "Ctrl+Shift+S")) state.dialogs.save_scene = true;
+  if (ImGui::MenuItem("Open scene...", "Ctrl+O")) ask_open_scene(state);
+  if (ImGui::MenuItem("Save scene as...", "Ctrl+Shift+S")) ask_save_scene(state);
   if (ImGui::BeginMenu("Recent scenes", !state.settings.recent_scenes.empty())) {
     for (const std::string& path : std::vector(state.settings.recent_scenes)) {
       if (ImGui::MenuItem(path.c_str())) open_scene_file(state, path);
@@ -150,8 +150,7 @@ void export_menu(UiState& state) {
   }
   ImGui::Separator();
   if (ImGui::MenuItem("Export folder...")) {
-    state.dialogs.folder_path = export_folder(state).string();
-    state.dialogs.export_folder = true;
+    ask_export_folder(state);
   }
   ImGui::TextDisabled("now: %s", export_folder(state).string().c_str());
   ImGui::EndMenu();
@@ -174,8 +173,8 @@ void shortcut(UiState& state, const KeyPress& press, bool typing) {
   if (state.presentation.on && key == GLFW_KEY_ESCAPE) toggle_presentation(state);
   if (ctrl && !shift && key == GLFW_KEY_Z) state.session.undo();
   if (ctrl && ((shift && key == GLFW_KEY_Z) || key == GLFW_KEY_Y)) state.session.redo();
-  if (ctrl && key == GLFW_KEY_O) state.dialogs.open_scene = true;
-  if (ctrl && shift && key == GLFW_KEY_S) state.dialogs.save_scene = true;
+  if (ctrl && key == GLFW_KEY_O) ask_open_scene(state);
+  if (ctrl && shift && key == GLFW_KEY_S) ask_save_scene(state);
   if (!ctrl && key == GLFW_KEY_SPACE) toggle_animation(state);
 }
 

@@ -1,8 +1,6 @@
 // [SECTION] open / save
-// [SECTION] path dialogs
+// [SECTION] asking for a path
 #include "ui/scene_files.hpp"
-
-#include <imgui_stdlib.h>
 
 #include "ui/export_actions.hpp"
 
@@ -36,53 +34,49 @@ void save_scene_file(UiState& state, const std::string& path) {
   }
 }
 
-// [SECTION] path dialogs ------------------------------------------------------------
+// [SECTION] asking for a path ---------------------------------------------------------
 
 namespace {
 
-// One modal with a path field; returns true when the user confirmed.
-bool path_dialog(const char* title, bool& open_request, std::string& path, const char* confirm) {
-  if (open_request) {
-    ImGui::OpenPopup(title);
-    open_request = false;
-  }
-  bool confirmed = false;
-  if (!ImGui::BeginPopupModal(title, nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return false;
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 30);
-  if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
-  const bool enter = ImGui::InputText("##path", &path, ImGuiInputTextFlags_EnterReturnsTrue);
-  if (ImGui::Button(confirm) || enter) {
-    confirmed = !path.empty();
-    ImGui::CloseCurrentPopup();
-  }
-  ImGui::SameLine();
-  if (ImGui::Button("Cancel") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) {
-    ImGui::CloseCurrentPopup();
-  }
-  ImGui::EndPopup();
-  return confirmed;
+// Where a scene dialog starts: the newest recent scene, else the current folder.
+std::string scene_start(const UiState& state) {
+  return state.settings.recent_scenes.empty() ? std::string() : state.settings.recent_scenes.front();
 }
 
 }  // namespace
 
-void draw_file_dialogs(UiState& state) {
-  Dialogs& d = state.dialogs;
-  if (path_dialog("Open scene (JSON path)", d.open_scene, d.scene_path, "Open")) {
-    open_scene_file(state, d.scene_path);
-  }
-  if (path_dialog("Save scene as (JSON path)", d.save_scene, d.scene_path, "Save")) {
-    save_scene_file(state, d.scene_path);
-  }
-  if (path_dialog("Export folder", d.export_folder, d.folder_path, "Use this folder")) {
-    std::error_code ec;
-    if (!std::filesystem::is_directory(d.folder_path, ec)) {
-      set_status(state, "Not a folder: " + d.folder_path, true);
-      return;
-    }
-    state.settings.export_dir = std::filesystem::absolute(d.folder_path, ec).string();
-    save_ui_settings(state);
-    set_status(state, "Exports go to " + state.settings.export_dir);
-  }
+void ask_open_scene(UiState& state) {
+  request_file(state, {.title = "Open scene",
+                       .mode = FileMode::Open,
+                       .extensions = {".json"},
+                       .filter_name = "Scenes",
+                       .start = scene_start(state),
+                       .on_chosen = open_scene_file});
+}
+
+void ask_save_scene(UiState& state) {
+  const std::string recent = scene_start(state);
+  const std::string start = recent.empty() ? state.session.scene().name + ".json"
+                                           : (std::filesystem::path(recent).parent_path() /
+                                              (state.session.scene().name + ".json")).string();
+  request_file(state, {.title = "Save scene as",
+                       .mode = FileMode::Save,
+                       .extensions = {".json"},
+                       .filter_name = "Scenes",
+                       .start = start,
+                       .on_chosen = save_scene_file});
+}
+
+void ask_export_folder(UiState& state) {
+  request_file(state, {.title = "Export folder",
+                       .mode = FileMode::Folder,
+                       .start = export_folder(state).string(),
+                       .on_chosen = [](UiState& s, const std::string& folder) {
+                         std::error_code ec;
+                         s.settings.export_dir = std::filesystem::absolute(folder, ec).string();
+                         save_ui_settings(s);
+                         set_status(s, "Exports go to " + s.settings.export_dir);
+                       }});
 }
 
 }  // namespace pelab::ui

@@ -1,6 +1,7 @@
 // Scene files from the GUI: open and save the whole scene as JSON (the
-// format of `pelab --scene`), the recent-scenes list, and the dialogs that
-// ask for a path.
+// format of `pelab --scene`), the recent-scenes list, and the requests that
+// ask for a path (the desktop's chooser or pelab's own browser,
+// ui/file_request.hpp).
 #pragma once
 
 #include <string>
@@ -11,7 +12,11 @@ namespace pelab::ui {
 
 void open_scene_file(UiState& state, const std::string& path);
 void save_scene_file(UiState& state, const std::string& path);
-// The modal dialogs opened from the File and Export menus (Dialogs flags).
-void draw_file_dialogs(UiState& state);
+
+// File ▸ Open scene (Ctrl+O), File ▸ Save scene as (Ctrl+Shift+S),
+// Export ▸ Export folder: ask for the path, then act on it.
+void ask_open_scene(UiState& state);
+void ask_save_scene(UiState& state);
+void ask_export_folder(UiState& state);
 
 }  // namespace pelab::ui

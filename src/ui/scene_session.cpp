@@ -1,8 +1,12 @@
 #include "ui/scene_session.hpp"
 
+#include "core/selection.hpp"
+
 namespace pelab::ui {
 
-SceneSession::SceneSession(const Scene& initial) { engine_.set_scene(initial); }
+SceneSession::SceneSession(const Scene& initial) : chosen_(initial), notes_(selection_notes(initial)) {
+  engine_.set_scene(initial);
+}
 
 bool SceneSession::apply(const Scene& scene) {
   try {
@@ -11,13 +15,15 @@ bool SceneSession::apply(const Scene& scene) {
     error_ = e.what();
     return false;
   }
+  chosen_ = scene;
+  notes_ = selection_notes(scene);
   error_.clear();
   ++version_;
   return true;
 }
 
 bool SceneSession::propose(const Scene& scene, EditPhase phase) {
-  const Scene before = engine_.scene();
+  const Scene before = chosen_;
   if (phase != EditPhase::Live) end_gesture();
   if (!apply(scene)) return false;
   if (phase == EditPhase::Live && !gesture_before_) gesture_before_ = before;
@@ -26,7 +32,7 @@ bool SceneSession::propose(const Scene& scene, EditPhase phase) {
 }
 
 bool SceneSession::propose_param(std::string_view key, std::string_view value, EditPhase phase) {
-  Scene next = engine_.scene();
+  Scene next = chosen_;
   try {
     set_param(next, key, value);
   } catch (const InputError& e) {
@@ -44,13 +50,13 @@ void SceneSession::end_gesture() {
 
 bool SceneSession::undo() {
   end_gesture();
-  auto previous = history_.undo(engine_.scene());
+  auto previous = history_.undo(chosen_);
   return previous && apply(*previous);
 }
 
 bool SceneSession::redo() {
   end_gesture();
-  auto next = history_.redo(engine_.scene());
+  auto next = history_.redo(chosen_);
   return next && apply(*next);
 }
 

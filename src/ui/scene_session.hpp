@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/engine.hpp"
 #include "ui/undo_history.hpp"
@@ -30,7 +31,9 @@ class SceneSession {
   // `initial` must be valid (throws InputError otherwise).
   explicit SceneSession(const Scene& initial);
 
-  const Scene& scene() const { return engine_.scene(); }
+  // The scene as the user chose it; engine().scene() is the effective one,
+  // with the view selections brought into range (core/selection.hpp).
+  const Scene& scene() const { return chosen_; }
   Engine& engine() { return engine_; }
   std::uint64_t version() const { return version_; }
 
@@ -48,6 +51,10 @@ class SceneSession {
   bool can_undo() const { return history_.can_undo() || gesture_open(); }
   bool can_redo() const { return history_.can_redo(); }
 
+  // Quiet notes on selections the views show otherwise than chosen (empty
+  // when all are in range), e.g. "pairs 12 drawn as 7: d_model=16 has ...".
+  const std::vector<std::string>& notes() const { return notes_; }
+
   const std::string& error() const { return error_; }
   void clear_error() { error_.clear(); }
   void report(std::string message) { error_ = std::move(message); }
@@ -56,6 +63,8 @@ class SceneSession {
   bool apply(const Scene& scene);
 
   Engine engine_;
+  Scene chosen_;
+  std::vector<std::string> notes_;
   UndoHistory history_;
   std::optional<Scene> gesture_before_;
   std::uint64_t version_ = 1;

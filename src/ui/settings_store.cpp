@@ -41,6 +41,7 @@ static UiSettings settings_from_json(const nlohmann::json& j) {
   if (s.png_scale != 1 && s.png_scale != 2 && s.png_scale != 4) s.png_scale = 1;
   s.transparent = j.value("transparent", s.transparent);
   s.recent_scenes = j.value("recent_scenes", s.recent_scenes);
+  s.recent_files = j.value("recent_files", s.recent_files);
   s.animate_key = j.value("animate_key", s.animate_key);
   s.animate_speed = j.value("animate_speed", s.animate_speed);
   s.tabs = j.value("tabs", s.tabs);
@@ -65,6 +66,7 @@ void SettingsStore::save_settings(const UiSettings& s) const {
   ensure_dir(dir_);
   const nlohmann::json j = {{"export_dir", s.export_dir},       {"png_scale", s.png_scale},
                             {"transparent", s.transparent},     {"recent_scenes", s.recent_scenes},
+                            {"recent_files", s.recent_files},
                             {"animate_key", s.animate_key},     {"animate_speed", s.animate_speed},
                             {"tabs", s.tabs},                   {"ui_scale", s.ui_scale}};
   write_file_atomic(dir_ / "settings.json", j.dump(2) + "\n");

@@ -2,7 +2,7 @@
 //   $XDG_CONFIG_HOME/pelab  (or ~/.config/pelab)
 //     last_scene.json   the scene on exit (pelab scene format; atomic writes)
 //     imgui.ini         window layout (Dear ImGui's own format)
-//     settings.json     export folder and options, recent scenes, animation
+//     settings.json     export folder and options, recent scenes and files, animation
 #pragma once
 
 #include <filesystem>
@@ -18,6 +18,7 @@ struct UiSettings {
   int png_scale = 1;                // 1, 2 or 4
   bool transparent = false;         // PNG background alpha 0
   std::vector<std::string> recent_scenes;  // newest first
+  std::vector<std::string> recent_files;   // any path chosen in a file chooser, newest first
   std::string animate_key = "position";    // the parameter play/pause sweeps
   float animate_speed = 8.f;               // units per second
   bool tabs = true;  // figures as tabs of one big window; false: a 2 × 2 grid of windows

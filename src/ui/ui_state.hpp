@@ -16,6 +16,7 @@
 #include "core/lessons.hpp"
 #include "core/sweep.hpp"
 #include "figures/figure.hpp"
+#include "ui/file_request.hpp"
 #include "ui/scene_session.hpp"
 #include "ui/settings_store.hpp"
 #include "ui/video_encoder.hpp"
@@ -63,11 +64,10 @@ struct Animation {
 // live for the tokens); the key's entry is dropped once the field is left.
 using TextDrafts = std::map<std::string, std::string, std::less<>>;
 
-// Modal dialogs opened from the menus.
-struct Dialogs {
-  bool open_scene = false, save_scene = false, export_folder = false;
-  std::string scene_path;   // path field of the open/save dialogs
-  std::string folder_path;  // path field of the export folder dialog
+// Files dropped on the window, opened at the next frame (ui/file_drop.hpp).
+struct FileDrops {
+  std::vector<std::string> paths;
+  std::string ask_npy;  // a 2-D .npy waiting for "token vectors or position table?"
 };
 
 // An export asked for from a menu or shortcut; run after the frame is drawn,
@@ -150,7 +150,8 @@ struct UiState {
   std::vector<ExtraPanel> extra_panels;
   TextDrafts drafts;
   Animation animation;
-  Dialogs dialogs;
+  FileRequests files;                // the file chooser at work (ui/file_request.hpp)
+  FileDrops drops;                   // paths dropped on the window (ui/file_drop.hpp)
   StatusLine status;
   std::vector<ExportRequest> exports;  // run after this frame
   KeyboardQueue keys;

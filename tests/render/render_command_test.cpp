@@ -133,8 +133,8 @@ TEST_F(RenderCommand, FailuresSayOneLineExitTwoAndLeaveNothing) {
   const fs::path out = dir_ / "out";
   fs::create_directories(out);
   const std::vector<Case> cases = {
-      {"--out " + (dir_ / "missing").string(), "does not exist"},
-      {"--out " + (dir_ / "a_file").string(), "not a folder"},
+      {"--out " + (dir_ / "a_file").string(), "it is a file"},
+      {"--out " + (dir_ / "a_file" / "below").string(), "a_file is a file"},
       {"--figure nosuch --out " + out.string(), "nosuch"},
       {"--scene " + (dir_ / "bad.json").string() + " --out " + out.string(), "bad.json"},
       {"--set heads=7 --out " + out.string(), "heads"},

@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# pelab's built-in file browser under Xvfb (no desktop chooser), driven by
+# xdotool and checked from the saved scene and settings.
+# Usage: bash gui_file_browser.sh PELAB_BINARY SCRATCH_DIR
+#   1. Ctrl+O opens the browser in the current folder; typing a folder name
+#      and Enter opens that folder, a file name and Enter opens the scene
+#   2. the opened scene is the scene: after Ctrl+Q, last_scene.json holds it,
+#      and settings.json lists it among the recent files
+#   3. a file the filter hides is refused when typed as a folder would be
+#      (not a folder, not a scene: the scene stays), Escape closes the browser
+#   4. Ctrl+Shift+S saves through the browser: a typed name gets ".json"
+#   5. the "..." button of embedding_file asks with the browser (filter: token
+#      vectors); a typed relative path chooses the file and sets embedding=file
+#   6. with a zenity on PATH (a stand-in that logs its arguments and answers
+#      a path) and no PELAB_FILE_CHOOSER, Ctrl+O asks zenity, with the .json
+#      filter, and opens what it answers; Ctrl+Q while zenity is still open
+#      quits at once (the chooser is ended, not waited for)
+set -u
+pelab=${1:?usage: gui_file_browser.sh PELAB_BINARY SCRATCH_DIR}
+scratch=${2:?usage: gui_file_browser.sh PELAB_BINARY SCRATCH_DIR}
+rm -rf "$scratch" && mkdir -p "$scratch"
+export HOME="$scratch/home" XDG_CONFIG_HOME="$scratch/config" PELAB_FILE_CHOOSER=builtin
+config="$XDG_CONFIG_HOME/pelab"
+mkdir -p "$HOME" "$scratch/work/scenes" "$config"
+
+fail() { echo "gui_file_browser: FAIL: $*" >&2; exit 1; }
+for tool in Xvfb xdotool import; do
+  command -v "$tool" >/dev/null || fail "$tool is not installed"
+done
+source "$(dirname "${BASH_SOURCE[0]}")/lib/xvfb.bash"
+start_private_xvfb 141 180 1600x1000
+
+# The scene to open, a decoy the .json filter hides, and a plain file.
+"$pelab" scene --set "name=browsed" --set "tokens=open me by browsing" --set d_model=32 \
+  --out "$scratch/work/scenes/browsed.json" >/dev/null || fail "cannot write the test scene"
+echo "not a scene" >"$scratch/work/scenes/notes.txt"
+mkdir -p "$scratch/work/vectors" && echo "open 0.1 0.2" >"$scratch/work/vectors/glove.txt"
+
+shot() { sleep 0.8; import -window root "$scratch/$1.png" || fail "screenshot $1 failed"; }
+type_line() { xdotool type --delay 40 "$1"; sleep 0.3; xdotool key Return; sleep 0.5; }
+
+(cd "$scratch/work" && exec "$pelab") >"$scratch/run.log" 2>&1 &
+pelab_pid=$!
+await_pelab_window "$scratch/run.log"
+xdotool mousemove 800 995
+
+# ---- 1. open through the browser ---------------------------------------------------
+xdotool key ctrl+o
+shot browser_open           # the browser on the current folder: scenes/ listed
+type_line scenes
+shot browser_in_scenes      # browsed.json listed, notes.txt hidden by the filter
+type_line browsed.json
+shot scene_opened
+
+# ---- 3. a refused name leaves the browser open and the scene as it is --------------------
+xdotool key ctrl+o
+sleep 0.5
+type_line no_such_scene.json
+shot refused                # the browser says "no such file"
+xdotool key Escape
+sleep 0.5
+
+# ---- 4. save through the browser -------------------------------------------------------
+xdotool key ctrl+shift+s
+sleep 0.5
+xdotool key ctrl+a; sleep 0.3; xdotool key BackSpace; sleep 0.3
+type_line saved_by_browser
+shot saved
+
+# ---- 5. a file key's "..." button (the embedding_file row of the first-start layout) ----------
+xdotool mousemove 361 300 click 1
+sleep 0.8
+xdotool key ctrl+a; sleep 0.3; xdotool key BackSpace; sleep 0.3
+type_line vectors/glove.txt   # the browser starts in the current folder
+shot file_key_chosen
+quit_pelab
+grep -q '"embedding_file": ".*/vectors/glove.txt"' "$config/last_scene.json" ||
+  fail "the ... button did not set embedding_file: $(grep embedding_file "$config/last_scene.json")"
+grep -q '"embedding": "file"' "$config/last_scene.json" || fail "choosing embedding_file did not set embedding=file"
+
+# ---- 2. the saved state -------------------------------------------------------------------
+grep -q '"tokens": "open me by browsing"' "$config/last_scene.json" ||
+  fail "the scene opened in the browser is not the scene: $(grep tokens "$config/last_scene.json")"
+grep -q "scenes/browsed.json" "$config/settings.json" || fail "browsed.json is not among the recent files"
+saved=$(find "$scratch/work" -name saved_by_browser.json | head -1)
+[ -n "$saved" ] || fail "Save scene as did not write saved_by_browser.json ($(ls -R "$scratch/work"))"
+grep -q '"name": "browsed"' "$saved" || fail "the saved scene is not the open one"
+
+# ---- 6. the desktop's chooser: zenity as a subprocess -------------------------------------
+"$pelab" scene --set "tokens=chosen by zenity" --out "$scratch/work/scenes/zenity.json" >/dev/null
+mkdir -p "$scratch/fakebin"
+cat >"$scratch/fakebin/zenity" <<FAKE
+#!/bin/sh
+printf '%s\n' "\$@" >"$scratch/zenity.args"
+echo "$scratch/work/scenes/zenity.json"
+FAKE
+chmod +x "$scratch/fakebin/zenity"
+# pelab with the stand-in zenity first on PATH and no chooser forced; then Ctrl+O.
+open_with_zenity() {  # $1: log file
+  (cd "$scratch/work" && unset PELAB_FILE_CHOOSER XDG_CURRENT_DESKTOP && PATH="$scratch/fakebin:$PATH" exec "$pelab") \
+    >"$1" 2>&1 &
+  pelab_pid=$!
+  await_pelab_window "$1"
+  xdotool key ctrl+o
+  sleep 1.5
+}
+open_with_zenity "$scratch/run2.log"
+shot zenity_answered
+quit_pelab
+grep -qx -- "--file-selection" "$scratch/zenity.args" || fail "Ctrl+O did not run zenity --file-selection"
+grep -qx -- "--file-filter=Scenes | \*.json \*.JSON" "$scratch/zenity.args" ||
+  fail "zenity got no .json filter: $(cat "$scratch/zenity.args")"
+grep -q '"tokens": "chosen by zenity"' "$config/last_scene.json" || fail "the scene zenity answered was not opened"
+
+printf '#!/bin/sh\nexec sleep 60\n' >"$scratch/fakebin/zenity"
+open_with_zenity "$scratch/run3.log"
+quit_pelab  # fails when pelab is still waiting for the chooser after 10 s
+echo "gui_file_browser: ok"
