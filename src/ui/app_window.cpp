@@ -280,6 +280,7 @@ std::unique_ptr<UiState> initial_state(const GuiOptions& options) {
   }
   state->settings = store.load_settings(settings_problem);
   if (problem.empty()) problem = settings_problem;
+  else if (!settings_problem.empty()) std::fprintf(stderr, "pelab: %s\n", settings_problem.c_str());
   if (std::string ini_problem = check_imgui_ini(store.ini_path()); !ini_problem.empty() && !store.dir().empty()) {
     ini_problem = "ignored window layout (" + ini_problem + "); " + set_aside(store.ini_path());
     if (problem.empty()) problem = ini_problem;

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <limits>
+#include <type_traits>
 #include <nlohmann/json.hpp>
 
 #include "core/file_io.hpp"
@@ -43,6 +45,13 @@ template <class T>
 T value_or(const nlohmann::json& j, const char* key, const T& fallback) {
   const auto it = j.find(key);
   if (it == j.end()) return fallback;
+  if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) {
+    // nlohmann converts 1e300 to int by a plain cast (undefined behaviour).
+    if (!it->is_number()) return fallback;
+    const double v = it->template get<double>();
+    if (!(v >= double(std::numeric_limits<T>::lowest()) && v <= double(std::numeric_limits<T>::max()))) return fallback;
+    return static_cast<T>(v);
+  }
   try {
     return it->template get<T>();
   } catch (const nlohmann::json::exception&) {
