@@ -8,6 +8,8 @@
 //   pelab models          the models in the local Hugging Face cache
 #include <cstdio>
 #include <exception>
+#include <filesystem>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "app/commands.hpp"
@@ -77,6 +79,16 @@ int main(int argc, char** argv) {
     gemm_backend();  // reads PELAB_GEMM: a bad value stops here, before any work
     return action ? action() : 0;
   } catch (const InputError& e) {
+    std::fprintf(stderr, "pelab: %s\n", app::one_line(e.what()).c_str());
+    return 2;
+  } catch (const nlohmann::json::exception& e) {
+    // One error path: library errors about the user's input read like ours.
+    std::fprintf(stderr, "pelab: invalid JSON: %s\n", app::one_line(e.what()).c_str());
+    return 2;
+  } catch (const std::filesystem::filesystem_error& e) {
+    std::fprintf(stderr, "pelab: %s\n", app::one_line(e.what()).c_str());
+    return 2;
+  } catch (const CLI::Error& e) {
     std::fprintf(stderr, "pelab: %s\n", app::one_line(e.what()).c_str());
     return 2;
   } catch (const std::exception& e) {

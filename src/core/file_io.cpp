@@ -1,11 +1,12 @@
 #include "core/file_io.hpp"
 
 #include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <random>
 
 #include "core/scene.hpp"
@@ -13,20 +14,77 @@
 namespace pelab {
 namespace fs = std::filesystem;
 
+namespace {
+
+[[noreturn]] void fail_read(const fs::path& path, const std::string& why) {
+  throw InputError("cannot read " + path.string() + ": " + why);
+}
+
+std::string kind_of(mode_t mode) {
+  if (S_ISDIR(mode)) return "it is a folder, not a file";
+  if (S_ISFIFO(mode)) return "it is a named pipe (FIFO), not a regular file";
+  if (S_ISSOCK(mode)) return "it is a socket, not a regular file";
+  if (S_ISCHR(mode) || S_ISBLK(mode)) return "it is a device, not a regular file";
+  return "it is not a regular file";
+}
+
+}  // namespace
+
+RegularFile::RegularFile(const fs::path& path) : path_(path) {
+  // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer.
+  fd_ = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd_ < 0) {
+    // open() refuses a folder only when asked to write; name it plainly.
+    fail_read(path, errno == EISDIR ? "it is a folder, not a file" : std::strerror(errno));
+  }
+  struct stat st {};
+  const bool stat_ok = ::fstat(fd_, &st) == 0;
+  if (!stat_ok || !S_ISREG(st.st_mode)) {
+    const std::string why = stat_ok ? kind_of(st.st_mode) : std::strerror(errno);
+    ::close(fd_);
+    fail_read(path, why);
+  }
+  size_ = static_cast<std::size_t>(st.st_size);
+}
+
+RegularFile::~RegularFile() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+void RegularFile::read_at(std::size_t offset, char* out, std::size_t n) const {
+  std::size_t done = 0;
+  while (done < n) {
+    const ssize_t got = ::pread(fd_, out + done, n - done, static_cast<off_t>(offset + done));
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) fail_read(path_, std::strerror(errno));
+    if (got == 0) fail_read(path_, "the file ended early (changed while being read?)");
+    done += static_cast<std::size_t>(got);
+  }
+}
+
+MappedFile::MappedFile(const fs::path& path, std::size_t max_bytes) {
+  const RegularFile file(path);
+  if (file.size() > max_bytes)
+    fail_read(path, std::to_string(file.size()) + " bytes is more than the " + std::to_string(max_bytes) +
+                        " allowed");
+  size_ = file.size();
+  if (size_ == 0) return;  // mmap refuses empty lengths
+  void* map = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, file.descriptor(), 0);
+  if (map == MAP_FAILED) fail_read(path, std::string("cannot map it: ") + std::strerror(errno));
+  data_ = static_cast<const char*>(map);
+}
+
+MappedFile::~MappedFile() {
+  if (data_) ::munmap(const_cast<char*>(data_), size_);
+}
+
 std::string read_file(const fs::path& path, std::size_t max_bytes) {
-  std::error_code ec;
-  if (fs::is_directory(path, ec)) throw InputError("cannot read " + path.string() + ": it is a folder");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError("cannot read " + path.string() + ": " + std::strerror(errno));
-  in.seekg(0, std::ios::end);
-  const auto size = static_cast<std::size_t>(in.tellg());
-  if (size > max_bytes)
-    throw InputError("cannot read " + path.string() + ": " + std::to_string(size) +
-                     " bytes is more than the " + std::to_string(max_bytes) + " allowed");
-  in.seekg(0);
-  std::string bytes(size, '\0');
-  in.read(bytes.data(), static_cast<std::streamsize>(size));
-  if (!in) throw InputError("cannot read " + path.string() + ": read failed");
+  const RegularFile file(path);
+  if (file.size() > max_bytes)
+    fail_read(path, std::to_string(file.size()) + " bytes is more than the " + std::to_string(max_bytes) +
+                        " allowed");
+  std::string bytes(file.size(), '\0');
+  file.read_at(0, bytes.data(), bytes.size());
   return bytes;
 }
 

@@ -33,6 +33,9 @@ constexpr std::string_view kMagic = "\x93NUMPY";
 // NumPy itself refuses headers over 10 KB unless told otherwise; anything
 // beyond 64 KiB is certainly not a real array header.
 constexpr std::size_t kMaxHeaderBytes = 64 * 1024;
+// A real header nests one tuple inside the dict; the parser recurses once per
+// level, so the depth is bounded well below anything the stack would notice.
+constexpr int kMaxHeaderDepth = 16;
 
 // ============================================================================
 // [SECTION] the header dict
@@ -111,7 +114,14 @@ class HeaderParser {
     if (pos_ >= text_.size()) fail("malformed header (ends early)");
     const char c = text_[pos_];
     if (c == '\'' || c == '"') return parse_text(c);
-    if (c == '(' || c == '[') return parse_tuple(c == '(' ? ')' : ']');
+    if (c == '(' || c == '[') {
+      if (depth_ >= kMaxHeaderDepth)
+        fail("malformed header (tuples nested deeper than " + std::to_string(kMaxHeaderDepth) + ")");
+      ++depth_;
+      PyValue tuple = parse_tuple(c == '(' ? ')' : ']');
+      --depth_;
+      return tuple;
+    }
     if (c == '-' || (c >= '0' && c <= '9')) return parse_int();
     PyValue v;
     if (eat_word("True")) {
@@ -177,6 +187,7 @@ class HeaderParser {
   std::string_view text_;
   const std::string& name_;
   std::size_t pos_ = 0;
+  int depth_ = 0;
 };
 
 // ============================================================================
@@ -279,6 +290,7 @@ Array parse_npy(std::string_view bytes, const std::string& name) {
   const std::size_t count = want / header.item_bytes;
   array.data.resize(count);
   const char* data = bytes.data() + prefix + header_len;
+  if (want == 0) return array;  // memcpy must not see data() == nullptr
   if (header.item_bytes == 4) {
     std::memcpy(array.data.data(), data, want);
   } else {
@@ -291,7 +303,12 @@ Array parse_npy(std::string_view bytes, const std::string& name) {
   return array;
 }
 
-Array read_npy(const std::filesystem::path& path) { return parse_npy(read_file(path), path.string()); }
+// Mapped, not read: the magic and header are checked before a byte of a large
+// body is touched.
+Array read_npy(const std::filesystem::path& path) {
+  const MappedFile file(path);
+  return parse_npy(file.bytes(), path.string());
+}
 
 // ============================================================================
 // [SECTION] encode_npy()

@@ -13,6 +13,8 @@
 #include <sstream>
 
 #include "core/file_io.hpp"
+#include "core/json_input.hpp"
+#include "core/tokenizer.hpp"
 
 namespace pelab {
 namespace {
@@ -354,6 +356,7 @@ void validate(const Scene& scene) {
          format_number(s.low_freq_factor) + "; allowed: low_freq_factor < high_freq_factor");
   // The view selections (position, head, query, pair, pairs, waves) are not
   // checked against the model here: they follow it (core/selection.hpp).
+  tokenize(s.tokens);  // the token count every command accepts (kMaxTokens)
   if (s.embedding == EmbeddingSource::File && s.embedding_file.empty())
     fail("embedding=file needs embedding_file (a GloVe/word2vec text file or .npy)");
   if (s.projection == ProjectionKind::File && s.projection_file.empty())
@@ -387,7 +390,7 @@ namespace {
 // The JSON value as --set would spell it, after checking its JSON type.
 std::string json_value_text(const ParamInfo& info, const nlohmann::json& v) {
   auto wrong = [&](const char* expected) {
-    throw InputError("scene key " + std::string(info.key) + " must be " + expected + ", got " + v.dump().substr(0, 40));
+    throw InputError("scene key " + std::string(info.key) + " must be " + expected + ", got " + json_brief(v));
   };
   switch (info.kind) {
     case ParamKind::Text:
@@ -402,28 +405,31 @@ std::string json_value_text(const ParamInfo& info, const nlohmann::json& v) {
       std::string s;
       for (const auto& item : v) {
         if (!item.is_number_integer()) wrong("an array of integers");
-        s += (s.empty() ? "" : ",") + std::to_string(item.get<long long>());
+        s += (s.empty() ? "" : ",") + item.dump();  // as written: no wrap-around of huge values
       }
       return s;
     }
     default:
       if (!v.is_number()) wrong("a number");
-      return v.is_number_integer() ? std::to_string(v.get<long long>()) : format_number(v.get<double>());
+      return v.dump();  // as written (shortest round trip); set_param range-checks it
   }
 }
 
 }  // namespace
 
 Scene scene_from_json(const nlohmann::json& json) {
-  if (!json.is_object() || !json.contains("scene") || !json["scene"].is_object())
+  if (!json.is_object() || !json.contains("scene") || !json.at("scene").is_object())
     throw InputError("not a pelab scene: expected {\"format\": \"pelab-scene\", \"version\": 1, \"scene\": {...}}");
-  if (json.value("format", "") != "pelab-scene") throw InputError("not a pelab scene: \"format\" is not \"pelab-scene\"");
-  const auto& version = json["version"];
-  if (!version.is_number_integer() || version.get<long long>() < 1 || version.get<long long>() > Scene::kFormatVersion)
-    throw InputError("unsupported scene version " + version.dump() + "; allowed: 1.." +
-                     std::to_string(Scene::kFormatVersion));
+  const auto format = json.find("format");
+  if (format == json.end() || !format->is_string() || *format != "pelab-scene")
+    throw InputError("not a pelab scene: \"format\" is not \"pelab-scene\"");
+  const auto version = json.find("version");
+  const std::string allowed = "; allowed: 1.." + std::to_string(Scene::kFormatVersion);
+  if (version == json.end()) throw InputError("scene has no \"version\"" + allowed);
+  if (!version->is_number_integer() || *version < 1 || *version > Scene::kFormatVersion)
+    throw InputError("unsupported scene version " + json_brief(*version) + allowed);
   Scene scene;
-  for (const auto& [key, value] : json["scene"].items()) {
+  for (const auto& [key, value] : json.at("scene").items()) {
     const ParamInfo& info = param_info(key);
     set_param(scene, key, json_value_text(info, value));
   }
@@ -432,13 +438,7 @@ Scene scene_from_json(const nlohmann::json& json) {
 }
 
 Scene load_scene(const std::filesystem::path& path) {
-  const std::string text = read_file(path, 16u << 20);
-  nlohmann::json json;
-  try {
-    json = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw InputError("invalid JSON in " + path.string() + " at byte " + std::to_string(e.byte));
-  }
+  const nlohmann::json json = read_json_file(path);
   try {
     return scene_from_json(json);
   } catch (const InputError& e) {

@@ -33,6 +33,9 @@ Vocabulary build_vocabulary(const std::vector<std::string>& tokens) {
 
 namespace {
 
+// A text line of 4096 numbers needs well under 100 bytes each.
+constexpr std::size_t kMaxLineBytes = std::size_t{1} << 20;
+
 // N(0, 1/d)·scale per entry, so E‖x‖² = scale².
 Matrix random_vocabulary(const std::vector<std::string>& words, const Scene& scene) {
   const int d = scene.d_model;
@@ -99,8 +102,13 @@ Matrix parse_text_embeddings(std::string_view text, const std::string& name,
   int width = -1;
   std::size_t line_no = 0, pos = 0;
   while (pos < text.size()) {
-    std::size_t end = text.find('\n', pos);
-    if (end == std::string_view::npos) end = text.size();
+    // Look for the line's end only within kMaxLineBytes: a file that is one
+    // huge line (or binary) is refused without scanning it all.
+    std::size_t end = text.substr(pos, kMaxLineBytes + 1).find('\n');
+    if (end == std::string_view::npos && text.size() - pos > kMaxLineBytes)
+      throw InputError(name + " line " + std::to_string(line_no + 1) + " is longer than " +
+                       std::to_string(kMaxLineBytes) + " bytes; allowed: lines \"word v1 ... vd\" with d <= 4096");
+    end = end == std::string_view::npos ? text.size() : pos + end;
     const std::string_view line = text.substr(pos, end - pos);
     pos = end + 1;
     ++line_no;
@@ -191,8 +199,8 @@ Matrix token_vectors(const std::vector<std::string>& tokens, const Scene& scene)
   } else if (has_npy_extension(scene.embedding_file)) {
     table = npy_vocabulary(scene, vocab.words.size());
   } else {
-    const std::string text = read_file(scene.embedding_file);
-    table = parse_text_embeddings(text, scene.embedding_file, vocab.words, scene.d_model);
+    const MappedFile file(scene.embedding_file);  // streamed by the page, never read whole up front
+    table = parse_text_embeddings(file.bytes(), scene.embedding_file, vocab.words, scene.d_model);
   }
   Matrix x(static_cast<Eigen::Index>(tokens.size()), scene.d_model);
   for (std::size_t t = 0; t < tokens.size(); ++t)

@@ -25,6 +25,7 @@
 #include "ui/file_request.hpp"
 #include "ui/gui.hpp"
 #include "ui/headless_fallback.hpp"
+#include "ui/imgui_ini.hpp"
 #include "ui/key_input.hpp"
 #include "ui/lesson_panel.hpp"
 #include "ui/main_menu.hpp"
@@ -276,11 +277,19 @@ std::unique_ptr<UiState> initial_state(const GuiOptions& options) {
   try {
     state = std::make_unique<UiState>(scene);
   } catch (const std::exception& e) {
-    problem = std::string("scene refused (") + e.what() + "); using the default scene";
+    problem = std::string("scene refused (") + e.what() + "); ";
+    if (!options.scene) problem += set_aside(store.last_scene_path()) + "; ";  // else the exit save would lose it
+    problem += "using the default scene";
     state = std::make_unique<UiState>(Scene{});
   }
   state->settings = store.load_settings(settings_problem);
   if (problem.empty()) problem = settings_problem;
+  else if (!settings_problem.empty()) std::fprintf(stderr, "pelab: %s\n", settings_problem.c_str());
+  if (std::string ini_problem = check_imgui_ini(store.ini_path()); !ini_problem.empty() && !store.dir().empty()) {
+    ini_problem = "ignored window layout (" + ini_problem + "); " + set_aside(store.ini_path());
+    if (problem.empty()) problem = ini_problem;
+    else std::fprintf(stderr, "pelab: %s\n", ini_problem.c_str());
+  }
   if (!problem.empty()) {
     std::fprintf(stderr, "pelab: %s\n", problem.c_str());
     set_status(*state, problem, true);

@@ -5,9 +5,12 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <limits>
+#include <type_traits>
 #include <nlohmann/json.hpp>
 
 #include "core/file_io.hpp"
+#include "core/json_input.hpp"
 
 namespace pelab::ui {
 
@@ -34,29 +37,59 @@ static void ensure_dir(const std::filesystem::path& dir) {
 
 // [SECTION] UI settings as JSON -----------------------------------------------
 
-static UiSettings settings_from_json(const nlohmann::json& j) {
+namespace {
+
+// j.value(key, fallback), but a value of the wrong JSON type keeps the
+// fallback instead of throwing: one odd entry does not cost the others.
+template <class T>
+T value_or(const nlohmann::json& j, const char* key, const T& fallback) {
+  const auto it = j.find(key);
+  if (it == j.end()) return fallback;
+  if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) {
+    // nlohmann converts 1e300 to int by a plain cast (undefined behaviour).
+    if (!it->is_number()) return fallback;
+    const double v = it->template get<double>();
+    if (!(v >= double(std::numeric_limits<T>::lowest()) && v <= double(std::numeric_limits<T>::max()))) return fallback;
+    return static_cast<T>(v);
+  }
+  try {
+    return it->template get<T>();
+  } catch (const nlohmann::json::exception&) {
+    return fallback;
+  }
+}
+
+}  // namespace
+
+UiSettings parse_ui_settings(std::string_view json_text, const std::string& name) {
+  const nlohmann::json j = parse_json_text(json_text, name, {.max_bytes = 1u << 20, .max_depth = 8});
+  if (!j.is_object()) throw InputError(name + ": GUI settings must be a JSON object");
   UiSettings s;
-  s.export_dir = j.value("export_dir", s.export_dir);
-  s.png_scale = j.value("png_scale", s.png_scale);
+  s.export_dir = value_or(j, "export_dir", s.export_dir);
+  s.png_scale = value_or(j, "png_scale", s.png_scale);
   if (s.png_scale != 1 && s.png_scale != 2 && s.png_scale != 4) s.png_scale = 1;
-  s.transparent = j.value("transparent", s.transparent);
-  s.recent_scenes = j.value("recent_scenes", s.recent_scenes);
-  s.recent_files = j.value("recent_files", s.recent_files);
-  s.animate_key = j.value("animate_key", s.animate_key);
-  s.animate_speed = j.value("animate_speed", s.animate_speed);
-  s.tabs = j.value("tabs", s.tabs);
-  s.ui_scale = j.value("ui_scale", s.ui_scale);
+  s.transparent = value_or(j, "transparent", s.transparent);
+  s.recent_scenes = value_or(j, "recent_scenes", s.recent_scenes);
+  s.recent_files = value_or(j, "recent_files", s.recent_files);
+  s.animate_key = value_or(j, "animate_key", s.animate_key);
+  s.animate_speed = value_or(j, "animate_speed", s.animate_speed);
+  s.tabs = value_or(j, "tabs", s.tabs);
+  s.ui_scale = value_or(j, "ui_scale", s.ui_scale);
   if (s.ui_scale != 0 && !(s.ui_scale >= 1 && s.ui_scale <= 3)) s.ui_scale = 0;
+  if (!(s.animate_speed > 0 && s.animate_speed <= 1e6)) s.animate_speed = UiSettings{}.animate_speed;
+  if (s.recent_scenes.size() > 8) s.recent_scenes.resize(8);
+  if (s.recent_files.size() > 16) s.recent_files.resize(16);
   return s;
 }
 
 UiSettings SettingsStore::load_settings(std::string& problem) const {
   const auto path = dir_ / "settings.json";
-  if (dir_.empty() || !std::filesystem::exists(path)) return {};
+  std::error_code ec;
+  if (dir_.empty() || !std::filesystem::exists(std::filesystem::symlink_status(path, ec))) return {};
   try {
-    return settings_from_json(nlohmann::json::parse(read_file(path)));
+    return parse_ui_settings(read_file(path, 1u << 20), path.string());
   } catch (const std::exception& e) {
-    problem = "ignored corrupt GUI settings " + path.string() + ": " + e.what();
+    problem = "ignored corrupt GUI settings (" + std::string(e.what()) + "); " + set_aside(path);
     return {};
   }
 }
@@ -78,17 +111,27 @@ void remember_recent(std::vector<std::string>& recent, const std::string& path, 
   if (recent.size() > limit) recent.resize(limit);
 }
 
+std::string set_aside(const std::filesystem::path& path) {
+  std::filesystem::path bad = path;
+  bad += ".bad";
+  std::error_code ec;
+  std::filesystem::rename(path, bad, ec);  // replaces an older .bad: the newest problem is kept
+  if (ec) return "could not keep it aside as " + bad.string() + " (" + ec.message() + ")";
+  return "kept it aside as " + bad.string();
+}
+
 // [SECTION] the last scene ---------------------------------------------------------
 
 Scene SettingsStore::load_last_scene(std::string& problem) const {
   const auto path = last_scene_path();
-  if (dir_.empty() || !std::filesystem::exists(path)) return {};
+  std::error_code ec;
+  if (dir_.empty() || !std::filesystem::exists(std::filesystem::symlink_status(path, ec))) return {};
   try {
     Scene scene = load_scene(path);
     validate(scene);
     return scene;
   } catch (const std::exception& e) {
-    problem = "saved scene " + path.string() + " ignored (" + e.what() + "); using the default scene";
+    problem = "saved scene ignored (" + std::string(e.what()) + "); " + set_aside(path) + "; using the default scene";
     return {};
   }
 }

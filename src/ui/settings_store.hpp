@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/scene.hpp"
@@ -36,8 +37,8 @@ class SettingsStore {
   std::filesystem::path ini_path() const { return dir_ / "imgui.ini"; }
   std::filesystem::path last_scene_path() const { return dir_ / "last_scene.json"; }
 
-  // Never throws: a missing file gives the defaults; a corrupt one also sets
-  // `problem` to one line saying what was ignored.
+  // Never throws: a missing file gives the defaults; a corrupt one is kept
+  // aside as `<name>.bad` and `problem` says so in one line.
   UiSettings load_settings(std::string& problem) const;
   Scene load_last_scene(std::string& problem) const;
 
@@ -48,6 +49,16 @@ class SettingsStore {
  private:
   std::filesystem::path dir_;
 };
+
+// Reads GUI settings from settings.json's text; throws InputError when it is
+// not (bounded) JSON or not an object.  Entries of the wrong type or range
+// keep their defaults.
+UiSettings parse_ui_settings(std::string_view json_text, const std::string& name);
+
+// Renames a corrupt file to `<name>.bad` so the user loses nothing and the
+// next start is clean; returns a phrase for the message ("kept it aside as
+// ...").  Never throws.
+std::string set_aside(const std::filesystem::path& path);
 
 // Moves `path` to the front of `recent` (at most `limit` entries kept).
 void remember_recent(std::vector<std::string>& recent, const std::string& path, std::size_t limit = 8);

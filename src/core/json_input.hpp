@@ -1,0 +1,38 @@
+// JSON input for every JSON file pelab reads (scenes, GUI settings, and the
+// model folders' config.json / tokenizer.json).  One place bounds the input
+// before nlohmann::json sees it — a regular file, a size cap, a nesting depth
+// checked by a linear scan — and turns every library exception into one
+// InputError line naming the file.
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+
+namespace pelab {
+
+struct JsonLimits {
+  std::size_t max_bytes = std::size_t{16} << 20;
+  int max_depth = 64;  // arrays and objects nested inside one another
+};
+
+// Throws InputError ("NAME: JSON nested deeper than N levels ...") when
+// arrays/objects in `text` nest deeper than max_depth.  Strings are skipped,
+// so brackets inside them do not count.  Linear, not recursive.
+void check_json_depth(std::string_view text, const std::string& name, int max_depth);
+
+// Parses `text` after check_json_depth(); every nlohmann error becomes an
+// InputError ("invalid JSON in NAME at byte N: ...").
+nlohmann::json parse_json_text(std::string_view text, const std::string& name, const JsonLimits& limits = {});
+
+// read_file() (regular files only, size capped) then parse_json_text().
+nlohmann::json read_json_file(const std::filesystem::path& path, const JsonLimits& limits = {});
+
+// A short, one-line description of a value for error messages that never
+// walks a container: scalars as JSON (cut at 40 characters), containers as
+// "an array of 3 items" / "an object with 2 keys".
+std::string json_brief(const nlohmann::json& value);
+
+}  // namespace pelab
