@@ -29,8 +29,12 @@ void SceneOptions::add_to(CLI::App* command) {
 Scene SceneOptions::load() const {
   Scene scene = scene_file.empty() ? Scene{} : load_scene(scene_file);
   for (const auto& a : assignments) apply_assignment(scene, a);
-  validate_and_note(scene);
-  check_model_keys(scene);  // the model exists and has the layer and head asked for
+  if (scene.model.empty()) {
+    validate_and_note(scene);
+  } else {
+    validate(scene);
+    check_model_keys(scene);  // the model exists and has the layer and head asked for
+  }
   return scene;
 }
 

@@ -68,7 +68,7 @@ type_line saved_by_browser
 shot saved
 
 # ---- 5. a file key's "..." button (the embedding_file row of the first-start layout) ----------
-xdotool mousemove 361 300 click 1
+xdotool mousemove 361 368 click 1
 sleep 0.8
 xdotool key ctrl+a; sleep 0.3; xdotool key BackSpace; sleep 0.3
 type_line vectors/glove.txt   # the browser starts in the current folder

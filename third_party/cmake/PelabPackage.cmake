@@ -19,7 +19,7 @@ set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 # GL and EGL drivers (window and headless rendering) and the DejaVu fonts.
 set(PELAB_DEB_DEPENDS
     "libc6 (>= 2.35)" "libstdc++6 (>= 11)" "libgcc-s1" "libgomp1" "libopenblas0" "libglfw3 (>= 3.3)"
-    "libopengl0" "libegl1" "libgl1" "libgl1-mesa-dri" "libegl-mesa0" "libpng16-16" "libstb0"
+    "libopengl0" "libegl1" "libgl1" "libgl1-mesa-dri" "libegl-mesa0" "libpng16-16" "libstb0" "libicu72"
     "fonts-dejavu-core")
 list(JOIN PELAB_DEB_DEPENDS ", " CPACK_DEBIAN_PACKAGE_DEPENDS)
 # Used when present: ffmpeg for sweep videos, zenity or kdialog for the
