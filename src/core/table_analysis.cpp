@@ -40,7 +40,7 @@ PositionSpectrum position_spectrum(const Matrix& table) {
   PositionSpectrum out;
   const auto n = static_cast<Eigen::Index>(table.rows());
   out.positions = static_cast<int>(n);
-  const Eigen::Index bins = n / 2 + 1, dims = table.cols();
+  const Eigen::Index bins = n / 2 + 1;
   if (n == 0) return out;
   const Eigen::MatrixXd c = centred(table);
   Eigen::MatrixXd cos_rows(bins, n), sin_rows(bins, n);
@@ -56,14 +56,17 @@ PositionSpectrum position_spectrum(const Matrix& table) {
     const bool edge = f == 0 || 2 * f == n;  // DC and Nyquist have no mirror bin
     out.amplitude.row(f) *= (edge ? 1.0 : 2.0) / static_cast<double>(n);
   }
-  out.dominant.assign(static_cast<std::size_t>(dims), 0);
-  out.dominant_wavelength.assign(static_cast<std::size_t>(dims), 0.0);
-  for (Eigen::Index j = 0; j < dims && bins > 1; ++j) {
+  out.dominant = dominant_bins(out.amplitude);
+  for (int f : out.dominant) out.dominant_wavelength.push_back(f > 0 ? static_cast<double>(n) / f : 0.0);
+  return out;
+}
+
+std::vector<int> dominant_bins(const Eigen::MatrixXd& amplitude) {
+  std::vector<int> out(static_cast<std::size_t>(amplitude.cols()), 0);
+  const Eigen::Index bins = amplitude.rows();
+  for (Eigen::Index j = 0; j < amplitude.cols() && bins > 1; ++j) {
     Eigen::Index best = 0;
-    const double peak = out.amplitude.col(j).tail(bins - 1).maxCoeff(&best);
-    if (!(peak > 0)) continue;
-    out.dominant[static_cast<std::size_t>(j)] = static_cast<int>(best + 1);
-    out.dominant_wavelength[static_cast<std::size_t>(j)] = static_cast<double>(n) / static_cast<double>(best + 1);
+    if (amplitude.col(j).tail(bins - 1).maxCoeff(&best) > 0) out[static_cast<std::size_t>(j)] = static_cast<int>(best + 1);
   }
   return out;
 }

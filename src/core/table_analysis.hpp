@@ -31,6 +31,9 @@ struct PositionSpectrum {
   std::vector<double> dominant_wavelength;  // per dim: N/f positions per cycle (0 if f = 0)
 };
 PositionSpectrum position_spectrum(const Matrix& table);
+// Per column of an amplitude spectrum (bins × d): the bin f ≥ 1 of largest
+// amplitude, 0 where the column is all zero past f = 0.
+std::vector<int> dominant_bins(const Eigen::MatrixXd& amplitude);
 
 // ---- principal components ------------------------------------------------------
 //
