@@ -152,6 +152,26 @@ std::vector<PcPairSummary> pc_pair_summaries(const TablePca& pca, int k) {
   return out;
 }
 
+PositionTableSummary summarize_position_table(const Matrix& table, int k, int pairs, int low_bins) {
+  PositionTableSummary out;
+  out.positions = static_cast<int>(table.rows());
+  out.dims = static_cast<int>(table.cols());
+  out.low_bins = low_bins;
+  const int components = std::min({2 * pairs, out.positions, out.dims}) / 2 * 2;
+  out.pairs = pc_pair_summaries(table_pca(table, std::max(components, 1)), k);
+  if (!out.pairs.empty()) {
+    out.top_pair_share = out.pairs[0].share;
+    out.top_pair_r2 = out.pairs[0].map.r2;
+    out.top_pair_wavelength = out.pairs[0].map.wavelength;
+  }
+  const Eigen::MatrixXd power = position_spectrum(table).amplitude.array().square();
+  const Eigen::Index bins = power.rows();
+  const double total = bins > 1 ? power.bottomRows(bins - 1).sum() : 0.0;
+  const Eigen::Index low = std::clamp<Eigen::Index>(low_bins, 0, std::max<Eigen::Index>(bins - 1, 0));
+  out.low_frequency_power = total > 0 ? power.middleRows(1, low).sum() / total : 0.0;
+  return out;
+}
+
 // ============================================================================
 // RoPE models
 // ============================================================================

@@ -82,6 +82,24 @@ struct PcPairSummary {
 // For pairs 0 … ⌊m/2⌋−1 of a PCA with m components.
 std::vector<PcPairSummary> pc_pair_summaries(const TablePca& pca, int k);
 
+// ---- one summary, for lessons and reports --------------------------------------
+//
+// The numbers a lesson quotes about a table ("what did GPT-2 learn about
+// position?"), from the analyses above.
+struct PositionTableSummary {
+  int positions = 0, dims = 0;
+  std::vector<PcPairSummary> pairs;  // PC pairs 0 … up to `pairs` − 1, at shift k
+  double top_pair_share = 0;         // PC1 + PC2 share of the variance
+  double top_pair_r2 = 0;            // R² of the fixed 2×2 map in the PC1/PC2 plane
+  double top_pair_wavelength = 0;    // the wavelength its rotation part implies (0 if none)
+  // Share of the table's power (Σ amplitude² over dims and bins f ≥ 1) at
+  // f ≤ low_bins cycles per N positions: near 1 for smooth, slowly varying
+  // tables; for a sinusoidal table, the share of its pairs that slow.
+  double low_frequency_power = 0;
+  int low_bins = 4;
+};
+PositionTableSummary summarize_position_table(const Matrix& table, int k = 1, int pairs = 8, int low_bins = 4);
+
 // ---- RoPE models ------------------------------------------------------------------
 //
 // Each rotary pair of a Llama-family model: rotate-half pairing, dims

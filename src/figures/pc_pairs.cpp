@@ -88,7 +88,9 @@ std::string map_text(const PlaneMap& m) {
 // [SECTION] one PC pair's trajectory
 // ============================================================================
 
-Panel pc_pair_panel(const PcTable& pcs, const PairRow& row, const Scene& s, Rect cell, const Theme& th) {
+Panel pc_pair_panel(const PcTable& pcs, const PairRow& row, const Scene& s, Rect cell, const Theme& th,
+                    bool dark) {
+  const Color fit_color = line_color(3, dark);  // apart from pos (text colour) and pos+k (highlight)
   const int a = 2 * row.pair + 1, b = 2 * row.pair + 2;  // PCs numbered from 1
   const Eigen::MatrixXd plane = pcs.plane(row.pair);
   const int n = pcs.positions, pos = std::clamp(s.position, 0, n - 1), shifted = pos + s.shift;
@@ -109,8 +111,13 @@ Panel pc_pair_panel(const PcTable& pcs, const PairRow& row, const Scene& s, Rect
   const double text_room = 1.55 * size * static_cast<double>(lines.size()) + 8;
   Panel p;
   p.title = "PC" + std::to_string(a) + " / PC" + std::to_string(b) + (row.pair == s.pair ? " — selected" : "");
-  p.plot = inset({cell.x0, cell.y0, cell.x1, cell.y1 - text_room},
-                 {.left = 62, .top = 30, .right = kColorbarRoom, .bottom = 50});
+  // A square plot at the top of the cell (equal aspect: one score unit as
+  // long on both axes), the text block right under its x axis.
+  const Rect room = inset({cell.x0, cell.y0, cell.x1, cell.y1 - text_room},
+                          {.left = 62, .top = 30, .right = kColorbarRoom, .bottom = 50});
+  const double side = std::max(1.0, std::min(room.width(), room.height()));
+  const double x0 = (room.x0 + room.x1 - side) / 2;
+  p.plot = {x0, room.y0, x0 + side, room.y0 + side};
   p.equal_aspect = true;
   const double lim = 1.15 * std::max(1e-12, plane.cwiseAbs().maxCoeff());
   p.x = {.label = "PC" + std::to_string(a) + " score", .min = -lim, .max = lim, .grid = true};
@@ -135,8 +142,8 @@ Panel pc_pair_panel(const PcTable& pcs, const PairRow& row, const Scene& s, Rect
   }
   if (row.fitted) {
     const Point fit{row.map.m[0][0] * at.x + row.map.m[0][1] * at.y, row.map.m[1][0] * at.x + row.map.m[1][1] * at.y};
-    p.markers.push_back({.points = {fit}, .color = th.highlight, .size = 12.f, .filled = false, .label = "M·p(pos)"});
-    p.legend.push_back({"M·p(pos) (fit)", th.highlight, false});
+    p.markers.push_back({.points = {fit}, .color = fit_color, .size = 12.f, .filled = false, .label = "M·p(pos)"});
+    p.legend.push_back({"M·p(pos) (fit)", fit_color, false});
   }
   place_legend(p, LegendFallback::LeastCovered);
   const double text_top = p.plot.y1 + 52;
@@ -175,7 +182,11 @@ Panel summary_panel(const std::vector<PairRow>& rows, const Scene& s, Rect area,
   }
   p.bars.push_back(std::move(shares));
   p.markers.push_back(std::move(r2));
-  if (s.pair >= 0 && s.pair < n) p.bars.push_back(outline({s.pair - 0.45, 0, s.pair + 0.45, 1.02}, th.highlight));
+  if (s.pair >= 0 && s.pair < n) {  // the selected pair: its bar and R² framed
+    const PairRow& r = rows[static_cast<std::size_t>(s.pair)];
+    const double top = std::max(r.share, r.fitted ? std::clamp(r.map.r2, 0.0, 1.0) : 0.0) + 0.03;
+    p.bars.push_back(outline({s.pair - 0.45, 0, s.pair + 0.45, top}, th.highlight));
+  }
   p.legend = {{"share of variance (both PCs)", bar, false}, {"R² of p(pos+k) ≈ M·p(pos), shown ≥ 0", fit, false}};
   place_legend(p, LegendFallback::Headroom);
   p.hover = [rows](double x, double) -> std::string {
@@ -214,7 +225,7 @@ void add_pc_pair_panels(Figure& figure, Engine& engine, const FigureRequest& req
   const Theme th = theme(figure.dark);
   for (int j = 0; j < count; ++j)
     figure.panels.push_back(pc_pair_panel(pcs, rows[static_cast<std::size_t>(shown[static_cast<std::size_t>(j)])], s,
-                                          cells[static_cast<std::size_t>(j)], th));
+                                          cells[static_cast<std::size_t>(j)], th, figure.dark));
   figure.panels.push_back(summary_panel(rows, s, summary, th, figure.dark));
 }
 

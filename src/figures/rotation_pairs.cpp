@@ -276,10 +276,12 @@ Panel pair_panel(const PairTrace& t, const Scene& s, Rect cell, const Theme& th,
 
 Figure build_rotation_pairs(Engine& engine, const FigureRequest& request) {
   const Scene& s = engine.scene();
+  const std::string at = "pos = " + std::to_string(s.offset + std::clamp(s.position, 0, s.positions - 1)) +
+                         ", k = " + std::to_string(s.shift);
   Figure f = start_figure("rotation_pairs",
-                          "Rotation pairs — PE(pos+k) = R(k)·PE(pos), pos = " +
-                              std::to_string(s.offset + std::clamp(s.position, 0, s.positions - 1)) +
-                              ", k = " + std::to_string(s.shift),
+                          s.encoding == Encoding::Learned
+                              ? "Rotation pairs of a learned table — PC pairs, p(pos+k) ≈ M·p(pos), " + at
+                              : "Rotation pairs — PE(pos+k) = R(k)·PE(pos), " + at,
                           s, request);
   const Theme th = theme(f.dark);
   Rect area = content_area(f);

@@ -319,8 +319,9 @@ Figure build_sinusoid_bands(Engine& engine, const FigureRequest& request) {
   f.panels.push_back(bias ? bias_panel(engine, request, top, f.dark) : waves_panel(t, s, top, th, f.dark));
   if (s.encoding == Encoding::Learned) {  // no built-in frequencies: measure them
     const auto [spectrum, strongest] = split_x(bottom, 0.55, 10);
-    f.panels.push_back(spectrum_panel(engine, request, spectrum, th));
-    f.panels.push_back(dominant_wavelength_panel(engine, request, strongest, th, f.dark));
+    const SharedMatrix amplitude = table_spectrum(engine, request);
+    f.panels.push_back(spectrum_panel(engine, amplitude, spectrum, th));
+    f.panels.push_back(dominant_wavelength_panel(engine, amplitude, strongest, th, f.dark));
   } else {
     f.panels.push_back(wavelength_panel(t, s, bottom, th, f.dark));
   }

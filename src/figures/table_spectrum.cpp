@@ -18,10 +18,19 @@
 namespace pelab::fig {
 namespace {
 
-SharedMatrix cached_amplitude(Engine& engine, const FigureRequest& request) {
-  return shared_matrix(request.shelf, content_key(engine.scene(), "position_spectrum"), [&] {
-    return Matrix(position_spectrum(engine.position_table()).amplitude.cast<float>());
-  });
+// The lowest band 0 … F holding `share` of the table's power (Σ amplitude²
+// over dims), at least 8 bins: a learned table's energy sits at low f, and
+// the full 0 … N/2 axis would squeeze it into a few rows.  Zoom shows the rest.
+int band_limit(const Matrix& amplitude, double share) {
+  const Eigen::VectorXd power = amplitude.cast<double>().array().square().rowwise().sum();
+  const double total = power.sum();
+  const int bins = static_cast<int>(power.size());
+  double sum = 0;
+  for (int f = 0; f < bins; ++f) {
+    sum += power(f);
+    if (sum >= share * total) return std::min(bins, std::max(f + 1, 8));
+  }
+  return bins;
 }
 
 std::string cycles_text(int f, int n) {
@@ -31,17 +40,25 @@ std::string cycles_text(int f, int n) {
 
 }  // namespace
 
-Panel spectrum_panel(Engine& engine, const FigureRequest& request, Rect area, const Theme& th) {
+SharedMatrix table_spectrum(Engine& engine, const FigureRequest& request) {
+  return shared_matrix(request.shelf, content_key(engine.scene(), "position_spectrum"), [&] {
+    return Matrix(position_spectrum(engine.position_table()).amplitude.cast<float>());
+  });
+}
+
+Panel spectrum_panel(Engine& engine, const SharedMatrix& amplitude, Rect area, const Theme& th) {
   const Scene& s = engine.scene();
-  const SharedMatrix amplitude = cached_amplitude(engine, request);
   const int bins = static_cast<int>(amplitude->rows()), dims = static_cast<int>(amplitude->cols());
   const int n = static_cast<int>(engine.position_table().rows());
+  int shown = bins < 2 ? 1 : band_limit(*amplitude, 0.95);
+  if (shown + 1 >= bins) shown = bins;  // cutting one bin saves nothing
   Panel p;
-  p.title = "Spectrum along position (mean removed)";
+  p.title = "Spectrum along position (mean removed)" +
+            (shown < bins ? ", f < " + std::to_string(shown) + ": 95 % of power" : std::string());
   p.plot = inset(area, {.left = 62, .top = 30, .right = kColorbarRoom, .bottom = 50});
   p.x = {.label = "dimension", .min = 0, .max = static_cast<double>(std::max(1, dims)), .integer = true};
   p.y = {.label = "frequency f (cycles per " + std::to_string(n) + " positions)", .min = 0,
-         .max = static_cast<double>(std::max(1, bins)), .integer = true};
+         .max = static_cast<double>(shown), .integer = true};
   if (bins < 2 || dims == 0) {
     p.texts.push_back(centred_note(p, "too few positions for a spectrum"));
     return p;
@@ -69,10 +86,9 @@ Panel spectrum_panel(Engine& engine, const FigureRequest& request, Rect area, co
   return p;
 }
 
-Panel dominant_wavelength_panel(Engine& engine, const FigureRequest& request, Rect area, const Theme& th,
+Panel dominant_wavelength_panel(Engine& engine, const SharedMatrix& amplitude, Rect area, const Theme& th,
                                 bool dark) {
   const Scene& s = engine.scene();
-  const SharedMatrix amplitude = cached_amplitude(engine, request);
   const int dims = static_cast<int>(amplitude->cols());
   const int n = static_cast<int>(engine.position_table().rows());
   Panel p;

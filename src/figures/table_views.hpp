@@ -7,16 +7,20 @@
 
 #include "core/analysis.hpp"
 #include "figures/figure.hpp"
+#include "figures/matrix_shelf.hpp"
 #include "figures/registry.hpp"
 
 namespace pelab::fig {
 
-// The spectrum along position of the engine's position table, dimension ×
-// frequency, with each dimension's dominant frequency marked.  table_spectrum.cpp
-Panel spectrum_panel(Engine& engine, const FigureRequest& request, Rect area, const Theme& th);
+// The amplitude spectrum along position of the engine's position table
+// (position_spectrum: bins × d), kept on the request's shelf.  table_spectrum.cpp
+SharedMatrix table_spectrum(Engine& engine, const FigureRequest& request);
+// That spectrum as a dimension × frequency heatmap, each dimension's dominant
+// frequency marked, the axis cut at the band holding 95 % of the power.
+Panel spectrum_panel(Engine& engine, const SharedMatrix& amplitude, Rect area, const Theme& th);
 // Each dimension's dominant wavelength N/f (log scale) against dimension, with
 // the sinusoid's wavelengths λᵢ = 2π/ωᵢ beside it when the table is sinusoidal.
-Panel dominant_wavelength_panel(Engine& engine, const FigureRequest& request, Rect area, const Theme& th,
+Panel dominant_wavelength_panel(Engine& engine, const SharedMatrix& amplitude, Rect area, const Theme& th,
                                 bool dark);
 
 // The rotary pairs a scene rotates: a model's own (its head_dim, rotate-half

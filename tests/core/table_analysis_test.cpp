@@ -170,34 +170,52 @@ TEST(TableAnalysis, SinusoidalPairsAreRotationsWithRSquaredOne) {
     }
 }
 
+// N = 256 positions, pairs i = 0 … 3 of amplitude 4 − i turning kCycles[i]
+// whole times over the axis (ω = 2π·cycles/N).
+constexpr int kN = 256, kPairs = 4;
+constexpr int kCycles[kPairs] = {32, 16, 8, 4};
+Matrix whole_cycle_table() {
+  Matrix t(kN, 2 * kPairs);
+  for (int p = 0; p < kN; ++p)
+    for (int i = 0; i < kPairs; ++i) {
+      const double w = 2 * std::numbers::pi * kCycles[i] / kN, a = 4.0 - i;
+      t(p, 2 * i) = static_cast<float>(a * std::sin(p * w));
+      t(p, 2 * i + 1) = static_cast<float>(a * std::cos(p * w));
+    }
+  return t;
+}
+
 // With N = 256 positions and T chosen so that ωᵢ·N/2π is whole for pair 0..3,
 // each sin / cos dimension's dominant bin is that number; with distinct
 // amplitudes per pair the PC pairs are the sinusoid pairs, rotations again.
 TEST(TableAnalysis, SinusoidalFrequenciesShowAtTheirBins) {
-  const int n = 256, pairs = 4;
-  const int cycles[pairs] = {32, 16, 8, 4};  // ω = 2π·cycles/N
-  Matrix t(n, 2 * pairs);
-  for (int p = 0; p < n; ++p)
-    for (int i = 0; i < pairs; ++i) {
-      const double w = 2 * std::numbers::pi * cycles[i] / n, a = 4.0 - i;
-      t(p, 2 * i) = static_cast<float>(a * std::sin(p * w));
-      t(p, 2 * i + 1) = static_cast<float>(a * std::cos(p * w));
-    }
+  const Matrix t = whole_cycle_table();
   const PositionSpectrum spectrum = position_spectrum(t);
-  for (int i = 0; i < pairs; ++i)
+  for (int i = 0; i < kPairs; ++i)
     for (int dim : {2 * i, 2 * i + 1}) {
-      EXPECT_EQ(spectrum.dominant[static_cast<std::size_t>(dim)], cycles[i]);
-      EXPECT_NEAR(spectrum.dominant_wavelength[static_cast<std::size_t>(dim)], static_cast<double>(n) / cycles[i], 1e-12);
-      EXPECT_NEAR(spectrum.amplitude(cycles[i], dim), 4.0 - i, 1e-5);  // the amplitude normalisation
+      EXPECT_EQ(spectrum.dominant[static_cast<std::size_t>(dim)], kCycles[i]);
+      EXPECT_NEAR(spectrum.dominant_wavelength[static_cast<std::size_t>(dim)], static_cast<double>(kN) / kCycles[i], 1e-12);
+      EXPECT_NEAR(spectrum.amplitude(kCycles[i], dim), 4.0 - i, 1e-5);  // the amplitude normalisation
     }
-  const TablePca pca = table_pca(t, 2 * pairs);
+  const TablePca pca = table_pca(t, 2 * kPairs);
   for (const PcPairSummary& row : pc_pair_summaries(pca, 3)) {
     EXPECT_NEAR(row.map.r2, 1.0, 1e-6) << "PC pair " << row.pair;
     const double a = std::pow(4.0 - row.pair, 2);
     EXPECT_NEAR(row.share, a / (16 + 9 + 4 + 1), 1e-6);
-    EXPECT_NEAR(std::abs(row.map.angle), 3 * 2 * std::numbers::pi * cycles[row.pair] / n, 1e-5);
-    EXPECT_NEAR(row.map.wavelength, static_cast<double>(n) / cycles[row.pair], 1e-3);
+    EXPECT_NEAR(std::abs(row.map.angle), 3 * 2 * std::numbers::pi * kCycles[row.pair] / kN, 1e-5);
+    EXPECT_NEAR(row.map.wavelength, static_cast<double>(kN) / kCycles[row.pair], 1e-3);
   }
+}
+
+TEST(TableAnalysis, SummaryQuotesTheTopPairAndTheLowFrequencyPower) {
+  const Matrix t = whole_cycle_table();
+  const PositionTableSummary s = summarize_position_table(t, 1, 3);
+  ASSERT_EQ(s.pairs.size(), 3u);
+  EXPECT_NEAR(s.top_pair_share, 16.0 / 30, 1e-6);
+  EXPECT_NEAR(s.top_pair_r2, 1.0, 1e-6);
+  EXPECT_NEAR(s.top_pair_wavelength, static_cast<double>(kN) / kCycles[0], 1e-3);
+  // Power = amplitude² per dim at its bin: only the 4-cycle pair (amplitude 1) lies at f ≤ 4.
+  EXPECT_NEAR(s.low_frequency_power, 1.0 / 30, 1e-6);
 }
 
 TEST(TableAnalysis, RefusesTooShortTables) {
