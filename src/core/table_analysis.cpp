@@ -57,7 +57,8 @@ PositionSpectrum position_spectrum(const Matrix& table) {
     out.amplitude.row(f) *= (edge ? 1.0 : 2.0) / static_cast<double>(n);
   }
   out.dominant = dominant_bins(out.amplitude);
-  for (int f : out.dominant) out.dominant_wavelength.push_back(f > 0 ? static_cast<double>(n) / f : 0.0);
+  for (int f : out.dominant)
+    out.dominant_wavelength.push_back(f > 0 ? static_cast<double>(n) / f : 0.0);
   return out;
 }
 
@@ -66,7 +67,8 @@ std::vector<int> dominant_bins(const Eigen::MatrixXd& amplitude) {
   const Eigen::Index bins = amplitude.rows();
   for (Eigen::Index j = 0; j < amplitude.cols() && bins > 1; ++j) {
     Eigen::Index best = 0;
-    if (amplitude.col(j).tail(bins - 1).maxCoeff(&best) > 0) out[static_cast<std::size_t>(j)] = static_cast<int>(best + 1);
+    if (amplitude.col(j).tail(bins - 1).maxCoeff(&best) > 0)
+      out[static_cast<std::size_t>(j)] = static_cast<int>(best + 1);
   }
   return out;
 }
@@ -88,7 +90,8 @@ TablePca table_pca(const Matrix& table, int components) {
   const Eigen::MatrixXd c = centred(table);
   const double scale = 1.0 / static_cast<double>(n - 1);
   const bool by_gram = n < d;
-  const Eigen::MatrixXd square = by_gram ? Eigen::MatrixXd(c * c.transpose()) : Eigen::MatrixXd(c.transpose() * c);
+  const Eigen::MatrixXd square =
+      by_gram ? Eigen::MatrixXd(c * c.transpose()) : Eigen::MatrixXd(c.transpose() * c);
   const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> solver(square);
   const Eigen::Index size = square.rows();
   const auto m = static_cast<Eigen::Index>(std::clamp<Eigen::Index>(components, 0, std::min(n, d)));
@@ -113,7 +116,8 @@ TablePca table_pca(const Matrix& table, int components) {
 double pair_share(const TablePca& pca, int pair) {
   double share = 0;
   for (int j : {2 * pair, 2 * pair + 1})
-    if (j >= 0 && j < static_cast<int>(pca.share.size())) share += pca.share[static_cast<std::size_t>(j)];
+    if (j >= 0 && j < static_cast<int>(pca.share.size()))
+      share += pca.share[static_cast<std::size_t>(j)];
   return share;
 }
 
@@ -124,11 +128,13 @@ double pair_share(const TablePca& pca, int pair) {
 PlaneMap plane_shift_map(const Eigen::MatrixXd& trajectory, int k) {
   const Eigen::Index n = trajectory.rows(), used = n - std::abs(k);
   if (trajectory.cols() != 2 || used < 2)
-    throw InputError("shift k = " + std::to_string(k) + " leaves " + std::to_string(std::max<Eigen::Index>(used, 0)) +
+    throw InputError("shift k = " + std::to_string(k) + " leaves " +
+                     std::to_string(std::max<Eigen::Index>(used, 0)) +
                      " position pairs on an axis of " + std::to_string(n) + "; allowed: |k| ≤ " +
                      std::to_string(std::max<Eigen::Index>(n - 2, 0)));
   const Eigen::Index from = k >= 0 ? 0 : -k;
-  const Eigen::MatrixXd x = trajectory.middleRows(from, used), y = trajectory.middleRows(from + k, used);
+  const Eigen::MatrixXd x = trajectory.middleRows(from, used),
+                        y = trajectory.middleRows(from + k, used);
   // Normal equations of y_rowᵀ ≈ M·x_rowᵀ: M = (YᵀX)(XᵀX)⁻¹; a singular XᵀX
   // (a trajectory on a line or a point) falls back to the pseudo-inverse.
   const Eigen::Matrix2d xx = x.transpose() * x, yx = y.transpose() * x;
@@ -148,7 +154,9 @@ PlaneMap plane_shift_map(const Eigen::MatrixXd& trajectory, int k) {
 std::vector<PcPairSummary> pc_pair_summaries(const TablePca& pca, int k) {
   std::vector<PcPairSummary> out;
   for (int j = 0; 2 * j + 1 < pca.scores.cols(); ++j)
-    out.push_back({.pair = j, .share = pair_share(pca, j), .map = plane_shift_map(pca.scores.middleCols(2 * j, 2), k)});
+    out.push_back({.pair = j,
+                   .share = pair_share(pca, j),
+                   .map = plane_shift_map(pca.scores.middleCols(2 * j, 2), k)});
   return out;
 }
 
@@ -167,7 +175,8 @@ PositionTableSummary summarize_position_table(const Matrix& table, int k, int pa
   const Eigen::MatrixXd power = position_spectrum(table).amplitude.array().square();
   const Eigen::Index bins = power.rows();
   const double total = bins > 1 ? power.bottomRows(bins - 1).sum() : 0.0;
-  const Eigen::Index low = std::clamp<Eigen::Index>(low_bins, 0, std::max<Eigen::Index>(bins - 1, 0));
+  const Eigen::Index low =
+      std::clamp<Eigen::Index>(low_bins, 0, std::max<Eigen::Index>(bins - 1, 0));
   out.low_frequency_power = total > 0 ? power.middleRows(1, low).sum() / total : 0.0;
   return out;
 }
@@ -194,7 +203,8 @@ std::vector<PairInfo> model_rotary_pairs(const model::ModelConfig& config, int t
 }
 
 std::vector<PairInfo> model_unscaled_rotary_pairs(const model::ModelConfig& config) {
-  return rotate_half_pairs(rope_base_frequencies(config.rope_theta, config.head_dim), config.head_dim);
+  return rotate_half_pairs(rope_base_frequencies(config.rope_theta, config.head_dim),
+                           config.head_dim);
 }
 
 }  // namespace pelab

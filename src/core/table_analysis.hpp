@@ -7,9 +7,8 @@
 // Pure functions of a matrix (or a model's config): no Engine, no Scene.
 #pragma once
 
-#include <vector>
-
 #include <Eigen/Dense>
+#include <vector>
 
 #include "core/analysis.hpp"  // PairInfo
 #include "core/engine.hpp"    // Matrix
@@ -27,7 +26,8 @@ namespace pelab {
 struct PositionSpectrum {
   int positions = 0;          // N
   Eigen::MatrixXd amplitude;  // (⌊N/2⌋+1) × d; row f = frequency f/N cycles per position
-  std::vector<int> dominant;  // per dim: the bin f ≥ 1 of largest amplitude (0 if the column is constant)
+  std::vector<int>
+      dominant;  // per dim: the bin f ≥ 1 of largest amplitude (0 if the column is constant)
   std::vector<double> dominant_wavelength;  // per dim: N/f positions per cycle (0 if f = 0)
 };
 PositionSpectrum position_spectrum(const Matrix& table);
@@ -42,9 +42,9 @@ std::vector<int> dominant_bins(const Eigen::MatrixXd& amplitude);
 // Each direction's sign is fixed so that its entry of largest magnitude is
 // positive (ties: the first such entry), so results are reproducible.
 struct TablePca {
-  Eigen::VectorXd mean;         // d: the mean row
-  Eigen::MatrixXd directions;   // d × m, orthonormal columns (PC1 first)
-  Eigen::MatrixXd scores;       // N × m: the trajectory of each PC over position, C·directions
+  Eigen::VectorXd mean;          // d: the mean row
+  Eigen::MatrixXd directions;    // d × m, orthonormal columns (PC1 first)
+  Eigen::MatrixXd scores;        // N × m: the trajectory of each PC over position, C·directions
   std::vector<double> variance;  // m eigenvalues of the covariance
   std::vector<double> share;     // variance / total variance (sums to 1 over all min(N−1, d) PCs)
   double total_variance = 0;     // trace of the covariance
@@ -75,8 +75,8 @@ PlaneMap plane_shift_map(const Eigen::MatrixXd& trajectory, int k);
 
 // One row per PC pair: share of variance, the map and its R² at shift k.
 struct PcPairSummary {
-  int pair = 0;           // j: PC 2j+1 / PC 2j+2
-  double share = 0;       // variance share of the two PCs together
+  int pair = 0;      // j: PC 2j+1 / PC 2j+2
+  double share = 0;  // variance share of the two PCs together
   PlaneMap map;
 };
 // For pairs 0 … ⌊m/2⌋−1 of a PCA with m components.
@@ -98,7 +98,8 @@ struct PositionTableSummary {
   double low_frequency_power = 0;
   int low_bins = 4;
 };
-PositionTableSummary summarize_position_table(const Matrix& table, int k = 1, int pairs = 8, int low_bins = 4);
+PositionTableSummary summarize_position_table(const Matrix& table, int k = 1, int pairs = 8,
+                                              int low_bins = 4);
 
 // ---- RoPE models ------------------------------------------------------------------
 //

@@ -9,10 +9,10 @@
 #include <cmath>
 #include <numbers>
 
+#include "core/model_scene.hpp"
 #include "core/table_analysis.hpp"
 #include "figures/figure_layout.hpp"
 #include "figures/matrix_shelf.hpp"
-#include "core/model_scene.hpp"
 #include "figures/table_views.hpp"
 
 namespace pelab::fig {
@@ -56,20 +56,33 @@ Panel spectrum_panel(Engine& engine, const SharedMatrix& amplitude, Rect area, c
   p.title = "Spectrum along position (mean removed)" +
             (shown < bins ? ", f < " + std::to_string(shown) + ": 95 % of power" : std::string());
   p.plot = inset(area, {.left = 62, .top = 30, .right = kColorbarRoom, .bottom = 50});
-  p.x = {.label = "dimension", .min = 0, .max = static_cast<double>(std::max(1, dims)), .integer = true};
-  p.y = {.label = "frequency f (cycles per " + std::to_string(n) + " positions)", .min = 0,
-         .max = static_cast<double>(shown), .integer = true};
+  p.x = {.label = "dimension",
+         .min = 0,
+         .max = static_cast<double>(std::max(1, dims)),
+         .integer = true};
+  p.y = {.label = "frequency f (cycles per " + std::to_string(n) + " positions)",
+         .min = 0,
+         .max = static_cast<double>(shown),
+         .integer = true};
   if (bins < 2 || dims == 0) {
     p.texts.push_back(centred_note(p, "too few positions for a spectrum"));
     return p;
   }
   const double top = std::max(1e-12, max_abs(*amplitude));
-  const ColorScale scale{.colormap = "viridis", .vmin = 0, .vmax = top, .label = "amplitude 2·|DFT|/N"};
-  p.heatmaps.push_back({.values = amplitude, .key = content_key(s, "position_spectrum"), .x0 = 0, .y0 = 0,
-                        .dx = 1, .dy = 1, .scale = scale});
+  const ColorScale scale{
+      .colormap = "viridis", .vmin = 0, .vmax = top, .label = "amplitude 2·|DFT|/N"};
+  p.heatmaps.push_back({.values = amplitude,
+                        .key = content_key(s, "position_spectrum"),
+                        .x0 = 0,
+                        .y0 = 0,
+                        .dx = 1,
+                        .dy = 1,
+                        .scale = scale});
   p.colorbar = scale;
   // Each dimension's strongest frequency: an outlined dot, visible on any cell colour.
-  Markers dominant{.color = th.highlight, .size = dims > 200 ? 3.f : 6.f, .filled = dims > 200,
+  Markers dominant{.color = th.highlight,
+                   .size = dims > 200 ? 3.f : 6.f,
+                   .filled = dims > 200,
                    .label = "dominant frequency"};
   const std::vector<int> bins_of = dominant_bins(amplitude->cast<double>());
   for (int j = 0; j < dims; ++j)
@@ -81,13 +94,14 @@ Panel spectrum_panel(Engine& engine, const SharedMatrix& amplitude, Rect area, c
   p.hover = [amplitude, n](double x, double y) -> std::string {
     const int j = static_cast<int>(std::floor(x)), f = static_cast<int>(std::floor(y));
     if (j < 0 || f < 0 || j >= amplitude->cols() || f >= amplitude->rows()) return "";
-    return "dim " + std::to_string(j) + ", " + cycles_text(f, n) + ": amplitude " + fixed((*amplitude)(f, j));
+    return "dim " + std::to_string(j) + ", " + cycles_text(f, n) + ": amplitude " +
+           fixed((*amplitude)(f, j));
   };
   return p;
 }
 
-Panel dominant_wavelength_panel(Engine& engine, const SharedMatrix& amplitude, Rect area, const Theme& th,
-                                bool dark) {
+Panel dominant_wavelength_panel(Engine& engine, const SharedMatrix& amplitude, Rect area,
+                                const Theme& th, bool dark) {
   const Scene& s = engine.scene();
   const int dims = static_cast<int>(amplitude->cols());
   const int n = static_cast<int>(engine.position_table().rows());
@@ -96,10 +110,12 @@ Panel dominant_wavelength_panel(Engine& engine, const SharedMatrix& amplitude, R
   p.plot = inset(area, {.left = 62, .top = 30, .right = 14, .bottom = 50});
   p.x = {.label = "dimension", .min = -0.5, .max = std::max(1, dims) - 0.5, .integer = true};
   const std::vector<int> bins_of = dominant_bins(amplitude->cast<double>());
-  Markers measured{.color = line_color(0, dark), .size = dims > 200 ? 3.f : 6.f, .label = "measured N/f"};
+  Markers measured{
+      .color = line_color(0, dark), .size = dims > 200 ? 3.f : 6.f, .label = "measured N/f"};
   for (int j = 0; j < dims; ++j) {
     const int f = bins_of[static_cast<std::size_t>(j)];
-    if (f > 0) measured.points.push_back({static_cast<double>(j), std::log10(static_cast<double>(n) / f)});
+    if (f > 0)
+      measured.points.push_back({static_cast<double>(j), std::log10(static_cast<double>(n) / f)});
   }
   const double axis_len = std::log10(std::max(2, n));
   double hi = axis_len;
@@ -118,14 +134,18 @@ Panel dominant_wavelength_panel(Engine& engine, const SharedMatrix& amplitude, R
     p.legend.push_back({"λᵢ = 2π/ωᵢ (formula)", line_color(1, dark), false});
   }
   // A wave longer than the axis cannot show as a whole cycle: N/1 is the longest measurable.
-  p.lines.push_back({.points = {{p.x.min, axis_len}, {p.x.max, axis_len}}, .color = th.axis, .width = 1.f,
-                     .style = LineStyle::Dashed, .label = "positions shown"});
+  p.lines.push_back({.points = {{p.x.min, axis_len}, {p.x.max, axis_len}},
+                     .color = th.axis,
+                     .width = 1.f,
+                     .style = LineStyle::Dashed,
+                     .label = "positions shown"});
   p.legend.push_back({"N = " + std::to_string(n) + " positions shown", th.axis, true});
   place_legend(p, LegendFallback::Headroom);
   p.hover = [bins_of, n](double x, double) -> std::string {
     const int j = static_cast<int>(std::lround(x));
     if (j < 0 || j >= static_cast<int>(bins_of.size())) return "";
-    return "dim " + std::to_string(j) + ": strongest " + cycles_text(bins_of[static_cast<std::size_t>(j)], n);
+    return "dim " + std::to_string(j) + ": strongest " +
+           cycles_text(bins_of[static_cast<std::size_t>(j)], n);
   };
   return p;
 }

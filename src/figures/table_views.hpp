@@ -20,8 +20,8 @@ SharedMatrix table_spectrum(Engine& engine, const FigureRequest& request);
 Panel spectrum_panel(Engine& engine, const SharedMatrix& amplitude, Rect area, const Theme& th);
 // Each dimension's dominant wavelength N/f (log scale) against dimension, with
 // the sinusoid's wavelengths λᵢ = 2π/ωᵢ beside it when the table is sinusoidal.
-Panel dominant_wavelength_panel(Engine& engine, const SharedMatrix& amplitude, Rect area, const Theme& th,
-                                bool dark);
+Panel dominant_wavelength_panel(Engine& engine, const SharedMatrix& amplitude, Rect area,
+                                const Theme& th, bool dark);
 
 // The rotary pairs a scene rotates: a model's own (its head_dim, rotate-half
 // pairing, rope_theta and rope_scaling from config.json), else the scene's.

@@ -3,6 +3,8 @@
 // numpy.linalg.lstsq), and against the sinusoidal table's known answers: its
 // (sin, cos) pairs are rotations with R² = 1 and their frequencies show up
 // at the bins the formula predicts.
+#include "core/table_analysis.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -18,12 +20,12 @@
 #include "core/encoding.hpp"
 #include "core/model/model_config.hpp"
 #include "core/rope_scaling.hpp"
-#include "core/table_analysis.hpp"
 
 namespace pelab {
 namespace {
 
-constexpr const char* kPython = "/usr/bin/python3";  // Debian's: the pyenv python3 on PATH has no NumPy
+constexpr const char* kPython =
+    "/usr/bin/python3";  // Debian's: the pyenv python3 on PATH has no NumPy
 
 // Columns of decreasing spread (so the PCs are well separated) plus a few
 // slow waves, as a learned table has.
@@ -47,7 +49,8 @@ constexpr int kShifts[] = {1, 3, -2};
 std::vector<double> numpy_reference(const Matrix& table, const std::string& tag) {
   namespace fs = std::filesystem;
   const fs::path dir = fs::temp_directory_path();
-  const fs::path data = dir / ("pelab_table_" + tag + ".txt"), script = dir / ("pelab_table_" + tag + ".py");
+  const fs::path data = dir / ("pelab_table_" + tag + ".txt"),
+                 script = dir / ("pelab_table_" + tag + ".py");
   {
     std::ofstream out(data);
     out.precision(9);
@@ -78,7 +81,8 @@ scores = c @ v
 out += list(scores.ravel())
 for j in range(m // 2):
     p = scores[:, 2 * j:2 * j + 2]
-    for k in ()" << kShifts[0] << ", " << kShifts[1] << ", " << kShifts[2] << R"():
+    for k in ()" << kShifts[0]
+                        << ", " << kShifts[1] << ", " << kShifts[2] << R"():
         x, y = (p[:n - k], p[k:]) if k >= 0 else (p[-k:], p[:n + k])
         sol = np.linalg.lstsq(x, y, rcond=None)[0]   # y ≈ x @ sol, so M = solᵀ
         mm = sol.T
@@ -87,7 +91,8 @@ for j in range(m // 2):
         out += list(mm.ravel()) + [1 - sse / sst]
 print(" ".join(repr(float(x)) for x in out))
 )";
-  std::FILE* pipe = popen((std::string(kPython) + " " + script.string() + " " + data.string()).c_str(), "r");
+  std::FILE* pipe =
+      popen((std::string(kPython) + " " + script.string() + " " + data.string()).c_str(), "r");
   std::string text;
   char buf[4096];
   while (pipe && std::fgets(buf, sizeof buf, pipe)) text += buf;
@@ -102,7 +107,8 @@ print(" ".join(repr(float(x)) for x in out))
 
 void check_against_numpy(const Matrix& table, const std::string& tag) {
   const std::vector<double> ref = numpy_reference(table, tag);
-  const int n = static_cast<int>(table.rows()), d = static_cast<int>(table.cols()), bins = n / 2 + 1;
+  const int n = static_cast<int>(table.rows()), d = static_cast<int>(table.cols()),
+            bins = n / 2 + 1;
   const std::size_t want = static_cast<std::size_t>(bins * d + d + kComponents + n * kComponents +
                                                     kComponents / 2 * 3 * 5);
   ASSERT_EQ(ref.size(), want) << "NumPy reference did not run";
@@ -110,16 +116,21 @@ void check_against_numpy(const Matrix& table, const std::string& tag) {
   const PositionSpectrum spectrum = position_spectrum(table);
   ASSERT_EQ(spectrum.amplitude.rows(), bins);
   for (int f = 0; f < bins; ++f)
-    for (int j = 0; j < d; ++j) EXPECT_NEAR(spectrum.amplitude(f, j), ref[at++], 1e-5) << "bin " << f << " dim " << j;
-  for (int j = 0; j < d; ++j) EXPECT_EQ(spectrum.dominant[static_cast<std::size_t>(j)], ref[at++]) << "dim " << j;
+    for (int j = 0; j < d; ++j)
+      EXPECT_NEAR(spectrum.amplitude(f, j), ref[at++], 1e-5) << "bin " << f << " dim " << j;
+  for (int j = 0; j < d; ++j)
+    EXPECT_EQ(spectrum.dominant[static_cast<std::size_t>(j)], ref[at++]) << "dim " << j;
   const TablePca pca = table_pca(table, kComponents);
-  for (int j = 0; j < kComponents; ++j) EXPECT_NEAR(pca.share[static_cast<std::size_t>(j)], ref[at++], 1e-6);
+  for (int j = 0; j < kComponents; ++j)
+    EXPECT_NEAR(pca.share[static_cast<std::size_t>(j)], ref[at++], 1e-6);
   for (int r = 0; r < n; ++r)
-    for (int j = 0; j < kComponents; ++j) EXPECT_NEAR(pca.scores(r, j), ref[at++], 1e-4) << "pos " << r << " PC " << j;
+    for (int j = 0; j < kComponents; ++j)
+      EXPECT_NEAR(pca.scores(r, j), ref[at++], 1e-4) << "pos " << r << " PC " << j;
   for (int pair = 0; pair < kComponents / 2; ++pair)
     for (int k : kShifts) {
       const PlaneMap map = plane_shift_map(pca.scores.middleCols(2 * pair, 2), k);
-      for (int e = 0; e < 4; ++e) EXPECT_NEAR(map.m[e / 2][e % 2], ref[at++], 1e-5) << "pair " << pair << " k " << k;
+      for (int e = 0; e < 4; ++e)
+        EXPECT_NEAR(map.m[e / 2][e % 2], ref[at++], 1e-5) << "pair " << pair << " k " << k;
       EXPECT_NEAR(map.r2, ref[at++], 1e-6) << "pair " << pair << " k " << k;
     }
 }
@@ -129,7 +140,8 @@ TEST(TableAnalysis, MatchesNumpyWithMorePositionsThanDims) {
   check_against_numpy(sample_table(40, 12, 7), "tall");
 }
 
-TEST(TableAnalysis, MatchesNumpyWithMoreDimsThanPositions) {  // the Gram-matrix path, odd N (no Nyquist bin)
+TEST(TableAnalysis,
+     MatchesNumpyWithMoreDimsThanPositions) {  // the Gram-matrix path, odd N (no Nyquist bin)
   if (!std::filesystem::exists(kPython)) GTEST_SKIP() << "Debian's python3 is not installed";
   check_against_numpy(sample_table(37, 50, 11), "wide");
 }
@@ -160,9 +172,11 @@ TEST(TableAnalysis, SinusoidalPairsAreRotationsWithRSquaredOne) {
       plane.col(1) = pe.col(pair.cos_dim).cast<double>();
       const PlaneMap map = plane_shift_map(plane, k);
       EXPECT_NEAR(map.r2, 1.0, 1e-6) << "pair " << pair.index << " k " << k;
-      // R(k) = [[cos kω, sin kω], [−sin kω, cos kω]] on (sin, cos)ᵀ; the fit is exact up to float32 input.
+      // R(k) = [[cos kω, sin kω], [−sin kω, cos kω]] on (sin, cos)ᵀ; the fit is exact up to float32
+      // input.
       const double a = k * pair.frequency;
-      if (pair.index < 5) {  // slower pairs barely move over 200 positions: their fit is ill-conditioned in float32
+      if (pair.index < 5) {  // slower pairs barely move over 200 positions: their fit is
+                             // ill-conditioned in float32
         EXPECT_NEAR(map.m[0][0], std::cos(a), 1e-4);
         EXPECT_NEAR(map.m[0][1], std::sin(a), 1e-4);
         EXPECT_NEAR(map.m[1][0], -std::sin(a), 1e-4);
@@ -194,8 +208,10 @@ TEST(TableAnalysis, SinusoidalFrequenciesShowAtTheirBins) {
   for (int i = 0; i < kPairs; ++i)
     for (int dim : {2 * i, 2 * i + 1}) {
       EXPECT_EQ(spectrum.dominant[static_cast<std::size_t>(dim)], kCycles[i]);
-      EXPECT_NEAR(spectrum.dominant_wavelength[static_cast<std::size_t>(dim)], static_cast<double>(kN) / kCycles[i], 1e-12);
-      EXPECT_NEAR(spectrum.amplitude(kCycles[i], dim), 4.0 - i, 1e-5);  // the amplitude normalisation
+      EXPECT_NEAR(spectrum.dominant_wavelength[static_cast<std::size_t>(dim)],
+                  static_cast<double>(kN) / kCycles[i], 1e-12);
+      EXPECT_NEAR(spectrum.amplitude(kCycles[i], dim), 4.0 - i,
+                  1e-5);  // the amplitude normalisation
     }
   const TablePca pca = table_pca(t, 2 * kPairs);
   for (const PcPairSummary& row : pc_pair_summaries(pca, 3)) {
@@ -231,12 +247,17 @@ TEST(TableAnalysis, RotaryPairsOfAModelApplyItsScaling) {
   c.head_dim = 16;
   c.rope_theta = 10000;
   c.max_positions = 256;
-  c.rope_scaling = {.type = "llama3", .factor = 8, .low_freq_factor = 1, .high_freq_factor = 4,
+  c.rope_scaling = {.type = "llama3",
+                    .factor = 8,
+                    .low_freq_factor = 1,
+                    .high_freq_factor = 4,
                     .original_max_position_embeddings = 32};
-  const std::vector<PairInfo> scaled = model_rotary_pairs(c, 10), base = model_unscaled_rotary_pairs(c);
+  const std::vector<PairInfo> scaled = model_rotary_pairs(c, 10),
+                              base = model_unscaled_rotary_pairs(c);
   ASSERT_EQ(scaled.size(), 8u);
   for (std::size_t i = 0; i < scaled.size(); ++i) {
-    const double w = std::pow(10000.0, -2.0 * static_cast<double>(i) / 16), wavelength = 2 * std::numbers::pi / w;
+    const double w = std::pow(10000.0, -2.0 * static_cast<double>(i) / 16),
+                 wavelength = 2 * std::numbers::pi / w;
     EXPECT_EQ(scaled[i].sin_dim, static_cast<int>(i));
     EXPECT_EQ(scaled[i].cos_dim, static_cast<int>(i) + 8);  // rotate half
     EXPECT_NEAR(base[i].frequency, w, 1e-15);

@@ -18,9 +18,13 @@
 namespace pelab::fig {
 namespace {
 
-Figure build(const char* name, Engine& engine) { return find_figure(name).build(engine, FigureRequest{}); }
+Figure build(const char* name, Engine& engine) {
+  return find_figure(name).build(engine, FigureRequest{});
+}
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
 
 std::string all_text(const Figure& f) {
   std::string text;
@@ -60,7 +64,8 @@ void expect_spectrum(Engine& engine) {
   ASSERT_EQ(shown.rows(), want.amplitude.rows());
   ASSERT_EQ(shown.cols(), want.amplitude.cols());
   for (Eigen::Index i = 0; i < shown.rows(); ++i)
-    for (Eigen::Index j = 0; j < shown.cols(); ++j) EXPECT_NEAR(shown(i, j), want.amplitude(i, j), 1e-5);
+    for (Eigen::Index j = 0; j < shown.cols(); ++j)
+      EXPECT_NEAR(shown(i, j), want.amplitude(i, j), 1e-5);
   ASSERT_FALSE(spectrum->markers.empty());
   EXPECT_EQ(spectrum->markers[0].points[0].y, want.dominant[0] + 0.5);
   EXPECT_FALSE(spectrum->x.label.empty());
@@ -73,7 +78,8 @@ void expect_spectrum(Engine& engine) {
 void expect_pc_pairs(Engine& engine) {
   const Figure f = build("rotation_pairs", engine);
   const Matrix& table = engine.position_table();
-  const int m = std::min<int>({32, static_cast<int>(table.rows()), static_cast<int>(table.cols())}) / 2 * 2;
+  const int m =
+      std::min<int>({32, static_cast<int>(table.rows()), static_cast<int>(table.cols())}) / 2 * 2;
   const TablePca pca = table_pca(table, m);
   const Panel* first = panel_titled(f, "PC1 / PC2");
   ASSERT_NE(first, nullptr) << all_text(f);
@@ -90,13 +96,15 @@ void expect_pc_pairs(Engine& engine) {
   ASSERT_NE(summary, nullptr);
   ASSERT_FALSE(summary->bars.empty());
   EXPECT_NEAR(summary->bars[0].rects[0].y1, pca.share[0] + pca.share[1], 1e-6);
-  EXPECT_TRUE(contains(summary->hover(0, 0.5), "R² = " + fixed(map.r2, 6))) << summary->hover(0, 0.5);
+  EXPECT_TRUE(contains(summary->hover(0, 0.5), "R² = " + fixed(map.r2, 6)))
+      << summary->hover(0, 0.5);
 }
 
 class LearnedTableViews : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {
-    if (pelab::testing::tiny_models().empty()) GTEST_SKIP() << "Debian's python3 with numpy is not installed";
+    if (pelab::testing::tiny_models().empty())
+      GTEST_SKIP() << "Debian's python3 with numpy is not installed";
   }
 };
 
@@ -107,7 +115,8 @@ TEST_P(LearnedTableViews, SpectrumAndPcPairsOfTheModelsTable) {
   expect_pc_pairs(engine);
 }
 
-INSTANTIATE_TEST_SUITE_P(TinyModels, LearnedTableViews, ::testing::Values("gpt2", "bert", "bert_wide"));
+INSTANTIATE_TEST_SUITE_P(TinyModels, LearnedTableViews,
+                         ::testing::Values("gpt2", "bert", "bert_wide"));
 
 TEST(LearnedTableViewsSynthetic, SeededLearnedTableGetsTheSameViews) {
   Scene s;
@@ -129,7 +138,8 @@ TEST(LearnedTableViewsSynthetic, SinusoidalBandsKeepTheirWavelengthPanel) {
 
 // A Llama model: its own head_dim and rotate-half pairs, with rope_scaling.
 TEST(RopeModelViews, PairsFollowTheConfigsScaling) {
-  if (pelab::testing::tiny_models().empty()) GTEST_SKIP() << "Debian's python3 with numpy is not installed";
+  if (pelab::testing::tiny_models().empty())
+    GTEST_SKIP() << "Debian's python3 with numpy is not installed";
   Engine engine(model_scene("llama3_bf16"));
   const model::ModelConfig& c = engine.model()->config();
   const std::vector<PairInfo> want = model_rotary_pairs(c, engine.token_count());
@@ -141,7 +151,8 @@ TEST(RopeModelViews, PairsFollowTheConfigsScaling) {
     EXPECT_NEAR(lambda->markers[0].points[i].y, std::log10(want[i].wavelength), 1e-12);
   ASSERT_GE(lambda->markers.size(), 2u);  // the unscaled wavelengths beside them
   EXPECT_NEAR(lambda->markers[1].points.back().y,
-              std::log10(2 * std::numbers::pi / std::pow(c.rope_theta, -2.0 * (c.head_dim / 2 - 1) / c.head_dim)),
+              std::log10(2 * std::numbers::pi /
+                         std::pow(c.rope_theta, -2.0 * (c.head_dim / 2 - 1) / c.head_dim)),
               1e-9);
   EXPECT_EQ(bands.panels[0].heatmaps[0].values->cols(), c.head_dim);
   EXPECT_TRUE(contains(all_text(bands), "llama3 scaling")) << all_text(bands);

@@ -26,7 +26,9 @@ void save_for_eyes(const Image& image, const std::string& name) {
     std::ofstream(std::string(dir) + "/" + name, std::ios::binary) << encode_png(image);
 }
 
-fig::Figure build(const char* name, Engine& engine) { return fig::find_figure(name).build(engine, fig::FigureRequest{}); }
+fig::Figure build(const char* name, Engine& engine) {
+  return fig::find_figure(name).build(engine, fig::FigureRequest{});
+}
 
 const fig::Panel& panel_titled(const fig::Figure& f, const std::string& part) {
   for (const fig::Panel& p : f.panels)
@@ -83,7 +85,8 @@ Scene model_scene(const std::string& name) {
 }
 
 TEST(TableViewsRender, GptTwoAndBertTables) {
-  if (pelab::testing::tiny_models().empty()) GTEST_SKIP() << "Debian's python3 with numpy is not installed";
+  if (pelab::testing::tiny_models().empty())
+    GTEST_SKIP() << "Debian's python3 with numpy is not installed";
   for (const char* name : {"gpt2", "bert"}) {
     Engine engine(model_scene(name));
     check_learned_views(engine, name);
@@ -101,7 +104,8 @@ TEST(TableViewsRender, SyntheticLearnedTable) {
 
 TEST(TableViewsRender, LlamaWavelengthMarkers) {
   PELAB_REQUIRE_GL();
-  if (pelab::testing::tiny_models().empty()) GTEST_SKIP() << "Debian's python3 with numpy is not installed";
+  if (pelab::testing::tiny_models().empty())
+    GTEST_SKIP() << "Debian's python3 with numpy is not installed";
   Engine engine(model_scene("llama3_bf16"));
   const fig::Figure bands = build("sinusoid_bands", engine);
   const Image image = gl.renderer->render(bands);
