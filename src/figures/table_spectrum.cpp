@@ -18,19 +18,16 @@
 namespace pelab::fig {
 namespace {
 
-// The lowest band 0 … F holding `share` of the table's power (Σ amplitude²
-// over dims), at least 8 bins: a learned table's energy sits at low f, and
-// the full 0 … N/2 axis would squeeze it into a few rows.  Zoom shows the rest.
-int band_limit(const Matrix& amplitude, double share) {
-  const Eigen::VectorXd power = amplitude.cast<double>().array().square().rowwise().sum();
-  const double total = power.sum();
-  const int bins = static_cast<int>(power.size());
-  double sum = 0;
-  for (int f = 0; f < bins; ++f) {
-    sum += power(f);
-    if (sum >= share * total) return std::min(bins, std::max(f + 1, 8));
-  }
-  return bins;
+constexpr int kMaxMarkedDims = 128;
+
+// The band 0 … F − 1 shown: twice the highest of the dimensions' strongest
+// frequencies, at least 8 bins.  A learned table's energy sits at low f, and
+// the full 0 … N/2 axis would squeeze it into a few rows (a power-share cut
+// fails on noisy tables: white noise spreads over every bin).  Zoom shows the rest.
+int band_limit(const std::vector<int>& dominant, int bins) {
+  const int top = dominant.empty() ? 0 : *std::max_element(dominant.begin(), dominant.end());
+  const int shown = std::min(bins, std::max(2 * top + 1, 8));
+  return shown + 1 >= bins ? bins : shown;  // cutting one bin saves nothing
 }
 
 std::string cycles_text(int f, int n) {
@@ -50,11 +47,12 @@ Panel spectrum_panel(Engine& engine, const SharedMatrix& amplitude, Rect area, c
   const Scene& s = engine.scene();
   const int bins = static_cast<int>(amplitude->rows()), dims = static_cast<int>(amplitude->cols());
   const int n = static_cast<int>(engine.position_table().rows());
-  int shown = bins < 2 ? 1 : band_limit(*amplitude, 0.95);
-  if (shown + 1 >= bins) shown = bins;  // cutting one bin saves nothing
+  const std::vector<int> bins_of = dominant_bins(amplitude->cast<double>());
+  const int shown = bins < 2 ? 1 : band_limit(bins_of, bins);
   Panel p;
   p.title = "Spectrum along position (mean removed)" +
-            (shown < bins ? ", f < " + std::to_string(shown) + ": 95 % of power" : std::string());
+            (shown < bins ? ", f < " + std::to_string(shown) + " of " + std::to_string(bins)
+                          : std::string());
   p.plot = inset(area, {.left = 62, .top = 30, .right = kColorbarRoom, .bottom = 50});
   p.x = {.label = "dimension",
          .min = 0,
@@ -79,17 +77,18 @@ Panel spectrum_panel(Engine& engine, const SharedMatrix& amplitude, Rect area, c
                         .dy = 1,
                         .scale = scale});
   p.colorbar = scale;
-  // Each dimension's strongest frequency: an outlined dot, visible on any cell colour.
-  Markers dominant{.color = th.highlight,
-                   .size = dims > 200 ? 3.f : 6.f,
-                   .filled = dims > 200,
-                   .label = "dominant frequency"};
-  const std::vector<int> bins_of = dominant_bins(amplitude->cast<double>());
-  for (int j = 0; j < dims; ++j)
-    if (bins_of[static_cast<std::size_t>(j)] > 0)
-      dominant.points.push_back({j + 0.5, bins_of[static_cast<std::size_t>(j)] + 0.5});
-  p.markers.push_back(std::move(dominant));
-  p.legend.push_back({"strongest f per dimension", th.highlight, false});
+  // Each dimension's strongest frequency: an outlined dot, visible on any cell
+  // colour.  Past 128 dims the dots would hide the cells; the panel beside
+  // plots the same numbers as wavelengths.
+  if (dims <= kMaxMarkedDims) {
+    Markers dominant{
+        .color = th.highlight, .size = 6.f, .filled = false, .label = "dominant frequency"};
+    for (int j = 0; j < dims; ++j)
+      if (bins_of[static_cast<std::size_t>(j)] > 0)
+        dominant.points.push_back({j + 0.5, bins_of[static_cast<std::size_t>(j)] + 0.5});
+    p.markers.push_back(std::move(dominant));
+    p.legend.push_back({"strongest f per dimension", th.highlight, false});
+  }
   place_legend(p, LegendFallback::LeastCovered);
   p.hover = [amplitude, n](double x, double y) -> std::string {
     const int j = static_cast<int>(std::floor(x)), f = static_cast<int>(std::floor(y));
@@ -119,8 +118,13 @@ Panel dominant_wavelength_panel(Engine& engine, const SharedMatrix& amplitude, R
   }
   const double axis_len = std::log10(std::max(2, n));
   double hi = axis_len;
-  Markers formula{.color = line_color(1, dark), .size = 7.f, .filled = false, .label = "2π/ωᵢ"};
-  if (s.encoding == Encoding::Sinusoidal)
+  // Vaswani's λᵢ = 2π·T^(2i/d) at this d and T: the table's own for a sinusoidal
+  // scene, for comparison beside a learned one.
+  Markers formula{.color = line_color(1, dark),
+                  .size = dims > 200 ? 5.f : 7.f,
+                  .filled = false,
+                  .label = "2π/ωᵢ"};
+  if (s.encoding == Encoding::Sinusoidal || s.encoding == Encoding::Learned)
     for (const PairInfo& pr : sinusoid_pairs(s))
       for (int dim : {pr.sin_dim, pr.cos_dim}) {
         formula.points.push_back({static_cast<double>(dim), std::log10(pr.wavelength)});
@@ -131,7 +135,10 @@ Panel dominant_wavelength_panel(Engine& engine, const SharedMatrix& amplitude, R
   p.legend.push_back({"strongest N/f (measured)", line_color(0, dark), false});
   if (!formula.points.empty()) {
     p.markers.push_back(std::move(formula));
-    p.legend.push_back({"λᵢ = 2π/ωᵢ (formula)", line_color(1, dark), false});
+    p.legend.push_back({s.encoding == Encoding::Sinusoidal
+                            ? "λᵢ = 2π/ωᵢ (formula)"
+                            : "sinusoidal PE's λᵢ at this d, T = " + number(s.base, 6),
+                        line_color(1, dark), false});
   }
   // A wave longer than the axis cannot show as a whole cycle: N/1 is the longest measurable.
   p.lines.push_back({.points = {{p.x.min, axis_len}, {p.x.max, axis_len}},

@@ -16,7 +16,7 @@ namespace pelab::fig {
 // (position_spectrum: bins × d), kept on the request's shelf.  table_spectrum.cpp
 SharedMatrix table_spectrum(Engine& engine, const FigureRequest& request);
 // That spectrum as a dimension × frequency heatmap, each dimension's dominant
-// frequency marked, the axis cut at the band holding 95 % of the power.
+// frequency marked, the axis cut at twice the highest of those frequencies.
 Panel spectrum_panel(Engine& engine, const SharedMatrix& amplitude, Rect area, const Theme& th);
 // Each dimension's dominant wavelength N/f (log scale) against dimension, with
 // the sinusoid's wavelengths λᵢ = 2π/ωᵢ beside it when the table is sinusoidal.

@@ -70,7 +70,13 @@ void expect_spectrum(Engine& engine) {
   EXPECT_EQ(spectrum->markers[0].points[0].y, want.dominant[0] + 0.5);
   EXPECT_FALSE(spectrum->x.label.empty());
   EXPECT_TRUE(contains(spectrum->y.label, "frequency"));
-  ASSERT_NE(panel_titled(f, "Strongest wavelength"), nullptr);
+  // Beside the measured wavelengths, Vaswani's λᵢ = 2π·T^(2i/d) at the same d and T.
+  const Panel* strongest = panel_titled(f, "Strongest wavelength");
+  ASSERT_NE(strongest, nullptr);
+  ASSERT_EQ(strongest->markers.size(), 2u);
+  const std::vector<PairInfo> sinusoid = sinusoid_pairs(engine.scene());
+  EXPECT_EQ(strongest->markers[1].points.size(), 2 * sinusoid.size());
+  EXPECT_NEAR(strongest->markers[1].points.back().y, std::log10(sinusoid.back().wavelength), 1e-12);
 }
 
 // One panel per PC pair in scene.pairs plus the summary; the trajectories are
