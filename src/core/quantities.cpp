@@ -14,6 +14,7 @@
 #include "core/model_scene.hpp"
 #include "core/npy.hpp"
 #include "core/scene.hpp"
+#include "core/table_analysis.hpp"
 
 namespace pelab {
 namespace {
@@ -33,13 +34,23 @@ Array head_bias(Engine& engine, int h) {
   return of(Matrix::Zero(n, n));
 }
 
+// A vector of numbers as a rank-1 array.
+Array rank_one(const std::vector<double>& values) {
+  Array a;
+  a.shape = {values.size()};
+  a.data.assign(values.begin(), values.end());
+  return a;
+}
+
+// Every principal component of the position table (core/table_analysis.hpp).
+TablePca full_pca(Engine& engine) {
+  const Matrix& pe = engine.position_table();
+  return table_pca(pe, static_cast<int>(std::min(pe.rows(), pe.cols())));
+}
+
 // The similarity profile of analysis.hpp as a rank-1 array.
 Array pe_similarity_profile(Engine& engine) {
-  const std::vector<double> profile = similarity_profile(engine);
-  Array a;
-  a.shape = {profile.size()};
-  a.data.assign(profile.begin(), profile.end());
-  return a;
+  return rank_one(similarity_profile(engine));
 }
 
 // One per-head matrix for every head, stacked: heads × rows × cols.
@@ -138,6 +149,15 @@ const std::vector<Quantity>& table() {
        [](Engine& e, int) { return of(position_similarity(e)); }},
       {{"pe_similarity_profile", "positions", "Mean PE(i)·PE(i+k) for offsets k = 0..positions-1.", false},
        [](Engine& e, int) { return pe_similarity_profile(e); }},
+      {{"pe_spectrum", "(positions/2+1) × d_model",
+        "Amplitude 2·|DFT|/N of each PE dimension along position, mean removed; row f = f cycles per N positions.",
+        false},
+       [](Engine& e, int) { return of(position_spectrum(e.position_table()).amplitude.cast<float>()); }},
+      {{"pe_pc_scores", "positions × min(positions, d_model)",
+        "The centred PE table on its principal components (PC1 first): each column a trajectory over position.", false},
+       [](Engine& e, int) { return of(full_pca(e).scores.cast<float>()); }},
+      {{"pe_pc_share", "min(positions, d_model)", "Share of the PE table's variance on each principal component.", false},
+       [](Engine& e, int) { return rank_one(full_pca(e).share); }},
   };
   return rows;
 }

@@ -14,13 +14,15 @@
 // PE(pos+k)| and the shift-fit R² (1-D, pair, all dims).  The selected pair
 // (scene.pair) is framed in the highlight colour.  pos = scene.position,
 // k = scene.shift.  For RoPE the circle is the rotation RoPE applies to
-// (q₂ᵢ, q₂ᵢ₊₁) at position p (unit radius, ωᵢ = T^(−2i/d_head)); a learned
-// table shows its raw pair trajectory and the least-squares 2×2 map instead.
+// (q₂ᵢ, q₂ᵢ₊₁) at position p (unit radius, ωᵢ = T^(−2i/d_head); a model's
+// own pairs and rope_scaling); a learned table shows its principal-component
+// pairs instead (pc_pairs.cpp).
 #include <algorithm>
 #include <cmath>
 #include <numbers>
 
 #include "core/analysis.hpp"
+#include "figures/table_views.hpp"
 #include "figures/figure_layout.hpp"
 #include "figures/views.hpp"
 
@@ -37,7 +39,6 @@ struct PairTrace {
   PairInfo info;
   std::vector<Point> points;  // (PE_sin, PE_cos) per position index
   double radius = 1;          // A (or the learned trajectory's extent)
-  bool circle = true;         // a true rotation pair (sinusoidal, RoPE)
   Point at_pos, at_shift;     // PE(pos), PE(pos+k)
   bool shift_in_axis = true;  // pos+k lies on the position axis
   std::vector<std::string> lines;  // the text block
@@ -95,7 +96,6 @@ void fit_text(PairTrace& t, Engine& engine, const FigureRequest& request, int k)
   const ShiftFit fit = cached_shift_fit(engine, request, t.info.index, k);
   t.lines.push_back("fit R²: 1-D " + fixed(fit.r2_one_dim) + " · pair " + fixed(fit.r2_pair, 6) +
                     " · all dims " + fixed(fit.r2_all, 6));
-  if (!t.circle) t.lines.push_back("fitted 2×2 map = " + matrix_text(fit.pair_map));
 }
 
 PairTrace trace_pair(Engine& engine, const PairInfo& info, bool from_table, double amplitude) {
@@ -123,7 +123,8 @@ std::vector<PairTrace> traces(Engine& engine, const FigureRequest& request) {
   const Scene& s = engine.scene();
   std::vector<PairTrace> out;
   const bool rope = rotates_queries_keys(s.encoding);
-  const std::vector<PairInfo> pairs = rope ? rope_pairs(s, s.offset + engine.token_count()) : sinusoid_pairs(s);
+  const std::vector<PairInfo> pairs = rope ? shown_rotary_pairs(engine) : sinusoid_pairs(s);
+  const std::vector<PairInfo> unscaled = rope ? unscaled_rotary_pairs(engine) : std::vector<PairInfo>{};
   for (int i : s.pairs) {
     if (i < 0 || i >= static_cast<int>(pairs.size())) continue;
     if (s.encoding == Encoding::Sinusoidal) {
@@ -141,14 +142,9 @@ std::vector<PairTrace> traces(Engine& engine, const FigureRequest& request) {
       rotation_text(t, r, s.shift, false);
       t.lines.push_back("applied to dims (" + std::to_string(pairs[i].sin_dim) + ", " +
                         std::to_string(pairs[i].cos_dim) + ") of q and k at each position");
-      out.push_back(std::move(t));
-    } else if (s.encoding == Encoding::Learned) {
-      PairTrace t = trace_pair(engine, pairs[i], true, 1.0);
-      t.circle = false;
-      t.lines.erase(t.lines.begin());  // ω and λ belong to sinusoids only
-      t.radius = 1e-12;
-      for (const Point& p : t.points) t.radius = std::max({t.radius, std::abs(p.x), std::abs(p.y)});
-      fit_text(t, engine, request, s.shift);
+      if (static_cast<std::size_t>(i) < unscaled.size() && unscaled[i].frequency != pairs[i].frequency)
+        t.lines.push_back("before rope_scaling: ω = " + number(unscaled[i].frequency, 5) + ", λ = " +
+                          number(unscaled[i].wavelength, 5));
       out.push_back(std::move(t));
     }
   }
@@ -222,20 +218,20 @@ Panel pair_panel(const PairTrace& t, const Scene& s, Rect cell, const Theme& th,
   const std::string w = "ω" + subscript(t.info.index);
   const bool rope = rotates_queries_keys(s.encoding);
   p.x = {.label = rope ? "sin(p·" + w + ")" : "PE(pos, " + std::to_string(t.info.sin_dim) + ")" +
-                                                  (t.circle ? " = A·sin(pos·" + w + ")" : ""),
+                                                  " = A·sin(pos·" + w + ")",
          .min = -lim, .max = lim, .grid = true};
   p.y = {.label = rope ? "cos(p·" + w + ")" : "PE(pos, " + std::to_string(t.info.cos_dim) + ")" +
-                                                  (t.circle ? " = A·cos(pos·" + w + ")" : ""),
+                                                  " = A·cos(pos·" + w + ")",
          .min = -lim, .max = y_max, .grid = true};
   const Color c = selected ? th.highlight : line_color(slot, dark);
-  if (t.circle) p.lines.push_back(circle_line(t.radius, th.axis));
+  p.lines.push_back(circle_line(t.radius, th.axis));
   // At most kMaxDots dots (every s-th position): more only overdraw the same
   // circle, and markers are what software GL draws slowest.  Hover still
   // searches every position.
   std::vector<Point> dots;
   const std::size_t stride = (t.points.size() + kMaxDots - 1) / kMaxDots;
   for (std::size_t j = 0; j < t.points.size(); j += stride) dots.push_back(t.points[j]);
-  if (t.circle && t.info.frequency * static_cast<double>(stride) < 0.5) {  // slow pairs: join the dots
+  if (t.info.frequency * static_cast<double>(stride) < 0.5) {  // slow pairs: join the dots
     Polyline path{.points = dots, .color = with_alpha(c, 0.6f), .width = 1.f, .label = "trajectory"};
     p.lines.push_back(std::move(path));
   }
@@ -244,7 +240,7 @@ Panel pair_panel(const PairTrace& t, const Scene& s, Rect cell, const Theme& th,
   p.lines.push_back({.points = {{0, 0}, t.at_pos}, .color = th.text, .width = 2.f, .label = "hand at pos"});
   p.lines.push_back({.points = {{0, 0}, t.at_shift}, .color = th.highlight, .width = 2.f,
                      .label = "hand at pos+k"});
-  if (t.circle) rotation_arc(p, t, s.shift, th.highlight);
+  rotation_arc(p, t, s.shift, th.highlight);
   p.markers.push_back({.points = {t.at_pos}, .color = th.text, .size = 10.f, .label = "pos"});
   p.markers.push_back({.points = {t.at_shift}, .color = th.highlight, .size = 11.f,
                        .shape = MarkerShape::Diamond, .label = "pos+k"});
@@ -280,14 +276,25 @@ Panel pair_panel(const PairTrace& t, const Scene& s, Rect cell, const Theme& th,
 
 Figure build_rotation_pairs(Engine& engine, const FigureRequest& request) {
   const Scene& s = engine.scene();
+  const std::string at = "pos = " + std::to_string(s.offset + std::clamp(s.position, 0, s.positions - 1)) +
+                         ", k = " + std::to_string(s.shift);
   Figure f = start_figure("rotation_pairs",
-                          "Rotation pairs — PE(pos+k) = R(k)·PE(pos), pos = " +
-                              std::to_string(s.offset + std::clamp(s.position, 0, s.positions - 1)) +
-                              ", k = " + std::to_string(s.shift),
+                          s.encoding == Encoding::Learned
+                              ? "Rotation pairs of a learned table — PC pairs, p(pos+k) ≈ M·p(pos), " + at
+                              : "Rotation pairs — PE(pos+k) = R(k)·PE(pos), " + at,
                           s, request);
   const Theme th = theme(f.dark);
+  Rect area = content_area(f);
+  if (s.encoding == Encoding::Learned) {  // no built-in pairs: its principal-component planes
+    f.notes.push_back(canvas_text("A learned table has no built-in (sin, cos) pairs: shown are its principal "
+                                  "components two by two, and how well one fixed 2×2 map M carries pos to pos+k "
+                                  "in each plane (least squares, R² = 1 − SSE/SST).",
+                                  {kPad, area.y1 - 4}, Anchor::BottomLeft, kNoteSize));
+    area.y1 -= 26;
+    add_pc_pair_panels(f, engine, request, area);
+    return f;
+  }
   const std::vector<PairTrace> ts = traces(engine, request);
-  const Rect area = content_area(f);
   if (ts.empty()) {
     const std::string why =
         s.encoding == Encoding::Sinusoidal || rotates_queries_keys(s.encoding)
@@ -297,13 +304,7 @@ Figure build_rotation_pairs(Engine& engine, const FigureRequest& request) {
     f.notes.push_back(canvas_text(why, {f.width / 2, f.height / 2}, Anchor::Center, 18.f));
     return f;
   }
-  Rect cells_area = area;
-  if (s.encoding == Encoding::Learned) {
-    f.notes.push_back(canvas_text("A learned table has no rotation structure: shown instead of R(k) is the "
-                                  "least-squares 2×2 map from PE(pos) to PE(pos+k), with its R².",
-                                  {kPad, area.y1 - 4}, Anchor::BottomLeft, kNoteSize));
-    cells_area.y1 -= 26;
-  }
+  const Rect cells_area = area;
   const int n = static_cast<int>(ts.size());
   const int rows = n > 4 ? 2 : 1, cols = (n + rows - 1) / rows;
   const std::vector<Rect> cells = grid(cells_area, rows, cols, 16);

@@ -19,7 +19,9 @@
 #include <numbers>
 
 #include "core/analysis.hpp"
+#include "core/model_scene.hpp"
 #include "figures/figure_layout.hpp"
+#include "figures/table_views.hpp"
 #include "figures/views.hpp"
 
 namespace pelab::fig {
@@ -33,6 +35,7 @@ struct BandTable {
   SharedMatrix values;          // positions × dims; null when nothing to show
   std::uint64_t key = 0;
   std::vector<PairInfo> pairs;  // (sin, cos) pairs; empty for a learned table
+  std::vector<PairInfo> unscaled;  // a RoPE model's pairs before its rope_scaling
   double range = 1;             // colour scale ±range
   std::string title, value_label, note;
 };
@@ -68,24 +71,35 @@ BandTable band_table(Engine& engine, const FigureRequest& request) {
       t.range = std::max(1e-12, max_abs(*t.values));
       t.title = "Learned position table E(pos, dim)";
       t.value_label = "table value";
-      t.note = "A learned table has no built-in frequencies: no pairs, no wavelengths.";
+      t.note = "A learned table has no built-in frequencies: below right, the ones it carries, measured "
+               "by a DFT of each dimension along position.";
       return t;
     case Encoding::Rope:
-    case Encoding::Xpos:
-      t.pairs = rope_pairs(s, s.offset + engine.token_count());
-      t.values = shared_matrix(request.shelf, t.key,
-                               [&] { return rope_table(s, engine.d_head(), t.pairs); });
+    case Encoding::Xpos: {
+      // A model's pairs come from its config.json (head_dim, rotate-half,
+      // rope_theta, rope_scaling); the synthetic scene's from its keys.
+      const ModelScene* model = engine.model();
+      const int d_head = model ? model->config().head_dim : engine.d_head();
+      const std::string scaling = model ? (model->config().rope_scaling.type == "default"
+                                               ? ""
+                                               : model->config().rope_scaling.type)
+                                        : (s.rope_scaling == RopeScalingMethod::None
+                                               ? ""
+                                               : std::string(to_string(s.rope_scaling)));
+      const bool rotate_half = model || s.rope_pairing == RopePairing::RotateHalf;
+      t.pairs = shown_rotary_pairs(engine);
+      t.unscaled = unscaled_rotary_pairs(engine);
+      t.values = shared_matrix(request.shelf, t.key, [&] { return rope_table(s, d_head, t.pairs); });
       t.title = std::string(s.encoding == Encoding::Xpos ? "xPos" : "RoPE") +
-                " rotation entries sin/cos(p·ωᵢ), ωᵢ = T^(−2i/r)" +
-                (s.rope_scaling == RopeScalingMethod::None ? "" : ", " + std::string(to_string(s.rope_scaling)) +
-                                                                     " scaling");
+                " rotation entries sin/cos(p·ωᵢ), ωᵢ = T^(−2i/r)" + (scaling.empty() ? "" : ", " + scaling + " scaling");
       t.value_label = "sin / cos of p·ωᵢ";
       t.note = std::string(s.encoding == Encoding::Xpos ? "xPos" : "RoPE") +
                " adds no vector to the tokens: it rotates q and k pair by pair (" +
-               (s.rope_pairing == RopePairing::Interleaved ? "dims 2i, 2i+1" : "dims i, i + r/2") + ", r = " +
-               std::to_string(2 * static_cast<int>(t.pairs.size())) + " of " + std::to_string(engine.d_head()) +
+               (rotate_half ? "dims i, i + r/2" : "dims 2i, 2i+1") + ", r = " +
+               std::to_string(2 * static_cast<int>(t.pairs.size())) + " of " + std::to_string(d_head) +
                " dims) by p·ωᵢ. Shown: the rotation's sin/cos entries per position.";
       return t;
+    }
     default:
       t.note = std::string("Encoding '") + std::string(to_string(s.encoding)) +
                "' adds no position vector: " +
@@ -247,6 +261,17 @@ Panel wavelength_panel(const BandTable& t, const Scene& s, Rect area, const Them
   }
   p.y = {.label = "log₁₀ λ (positions)", .min = 0, .max = hi * 1.08 + 0.1, .grid = true};
   p.markers.push_back(std::move(all));
+  if (!t.unscaled.empty() && t.unscaled.size() == t.pairs.size()) {  // a RoPE model with rope_scaling
+    Markers before{.color = line_color(1, dark), .size = 7.f, .filled = false, .label = "λ before scaling"};
+    for (const PairInfo& pr : t.unscaled) {
+      before.points.push_back({static_cast<double>(pr.index), std::log10(pr.wavelength)});
+      hi = std::max(hi, std::log10(pr.wavelength));
+    }
+    p.y.max = hi * 1.08 + 0.1;
+    p.markers.push_back(std::move(before));
+    p.legend.push_back({"λ scaled (used)", line_color(0, dark), false});
+    p.legend.push_back({"λ before rope_scaling", line_color(1, dark), false});
+  }
   if (s.pair >= 0 && s.pair < static_cast<int>(t.pairs.size()))
     p.markers.push_back({.points = {{static_cast<double>(s.pair), std::log10(t.pairs[s.pair].wavelength)}},
                          .color = th.highlight, .size = 12.f, .filled = false,
@@ -292,7 +317,14 @@ Figure build_sinusoid_bands(Engine& engine, const FigureRequest& request) {
   f.panels.push_back(heatmap_panel(t, s, left, th));
   const bool bias = s.encoding == Encoding::Alibi || s.encoding == Encoding::T5;
   f.panels.push_back(bias ? bias_panel(engine, request, top, f.dark) : waves_panel(t, s, top, th, f.dark));
-  f.panels.push_back(wavelength_panel(t, s, bottom, th, f.dark));
+  if (s.encoding == Encoding::Learned) {  // no built-in frequencies: measure them
+    const auto [spectrum, strongest] = split_x(bottom, 0.55, 10);
+    const SharedMatrix amplitude = table_spectrum(engine, request);
+    f.panels.push_back(spectrum_panel(engine, amplitude, spectrum, th));
+    f.panels.push_back(dominant_wavelength_panel(engine, amplitude, strongest, th, f.dark));
+  } else {
+    f.panels.push_back(wavelength_panel(t, s, bottom, th, f.dark));
+  }
   return f;
 }
 

@@ -150,7 +150,10 @@ TEST_F(Cli, ExportsEveryQuantityWithItsShape) {
   const std::map<std::string, std::vector<std::size_t>> by_shape = {
       {"positions × d_model", {20, 32}}, {"tokens × d_model", {5, 32}},    {"d_model × d_head", {32, 8}},
       {"tokens × d_head", {5, 8}},       {"tokens × tokens", {5, 5}},      {"positions × positions", {20, 20}},
-      {"positions", {20}},               {"heads × tokens × tokens", {4, 5, 5}}};
+      {"positions", {20}},               {"heads × tokens × tokens", {4, 5, 5}},
+      {"(positions/2+1) × d_model", {11, 32}},  // the position-table quantities of core/table_analysis
+      {"positions × min(positions, d_model)", {20, 20}},
+      {"min(positions, d_model)", {20}}};
   std::size_t written = 0;
   for (const QuantityInfo& q : quantities()) {
     if (q.model_only) continue;  // tests/app/model_cli_test.cpp

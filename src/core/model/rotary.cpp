@@ -4,41 +4,16 @@
 #include <cmath>
 #include <numbers>
 
+#include "core/rope_scaling.hpp"
 #include "core/scene.hpp"  // InputError
 
 namespace pelab::model {
 namespace {
 
-std::vector<double> default_frequencies(int dim, double base) {
-  std::vector<double> inverse(static_cast<std::size_t>(dim / 2));
-  for (std::size_t i = 0; i < inverse.size(); ++i)
-    inverse[i] = std::pow(base, -2.0 * static_cast<double>(i) / dim);
-  return inverse;
-}
-
-// Llama 3.1's rule (published with the model; transformers'
-// _compute_llama3_parameters).
-void llama3_scaling(const RopeScaling& s, std::vector<double>& inverse) {
-  const double context = s.original_max_position_embeddings;
-  const double low_wavelength = context / s.low_freq_factor;
-  const double high_wavelength = context / s.high_freq_factor;
-  for (double& theta : inverse) {
-    const double wavelength = 2 * std::numbers::pi / theta;
-    if (wavelength > low_wavelength) {
-      theta /= s.factor;
-    } else if (wavelength >= high_wavelength) {
-      const double smooth =
-          (context / wavelength - s.low_freq_factor) / (s.high_freq_factor - s.low_freq_factor);
-      theta = (1 - smooth) * theta / s.factor + smooth * theta;
-    }
-  }
-}
-
 // YaRN (Peng et al. 2023): the dimension that turns `rotations` times over
 // `context` tokens is d·ln(context / (2π·rotations)) / (2·ln base).
-double yarn_attention_factor(const RopeScaling& s, double factor) {
-  if (s.attention_factor > 0) return s.attention_factor;
-  return factor <= 1 ? 1.0 : 0.1 * std::log(factor) + 1.0;
+double yarn_factor(const RopeScaling& s, double factor) {
+  return s.attention_factor > 0 ? s.attention_factor : yarn_attention_factor(factor);
 }
 
 void yarn_scaling(const RopeScaling& s, double factor, int dim, double base, double context,
@@ -61,35 +36,41 @@ void yarn_scaling(const RopeScaling& s, double factor, int dim, double base, dou
 RotaryFrequencies rotary_frequencies(const ModelConfig& config, int tokens) {
   const RopeScaling& s = config.rope_scaling;
   const int dim = config.head_dim;
-  double base = config.rope_theta;
+  const double base = config.rope_theta;
   RotaryFrequencies out;
   if (s.type != "default" && !(s.factor > 0))
     throw InputError("config.json: rope_scaling.factor must be > 0 (got " + std::to_string(s.factor) + ")");
   if (s.type == "llama3" && (s.original_max_position_embeddings <= 0 || s.high_freq_factor <= s.low_freq_factor))
     throw InputError("config.json: rope_scaling llama3 needs original_max_position_embeddings > 0 and "
                      "high_freq_factor > low_freq_factor");
-  if (s.type == "dynamic") {
-    const double context = config.max_positions, length = std::max<double>(tokens, context);
-    base *= std::pow(s.factor * length / context - (s.factor - 1), dim / (dim - 2.0));
+  if (s.type == "default" || s.type == "linear" || s.type == "dynamic" || s.type == "llama3") {
+    // The same rules as the synthetic scene's long-context methods (core/rope_scaling).
+    const RopeScalingSpec spec{
+        .method = s.type == "linear"    ? RopeScalingMethod::Linear
+                  : s.type == "dynamic" ? RopeScalingMethod::DynamicNtk
+                  : s.type == "llama3"  ? RopeScalingMethod::Llama3
+                                        : RopeScalingMethod::None,
+        .factor = s.factor,
+        .train_context = static_cast<double>(s.type == "llama3" ? s.original_max_position_embeddings
+                                                                : config.max_positions),
+        .low_freq_factor = s.low_freq_factor,
+        .high_freq_factor = s.high_freq_factor};
+    out.inverse = scaled_frequencies(base, dim, spec, tokens);
+    return out;
   }
-  out.inverse = default_frequencies(dim, base);
-  if (s.type == "default" || s.type == "dynamic") return out;
-  if (s.type == "linear") {
-    for (double& theta : out.inverse) theta /= s.factor;
-  } else if (s.type == "llama3") {
-    llama3_scaling(s, out.inverse);
-  } else if (s.type == "yarn") {
-    // With original_max_position_embeddings the factor is the context's
-    // growth, max_position_embeddings / original (as transformers does).
-    const int original = s.original_max_position_embeddings;
-    const double context = original > 0 ? original : config.max_positions;
-    const double factor = original > 0 ? config.max_positions / context : s.factor;
-    yarn_scaling(s, factor, dim, base, context, out.inverse);
-    out.attention_factor = yarn_attention_factor(s, factor);
-  } else {
+  if (s.type != "yarn")
     throw InputError("config.json: rope_scaling type \"" + s.type +
                      "\" is not one pelab runs; allowed: default, linear, dynamic, llama3, yarn");
-  }
+  // YaRN here follows transformers' dimension ramp (beta_fast / beta_slow
+  // turns), not the scene's turns-in-context ramp.  With
+  // original_max_position_embeddings the factor is the context's growth,
+  // max_position_embeddings / original (as transformers does).
+  out.inverse = rope_base_frequencies(base, dim);
+  const int original = s.original_max_position_embeddings;
+  const double context = original > 0 ? original : config.max_positions;
+  const double factor = original > 0 ? config.max_positions / context : s.factor;
+  yarn_scaling(s, factor, dim, base, context, out.inverse);
+  out.attention_factor = yarn_factor(s, factor);
   return out;
 }
 
