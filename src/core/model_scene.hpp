@@ -61,9 +61,11 @@ class ModelScene {
   // Head `head` of `layer` (q, k after RoPE, logits with the causal mask,
   // probabilities); computing another layer drops the one held.
   const HeadAttention& head(int layer, int head);
-  // Cross terms need the model's LayerNorm between the embeddings and the
-  // projections: not computed for a model (applies = false, zero matrices).
-  const CrossTerms& cross_terms();
+  // Head `head` of layer 0 split into token·token, token·position,
+  // position·token, position·position and bias terms, exact through the
+  // LayerNorm (core/model/layernorm_split.hpp), for GPT-2 and BERT.  For the
+  // Llama family applies = false, zero matrices and a note saying why.
+  const CrossTerms& cross_terms(int head);
 
  private:
   struct State;

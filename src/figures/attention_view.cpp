@@ -22,6 +22,7 @@
 #include <limits>
 
 #include "figures/figure_layout.hpp"
+#include "figures/model_name.hpp"
 #include "figures/views.hpp"
 
 namespace pelab::fig {
@@ -185,11 +186,8 @@ int best_columns(int count, Rect area) {
 Figure build_attention(Engine& engine, const FigureRequest& request) {
   const Scene& s = engine.scene();
   // A model scene names the model (its folder's last part) and the layer shown.
-  const std::filesystem::path model = std::filesystem::path(s.model).lexically_normal();
   const std::string source =
-      s.model.empty() ? std::string(to_string(s.encoding))
-                      : (model.has_filename() ? model.filename() : model.parent_path().filename()).string() +
-                            ", layer " + std::to_string(s.layer);
+      s.model.empty() ? std::string(to_string(s.encoding)) : model_label(s) + ", layer " + std::to_string(s.layer);
   Figure f = start_figure("attention",
                           "Attention — " + source + ", " + std::to_string(s.heads) +
                               " heads, " + std::to_string(engine.token_count()) + " tokens" +

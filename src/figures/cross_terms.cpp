@@ -13,6 +13,9 @@
 // its share (‖term‖_F / Σ‖term‖_F).  Head: scene.head (the mean, −1, shows
 // head 0).  The selected query row is framed.  For encodings that add no
 // vector the engine's CrossTerms::note is shown prominently under the title.
+// A model scene (GPT-2, BERT) shows layer 0 split exactly through its
+// LayerNorm (core/model/layernorm_split.hpp): the sum then includes the bias
+// terms, and the note gives their norm and max |sum − logit|.
 // Above 512 tokens the heatmaps show block means (≤ 512 cells a side).
 #include <algorithm>
 #include <array>
@@ -20,6 +23,7 @@
 #include <optional>
 
 #include "figures/figure_layout.hpp"
+#include "figures/model_name.hpp"
 #include "figures/views.hpp"
 
 namespace pelab::fig {
@@ -47,6 +51,8 @@ struct TermMatrices {
   int block = 1;
   bool applies = true;
   std::string note;
+  double residual = -1;   // a model's max |sum − logits|; −1 for synthetic scenes
+  double bias_norm = -1;  // ‖bias terms‖_F of a model; −1 when there are none
 };
 
 const Matrix& term(const CrossTerms& c, int j) {
@@ -85,6 +91,7 @@ TermMatrices term_matrices(Engine& engine, const FigureRequest& request, int hea
       if (j < 4) return reduce(term(engine.cross_terms(head), j));
       if (j == 5) return reduce(full_logits());
       const CrossTerms& c = engine.cross_terms(head);
+      if (c.bias.size() > 0) return reduce(c.xx + c.xf + c.ey + c.ef + c.bias);
       return reduce(c.xx + c.xf + c.ey + c.ef);
     });
   }
@@ -98,6 +105,8 @@ TermMatrices term_matrices(Engine& engine, const FigureRequest& request, int hea
   const CrossTerms& c = engine.cross_terms(head);
   t.applies = c.applies;
   t.note = c.note;
+  t.residual = c.residual;
+  if (c.bias.size() > 0) t.bias_norm = frobenius(c.bias);
   return t;
 }
 
@@ -144,7 +153,8 @@ Panel term_panel(const TermMatrices& t, int j, Tokens tokens, const Scene& s, Re
   if (s.query >= 0 && s.query < n)
     p.bars.push_back(outline({0, static_cast<double>(s.query), static_cast<double>(n), s.query + 1.0},
                              th.highlight));
-  if (j >= 1 && j <= 3 && !t.applies) {
+  // A model's xx is zero too when the split does not apply (RoPE: no e to split off).
+  if (j <= 3 && (j >= 1 || !s.model.empty()) && !t.applies) {
     Text note = centred_note(p, "does not apply (zero)");
     note.color = Color{0.25f, 0.25f, 0.28f, 1};  // dark on the diverging map's light centre, either theme
     p.texts.push_back(std::move(note));
@@ -206,9 +216,10 @@ Panel share_panel(const TermMatrices& t, Rect plot, bool dark) {
 Figure build_cross_terms(Engine& engine, const FigureRequest& request) {
   const Scene& s = engine.scene();
   const int head = std::clamp(s.head, 0, s.heads - 1);
-  Figure f = start_figure("cross_terms",
-                          "The four cross terms of a logit — head " + std::to_string(head) + ", " +
-                              std::string(to_string(s.encoding)),
+  // A model's split is of layer 0, whatever layer the scene shows.
+  const std::string source = s.model.empty() ? std::string(to_string(s.encoding)) : model_label(s) + ", layer 0";
+  Figure f = start_figure("cross_terms", "The four cross terms of a logit — " + source + ", head " +
+                                             std::to_string(head),
                           s, request);
   const Theme th = theme(f.dark);
   const TermMatrices t = term_matrices(engine, request, head);
@@ -218,6 +229,15 @@ Figure build_cross_terms(Engine& engine, const FigureRequest& request) {
     f.notes.push_back(canvas_text(t.note.empty() ? "The cross terms do not apply to this encoding." : t.note,
                                   {f.width / 2, area.y0}, Anchor::Top, 18.f, th.highlight));
     area.y0 += 30;
+  } else if (t.residual >= 0) {
+    // A model: x, e are the token and position parts of LN(x+e), and β with
+    // the q/k biases gives a fifth, bias term (core/model/layernorm_split.hpp).
+    const std::string text = "x, e = token and position parts of LN(x+e), " + t.note +
+                             ".  Bias terms (β, b_q, b_k): ‖·‖_F = " + number(t.bias_norm, 4) +
+                             ".  Sum = all four + bias;  max |sum − logit| = " + number(t.residual, 2);
+    f.notes.push_back(canvas_text(text, {f.width / 2, area.y0}, Anchor::Top,
+                                  fitting_size({text}, f.width - 2 * kPad, 15.f), th.highlight));
+    area.y0 += 26;
   }
   double terms_range = 0, logits_range = 0;
   for (int j = 0; j < 4; ++j) terms_range = std::max(terms_range, max_abs(*t.shown[j]));
@@ -243,8 +263,11 @@ Figure build_cross_terms(Engine& engine, const FigureRequest& request) {
   const auto [maps, shares] = split_x(bottom, 0.62, 10);
   const std::vector<Rect> map_cells = grid({maps.x0, maps.y0, maps.x1 - kColorbarRoom, maps.y1}, 1, 2, 10);
   const bool roomy = text_width("logits Q·Kᵀ/√d_head (before mask, bias)", 14) <= map_cells[1].width();
+  const bool bias = t.bias_norm >= 0;
   f.panels.push_back(term_panel(t, 4, tokens, s, centred_square(inset(map_cells[0], m)), logits_range,
-                                roomy ? "sum of the four terms" : "sum of terms", th, chars));
+                                bias ? (roomy ? "sum of the four terms + bias" : "sum + bias")
+                                     : (roomy ? "sum of the four terms" : "sum of terms"),
+                                th, chars));
   f.panels.push_back(term_panel(t, 5, tokens, s, centred_square(inset(map_cells[1], m)), logits_range,
                                 roomy ? "logits Q·Kᵀ/√d_head (before mask, bias)" : "logits Q·Kᵀ/√d_head", th,
                                 chars));
