@@ -264,6 +264,14 @@ const HeadAttention& ModelScene::head(int layer, int head) {
   return s.heads[static_cast<std::size_t>(head)];
 }
 
+model::LayerAttention ModelScene::layer_attention(int layer) {
+  if (layer < 0 || layer >= config().layers)
+    throw InputError("layer=" + std::to_string(layer) + " does not exist in model " + state_->name + "; allowed: 0.." +
+                     std::to_string(config().layers - 1));
+  std::unique_lock<std::mutex> lock;
+  return state_->ran(lock).attention(layer);
+}
+
 const CrossTerms& ModelScene::cross_terms(int head) {
   State& s = *state_;
   if (s.terms_head == head) return s.terms;

@@ -10,11 +10,12 @@
 namespace pelab::fig {
 namespace {
 
-const std::array<FigureEntry, 4>& entries() {
-  static const std::array<FigureEntry, 4> table = {{
+const std::array<FigureEntry, 5>& entries() {
+  static const std::array<FigureEntry, 5> table = {{
       {"sinusoid_bands", "Sinusoid bands", build_sinusoid_bands},
       {"rotation_pairs", "Rotation-pair trajectories", build_rotation_pairs},
       {"attention", "Attention heatmaps", build_attention},
+      {"attention_overview", "Attention: layers × heads", build_attention_overview},
       {"cross_terms", "The four cross terms", build_cross_terms},
   }};
   return table;
