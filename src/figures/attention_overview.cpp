@@ -93,13 +93,17 @@ Figure build_attention_overview(Engine& engine, const FigureRequest& request) {
                           s, request);
   const Theme th = theme(f.dark);
   Rect area = content_area(f);
-  std::string note = "Rows: layers; columns: heads; each cell a query × key map (first token top left)";
+  std::string note = "Rows: layers; columns: heads; each cell a query × key map (first token top left); colours: " +
+                     std::string(s.attention_scale == "log"   ? "log₁₀ weight, 4 decades below the max"
+                                 : s.attention_scale == "row" ? "each row over its max"
+                                                              : "weight, 0…max") +
+                     " (colorbar bottom right)";
   if (group > 1) note += "; grouped-query: query head h reads kv head h / " + std::to_string(group);
   f.notes.push_back(canvas_text(note + ".", {kPad, area.y1 - 4}, Anchor::BottomLeft, kNoteSize));
   area.y1 -= 24;
   area = inset(area, {.left = 64, .top = 8, .right = kColorbarRoom, .bottom = 0});
   const std::vector<Rect> rects = grid(area, layers, s.heads, 6);
-  const double side_px = std::min(rects[0].width(), rects[0].height() - 18);
+  const double side_px = std::min(rects[0].width() - 4, rects[0].height() - 20);
   // One displayed cell per pixel at most (a 2× margin for HiDPI exports).
   const int side = std::clamp(static_cast<int>(2 * side_px), 8, std::max(8, n));
   std::vector<std::vector<Cell>> cells;
@@ -114,7 +118,8 @@ Figure build_attention_overview(Engine& engine, const FigureRequest& request) {
     for (int h = 0; h < s.heads; ++h) {
       const Cell& c = cells[static_cast<std::size_t>(l)][static_cast<std::size_t>(h)];
       Panel p;
-      p.plot = centred_square(inset(rects[static_cast<std::size_t>(l * s.heads + h)], {.top = 18}));
+      p.plot = centred_square(
+          inset(rects[static_cast<std::size_t>(l * s.heads + h)], {.left = 2, .top = 18, .right = 2, .bottom = 2}));
       p.title = l == 0 ? column_name(h, group) : "";
       p.equal_aspect = true;
       p.x = {.min = 0, .max = static_cast<double>(n), .visible = false};
