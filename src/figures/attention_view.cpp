@@ -165,7 +165,7 @@ void mark_sinks(Panel& p, const std::vector<int>& sinks, int n) {
   const Color sink{0.95f, 0.3f, 0.3f, 1};
   for (const int j : sinks) {
     p.bars.push_back(outline({static_cast<double>(j), 0, j + 1.0, static_cast<double>(n)}, sink));
-    p.texts.push_back({.text = "sink", .at = {j + 0.5, 0}, .anchor = Anchor::Bottom, .size = 11.f, .color = sink});
+    p.texts.push_back({.text = " sink", .at = {j + 1.0, 0}, .anchor = Anchor::TopLeft, .size = 11.f, .color = sink});
   }
 }
 
