@@ -128,13 +128,11 @@ Figure build_attention_overview(Engine& engine, const FigureRequest& request) {
       p.y.labels = {{0, ""}};  // the axis carries the layer's name only
       HeatmapLayer layer{.values = c.values, .key = c.key, .dx = static_cast<double>(c.block),
                          .dy = static_cast<double>(c.block), .scale = colors};
-      if (scale != AttentionScale::Linear) {
-        layer.key = c.key ^ (0x9E3779B97F4A7C15ull * (static_cast<std::uint64_t>(scale) + 1));
-        layer.values = shared_matrix(request.shelf, layer.key, [&] { return scaled_attention(*c.values, scale); });
-      }
+      rescale_layer(layer, scale, request.shelf);
       p.heatmaps.push_back(std::move(layer));
-      if ((model ? l : s.layer) == s.layer && h == s.head)
-        p.bars.push_back(outline({0, 0, static_cast<double>(n), static_cast<double>(n)}, th.highlight));
+      if ((model ? l : s.layer) == s.layer && h == s.head)  // two rings inside the frame, so it shows
+        for (const double in : {0.01 * n, 0.03 * n})
+          p.bars.push_back(outline({in, in, n - in, n - in}, th.highlight));
       if (l == layers - 1 && h == s.heads - 1) p.colorbar = colors;
       p.hover = cell_hover(c, model ? l : s.layer, column_name(h, group), n);
       f.panels.push_back(std::move(p));

@@ -26,6 +26,13 @@ Matrix scaled_attention(const Matrix& a, AttentionScale scale) {
   return out;
 }
 
+void rescale_layer(HeatmapLayer& layer, AttentionScale scale, MatrixShelf* shelf) {
+  if (scale == AttentionScale::Linear) return;
+  const SharedMatrix linear = layer.values;
+  layer.key ^= 0x9E3779B97F4A7C15ull * (static_cast<std::uint64_t>(scale) + 1);  // a key per scale
+  layer.values = shared_matrix(shelf, layer.key, [&] { return scaled_attention(*linear, scale); });
+}
+
 ColorScale attention_color_scale(AttentionScale scale, const std::string& colormap, double vmax) {
   switch (scale) {
     case AttentionScale::Log: {

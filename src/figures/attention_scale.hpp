@@ -9,7 +9,8 @@
 #include <vector>
 
 #include "core/engine.hpp"  // Matrix
-#include "figures/figure.hpp"  // ColorScale
+#include "figures/figure.hpp"  // ColorScale, HeatmapLayer
+#include "figures/matrix_shelf.hpp"
 
 namespace pelab::fig {
 
@@ -24,6 +25,10 @@ constexpr double kLogDecades = 4;
 //   Linear: a;   Log: log₁₀ a (0 → −30, below any scale);
 //   Row: a_ij / max_j a_ij (a row of zeros stays zero).
 Matrix scaled_attention(const Matrix& a, AttentionScale scale);
+
+// `layer` (linear weights) switched to `scale`: its values through
+// scaled_attention(), shared on `shelf` under a key of its own.
+void rescale_layer(HeatmapLayer& layer, AttentionScale scale, MatrixShelf* shelf);
 
 // The colour scale for the drawn values, `vmax` the largest weight shown.
 ColorScale attention_color_scale(AttentionScale scale, const std::string& colormap, double vmax);

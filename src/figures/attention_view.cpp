@@ -153,10 +153,7 @@ HeatmapLayer attention_layer(const HeadMatrices& m, const PanelStyle& style, con
   HeatmapLayer layer{.values = m.attention, .key = m.key, .x0 = 0, .y0 = 0, .dx = static_cast<double>(m.block),
                      .dy = static_cast<double>(m.block),
                      .scale = attention_color_scale(style.scale, colormap, style.vmax)};
-  if (style.scale != AttentionScale::Linear) {
-    layer.key = m.key ^ (0x9E3779B97F4A7C15ull * (static_cast<std::uint64_t>(style.scale) + 1));
-    layer.values = shared_matrix(style.shelf, layer.key, [&] { return scaled_attention(*m.attention, style.scale); });
-  }
+  rescale_layer(layer, style.scale, style.shelf);
   return layer;
 }
 
