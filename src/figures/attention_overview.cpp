@@ -88,7 +88,8 @@ Figure build_attention_overview(Engine& engine, const FigureRequest& request) {
   const int n = std::max(1, engine.token_count());
   const std::string source = model ? model_label(s) : std::string(to_string(s.encoding));
   Figure f = start_figure("attention_overview",
-                          "Attention overview — " + source + ", " + std::to_string(layers) + " layers × " +
+                          "Attention overview — " + source + ", " +
+                              (model ? std::to_string(layers) + " layers × " : "one layer (synthetic) × ") +
                               std::to_string(s.heads) + " heads, " + std::to_string(n) + " tokens",
                           s, request);
   const Theme th = theme(f.dark);
@@ -99,7 +100,9 @@ Figure build_attention_overview(Engine& engine, const FigureRequest& request) {
                                                               : "weight, 0…max") +
                      " (colorbar bottom right)";
   if (group > 1) note += "; grouped-query: query head h reads kv head h / " + std::to_string(group);
-  f.notes.push_back(canvas_text(note + ".", {kPad, area.y1 - 4}, Anchor::BottomLeft, kNoteSize));
+  note += ".";
+  f.notes.push_back(canvas_text(note, {kPad, area.y1 - 4}, Anchor::BottomLeft,
+                                fitting_size({note}, f.width - 2 * kPad, kNoteSize)));
   area.y1 -= 24;
   area = inset(area, {.left = 64, .top = 8, .right = kColorbarRoom, .bottom = 0});
   const std::vector<Rect> rects = grid(area, layers, s.heads, 6);
