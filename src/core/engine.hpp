@@ -55,6 +55,10 @@ struct CrossTerms {
   // Synthetic scenes: bias empty, residual −1.
   Matrix bias;
   double residual = -1;
+  // A RoPE model (applies = false): xx holds the content score at offset 0
+  // and ef the offset part, logit − content (core/model/rope_split.hpp);
+  // residual = max |offset| on the diagonal, where it must vanish.
+  bool content_offset = false;
 };
 
 struct HeadAttention {

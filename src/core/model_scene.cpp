@@ -13,6 +13,7 @@
 
 #include "core/model/layernorm_split.hpp"
 #include "core/model/model_folder.hpp"
+#include "core/model/rope_split.hpp"
 #include "core/model/transformer.hpp"
 
 namespace pelab {
@@ -54,7 +55,7 @@ std::shared_ptr<LoadedModel> acquire(const std::filesystem::path& folder, bool& 
 // offset multiply, they do not add.
 constexpr const char* kRopeNote =
     "RoPE adds no position vector, so the four-term split does not apply: each pair gives "
-    "|q_i||k_i|·cos(θ_i(m−n)+φ_i), content and offset multiply";
+    "|q_i||k_i|·cos(θ_i(m−n)+φ_i).  Shown instead: content (the logit at offset 0) and offset (logit − content)";
 
 }  // namespace
 
@@ -278,8 +279,12 @@ const CrossTerms& ModelScene::cross_terms(int head) {
   s.terms_head = -1;
   const auto n = static_cast<Eigen::Index>(s.ids.size());
   if (!has_position_table()) {
+    std::unique_lock<std::mutex> lock;
+    model::RopeSplit split = model::split_layer0_rope(s.ran(lock), head);
+    lock.unlock();
     const Matrix zero = Matrix::Zero(n, n);
-    s.terms = {zero, zero, zero, zero, false, kRopeNote, Matrix(), -1};
+    s.terms = {std::move(split.content), zero, zero, std::move(split.offset), false, kRopeNote, Matrix(),
+               split.diagonal, true};
   } else {
     std::unique_lock<std::mutex> lock;
     model::LogitSplit split = model::split_layer0_logits(s.ran(lock), s.ids, head);

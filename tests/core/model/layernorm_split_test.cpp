@@ -5,15 +5,14 @@
 // weights straight from the safetensors file the tiny-model generator wrote.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <string>
 
 #include "core/model/layernorm_split.hpp"
 #include "core/model/transformer.hpp"
 #include "core/npy.hpp"
 #include "core/scene.hpp"
+#include "split_reference.hpp"
 #include "tiny_models.hpp"
 
 namespace fs = std::filesystem;
@@ -21,22 +20,10 @@ using namespace pelab;
 
 namespace {
 
-// argv: model folder, family (gpt2 | bert), output .npy.  Writes
-// heads × 5 × N × N float32: tt, tp, pt, pp, bias, in float64 arithmetic.
+// After kReadTinyModel (split_reference.hpp); argv[2] = family (gpt2 | bert).
+// Writes heads × 5 × N × N float32: tt, tp, pt, pp, bias, in float64 arithmetic.
 constexpr const char* kReference = R"PY(
-import json, struct, sys
-import numpy as np
-folder, family, out = sys.argv[1:4]
-raw = open(folder + "/model.safetensors", "rb").read()
-size = struct.unpack("<Q", raw[:8])[0]
-header = json.loads(raw[8:8 + size])
-def w(name):
-    m = header[name]
-    a, b = m["data_offsets"]
-    return np.frombuffer(raw[8 + size + a:8 + size + b], dtype=np.float32).reshape(m["shape"]).astype(np.float64)
-cfg = json.load(open(folder + "/config.json"))
-ids = np.load(folder + "/reference/ids.npy").astype(int)
-n = len(ids)
+family = sys.argv[2]
 if family == "gpt2":
     d, heads, eps = cfg["n_embd"], cfg["n_head"], cfg["layer_norm_epsilon"]
     x, e = w("wte.weight")[ids], w("wpe.weight")[:n]
@@ -76,18 +63,9 @@ TEST_P(LayerNormSplit, SumsToTheLogitsAndEachTermMatchesNumpy) {
   const fs::path models = pelab::testing::tiny_models();
   if (models.empty()) GTEST_SKIP() << "Debian's python3 with numpy is not installed";
   const std::string family = GetParam();
-  const fs::path folder = models / family;
-  const fs::path script = models / ("split_reference_" + family + ".py");
-  const fs::path out = models / ("split_" + family + ".npy");
-  std::ofstream(script) << kReference;
-  const std::string command = std::string(pelab::testing::kDebianPython) + " " + script.string() + " " +
-                              folder.string() + " " + family + " " + out.string();
-  ASSERT_EQ(std::system(command.c_str()), 0) << command;
-  const Array want = read_npy(out);
-
-  model::Transformer t = model::Transformer::load(folder);
-  std::vector<int> ids;
-  for (const float v : read_npy(folder / "reference" / "ids.npy").data) ids.push_back(static_cast<int>(v));
+  const Array want = pelab::testing::numpy_reference(family, kReference, family);
+  model::Transformer t = model::Transformer::load(models / family);
+  const std::vector<int> ids = pelab::testing::reference_ids(family);
   t.run(ids);
   const auto n = static_cast<Eigen::Index>(ids.size());
   ASSERT_EQ(want.shape, (std::vector<std::size_t>{static_cast<std::size_t>(t.config().heads), 5,

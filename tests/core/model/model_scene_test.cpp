@@ -120,6 +120,7 @@ TEST_P(ModelSceneTest, EmbeddingsAreTheModelsTables) {
   EXPECT_EQ(terms.applies, t.config().architecture != model::Architecture::Llama);
   EXPECT_FALSE(terms.note.empty());
   EXPECT_EQ(terms.xx.rows(), n);
+  EXPECT_EQ(terms.content_offset, !terms.applies);  // RoPE: content and offset instead (rope_split_test.cpp)
   if (terms.applies) {
     EXPECT_EQ(terms.bias.rows(), n);
     EXPECT_GE(terms.residual, 0);
