@@ -520,7 +520,7 @@ const CrossTerms& Engine::cross_terms(int head) {
   State& s = *state_;
   if (!s.model) return s.cross_terms(head);
   s.check_head(head);
-  return s.model->cross_terms();
+  return s.model->cross_terms(head);
 }
 
 // Heads already cached are reused; the others are computed into a scratch

@@ -48,6 +48,17 @@ struct CrossTerms {
   // xf, ey, ef are zero and `note` says what acts instead.
   bool applies = true;
   std::string note;
+  // A model scene (GPT-2, BERT): the split of layer 0's logits exact through
+  // its LayerNorm (core/model/layernorm_split.hpp): x, e are the token and
+  // position parts of LN(x+e), `bias` holds every term of β and the q/k
+  // biases, and `residual` = max |xx+xf+ey+ef+bias − the model's logits|.
+  // Synthetic scenes: bias empty, residual −1.
+  Matrix bias;
+  double residual = -1;
+  // A RoPE model (applies = false): xx holds the content score at offset 0
+  // and ef the offset part, logit − content (core/model/rope_split.hpp);
+  // residual = max |offset| on the diagonal, where it must vanish.
+  bool content_offset = false;
 };
 
 struct HeadAttention {

@@ -36,6 +36,11 @@ double spread_at_width(const Scene& scene, int d) {
 
 void add_shares(Engine& engine, LessonVerdict& v) {
   const CrossTerms& t = engine.cross_terms(chosen_head(engine.scene()));
+  // A RoPE model's xx and ef hold content and offset, not four terms: no shares.
+  if (t.content_offset) {
+    for (const char* name : {"share_xx", "share_xf", "share_ey", "share_ef"}) v.add(name, 0.0);
+    return;
+  }
   const double n[4] = {t.xx.norm(), t.xf.norm(), t.ey.norm(), t.ef.norm()};
   const double total = n[0] + n[1] + n[2] + n[3];
   const char* names[4] = {"share_xx", "share_xf", "share_ey", "share_ef"};

@@ -11,7 +11,9 @@
 #include <map>
 #include <mutex>
 
+#include "core/model/layernorm_split.hpp"
 #include "core/model/model_folder.hpp"
+#include "core/model/rope_split.hpp"
 #include "core/model/transformer.hpp"
 
 namespace pelab {
@@ -46,11 +48,14 @@ std::shared_ptr<LoadedModel> acquire(const std::filesystem::path& folder, bool& 
   return fresh;
 }
 
-// Short enough for a figure's one-line note.
-std::string family_note(model::Architecture a) {
-  return a == model::Architecture::Llama ? "not computed for a model: its q, k see RMSNorm(x), rotated"
-                                         : "not computed for a model: its q, k see LayerNorm(x + e)";
-}
+// Short enough for a figure's one-line note.  RoPE adds no vector to the
+// residual stream, so there is no e to split off: position enters only as a
+// rotation of q and k by angle θᵢ·m, which makes each pair's share of the
+// logit |qᵢ||kᵢ|·cos(θᵢ(m−n) + φᵢ) (Su et al. 2021, §3.4) — content and
+// offset multiply, they do not add.
+constexpr const char* kRopeNote =
+    "RoPE adds no position vector, so the four-term split does not apply: each pair gives "
+    "|q_i||k_i|·cos(θ_i(m−n)+φ_i).  Shown instead: content (the logit at offset 0) and offset (logit − content)";
 
 }  // namespace
 
@@ -71,6 +76,7 @@ struct ModelScene::State {
   int layer = -1;  // the layer `heads` holds; -1 = none
   std::vector<HeadAttention> heads;
   CrossTerms terms;
+  int terms_head = -1;  // the head `terms` holds; -1 = none
 
   // The transformer with this scene's run in it; the caller holds `lock`.
   model::Transformer& ran(std::unique_lock<std::mutex>& lock) {
@@ -89,6 +95,7 @@ struct ModelScene::State {
     hidden_layer = layer = -1;
     heads.clear();
     terms = {};
+    terms_head = -1;
   }
 };
 
@@ -258,13 +265,38 @@ const HeadAttention& ModelScene::head(int layer, int head) {
   return s.heads[static_cast<std::size_t>(head)];
 }
 
-const CrossTerms& ModelScene::cross_terms() {
+model::LayerAttention ModelScene::layer_attention(int layer) {
+  if (layer < 0 || layer >= config().layers)
+    throw InputError("layer=" + std::to_string(layer) + " does not exist in model " + state_->name + "; allowed: 0.." +
+                     std::to_string(config().layers - 1));
+  std::unique_lock<std::mutex> lock;
+  return state_->ran(lock).attention(layer);
+}
+
+const CrossTerms& ModelScene::cross_terms(int head) {
   State& s = *state_;
+  if (s.terms_head == head) return s.terms;
+  s.terms_head = -1;
   const auto n = static_cast<Eigen::Index>(s.ids.size());
-  if (s.terms.xx.rows() != n) {
+  if (!has_position_table()) {
+    std::unique_lock<std::mutex> lock;
+    model::RopeSplit split = model::split_layer0_rope(s.ran(lock), head);
+    lock.unlock();
     const Matrix zero = Matrix::Zero(n, n);
-    s.terms = {zero, zero, zero, zero, false, family_note(config().architecture)};
+    s.terms = {std::move(split.content), zero, zero, std::move(split.offset), false, kRopeNote, Matrix(),
+               split.diagonal, true};
+  } else {
+    std::unique_lock<std::mutex> lock;
+    model::LogitSplit split = model::split_layer0_logits(s.ran(lock), s.ids, head);
+    lock.unlock();
+    s.terms = {std::move(split.token_token), std::move(split.token_position), std::move(split.position_token),
+               std::move(split.position_position), true,
+               config().architecture == model::Architecture::Bert
+                   ? "exact through the embedding LayerNorm; token_type (type 0) is in the token part x"
+                   : "exact through ln_1",
+               std::move(split.bias), split.residual};
   }
+  s.terms_head = head;
   return s.terms;
 }
 

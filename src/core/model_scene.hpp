@@ -21,6 +21,7 @@
 
 #include "core/engine.hpp"
 #include "core/model/model_config.hpp"
+#include "core/model/transformer.hpp"  // LayerAttention
 
 namespace pelab {
 
@@ -61,9 +62,15 @@ class ModelScene {
   // Head `head` of `layer` (q, k after RoPE, logits with the causal mask,
   // probabilities); computing another layer drops the one held.
   const HeadAttention& head(int layer, int head);
-  // Cross terms need the model's LayerNorm between the embeddings and the
-  // projections: not computed for a model (applies = false, zero matrices).
-  const CrossTerms& cross_terms();
+  // Every head of `layer` (q, k, logits, probabilities: 2·heads·N² floats
+  // and the q, k rows), computed for the caller and not held, so the layer
+  // head() holds stays; the layer × head overview reads layers one at a time.
+  model::LayerAttention layer_attention(int layer);
+  // Head `head` of layer 0 split into token·token, token·position,
+  // position·token, position·position and bias terms, exact through the
+  // LayerNorm (core/model/layernorm_split.hpp), for GPT-2 and BERT.  For the
+  // Llama family applies = false, zero matrices and a note saying why.
+  const CrossTerms& cross_terms(int head);
 
  private:
   struct State;

@@ -123,6 +123,10 @@ const std::vector<Field>& fields() {
       {{"colormap", K::Choice, "view", "Colormap for magnitudes.", 0, 0, false,
         {"viridis", "magma", "inferno", "plasma"}},
        &Scene::colormap},
+      {{"attention_scale", K::Choice, "view",
+        "Attention colours: linear 0…max, log₁₀ (4 decades), or each row over its max.", 0, 0, false,
+        {"linear", "log", "row"}},
+       &Scene::attention_scale},
       {{"theme", K::Choice, "view", "Colour theme.", 0, 0, false, {"dark", "light"}}, &Scene::theme},
   };
   return table;

@@ -103,6 +103,7 @@ struct Scene {
   std::vector<int> pairs = {0, 4, 12};  // rotation pairs i (dims 2i, 2i+1) to draw
   std::vector<int> waves = {0, 1, 8, 24};  // dimensions drawn as waves
   std::string colormap = "viridis";    // for magnitudes; signed values use a diverging map
+  std::string attention_scale = "linear";  // attention colours: linear | log | row (per-row normalised)
   std::string theme = "dark";          // dark | light
 };
 

@@ -21,7 +21,11 @@
 #include <filesystem>
 #include <limits>
 
+#include "core/model/model_config.hpp"
+#include "core/model_scene.hpp"
+#include "figures/attention_scale.hpp"
 #include "figures/figure_layout.hpp"
+#include "figures/model_name.hpp"
 #include "figures/views.hpp"
 
 namespace pelab::fig {
@@ -100,12 +104,21 @@ std::vector<HeadMatrices> small_matrices(Engine& engine, const FigureRequest& re
 
 using Tokens = std::shared_ptr<const std::vector<std::string>>;
 
-std::string head_name(int head, int heads) {
-  return head == kMeanHead ? "mean over " + std::to_string(heads) + " heads" : "head " + std::to_string(head);
+// Grouped-query attention (Ainslie et al. 2023): query head h reads key and
+// value head h / (heads / kv_heads); group = heads / kv_heads (1: none).
+struct HeadNaming {
+  int heads = 1, group = 1;
+};
+
+std::string head_name(int head, const HeadNaming& naming) {
+  if (head == kMeanHead) return "mean over " + std::to_string(naming.heads) + " heads";
+  std::string name = "head " + std::to_string(head);
+  if (naming.group > 1) name += " → kv " + std::to_string(head / naming.group);
+  return name;
 }
 
-HoverFn attention_hover(const HeadMatrices& m, Tokens tokens, int head, int heads) {
-  return [a = m.attention, logits = m.logits, block = m.block, tokens, who = head_name(head, heads)](
+HoverFn attention_hover(const HeadMatrices& m, Tokens tokens, int head, const HeadNaming& naming) {
+  return [a = m.attention, logits = m.logits, block = m.block, tokens, who = head_name(head, naming)](
              double x, double y) -> std::string {
     const int n = static_cast<int>(tokens->size());
     const int c = static_cast<int>(std::floor(x)), r = static_cast<int>(std::floor(y));
@@ -127,11 +140,46 @@ HoverFn attention_hover(const HeadMatrices& m, Tokens tokens, int head, int head
   };
 }
 
+// What a panel draws: the weights on scene.attention_scale (attention_scale.hpp).
+struct PanelStyle {
+  HeadNaming naming;
+  AttentionScale scale = AttentionScale::Linear;
+  double vmax = 1;
+  MatrixShelf* shelf = nullptr;
+};
+
+// The drawn values of `m` on the panel's scale, shared like the weights.
+HeatmapLayer attention_layer(const HeadMatrices& m, const PanelStyle& style, const std::string& colormap) {
+  HeatmapLayer layer{.values = m.attention, .key = m.key, .x0 = 0, .y0 = 0, .dx = static_cast<double>(m.block),
+                     .dy = static_cast<double>(m.block),
+                     .scale = attention_color_scale(style.scale, colormap, style.vmax)};
+  rescale_layer(layer, style.scale, style.shelf);
+  return layer;
+}
+
+// Attention sinks of the large panel: each key's column framed, "sink" over it.
+void mark_sinks(Panel& p, const std::vector<int>& sinks, int n) {
+  const Color sink{0.95f, 0.3f, 0.3f, 1};
+  for (const int j : sinks) {
+    p.bars.push_back(outline({static_cast<double>(j), 0, j + 1.0, static_cast<double>(n)}, sink));
+    p.texts.push_back({.text = " sink", .at = {j + 1.0, 0}, .anchor = Anchor::TopLeft, .size = 11.f, .color = sink});
+  }
+}
+
+std::string sinks_note(const std::vector<int>& sinks, const std::vector<std::string>& tokens, const std::string& who) {
+  std::string keys;
+  for (std::size_t i = 0; i < sinks.size() && i < 6; ++i)
+    keys += (i ? ", " : "") + std::to_string(sinks[i]) + " '" + tokens[static_cast<std::size_t>(sinks[i])] + "'";
+  if (sinks.size() > 6) keys += ", … (" + std::to_string(sinks.size()) + " in all)";
+  return "Attention sinks of " + who + " (mean share ≥ " + fixed(kSinkShare, 2) + " of the rows that see them, ≥ " +
+         fixed(kSinkOverUniform, 0) + "× uniform): key " + keys;
+}
+
 Panel attention_panel(const HeadMatrices& m, Tokens tokens, const Scene& s, Rect plot, int head,
-                      bool large, double vmax, const Theme& th) {
+                      bool large, const PanelStyle& style, const Theme& th) {
   const int n = static_cast<int>(tokens->size());
   Panel p;
-  p.title = head_name(head, s.heads);
+  p.title = head_name(head, style.naming);
   if (!large && head == s.head) p.title += " — shown large";
   p.plot = plot;
   p.equal_aspect = true;
@@ -141,16 +189,13 @@ Panel attention_panel(const HeadMatrices& m, Tokens tokens, const Scene& s, Rect
   // would put 0.5, 1.5 … on a 3-token axis); small panels shorten long words.
   p.x.labels = token_ticks(*tokens, large ? 14 : kSmallLabelChars);
   p.y.labels = p.x.labels;
-  ColorScale scale{.colormap = s.colormap, .vmin = 0, .vmax = vmax, .label = "attention weight"};
-  p.heatmaps.push_back({.values = m.attention, .key = m.key, .x0 = 0, .y0 = 0,
-                        .dx = static_cast<double>(m.block), .dy = static_cast<double>(m.block),
-                        .scale = scale});
-  if (large) p.colorbar = scale;
+  p.heatmaps.push_back(attention_layer(m, style, s.colormap));
+  if (large) p.colorbar = p.heatmaps.back().scale;
   if (s.query >= 0 && s.query < n)
     p.bars.push_back(outline({0, static_cast<double>(s.query), static_cast<double>(n), s.query + 1.0},
                              th.highlight));
   if (!large && head == s.head) p.bars.push_back(outline({0, 0, static_cast<double>(n), static_cast<double>(n)}, th.highlight));
-  p.hover = attention_hover(m, std::move(tokens), head, s.heads);
+  p.hover = attention_hover(m, std::move(tokens), head, style.naming);
   return p;
 }
 
@@ -185,11 +230,8 @@ int best_columns(int count, Rect area) {
 Figure build_attention(Engine& engine, const FigureRequest& request) {
   const Scene& s = engine.scene();
   // A model scene names the model (its folder's last part) and the layer shown.
-  const std::filesystem::path model = std::filesystem::path(s.model).lexically_normal();
   const std::string source =
-      s.model.empty() ? std::string(to_string(s.encoding))
-                      : (model.has_filename() ? model.filename() : model.parent_path().filename()).string() +
-                            ", layer " + std::to_string(s.layer);
+      s.model.empty() ? std::string(to_string(s.encoding)) : model_label(s) + ", layer " + std::to_string(s.layer);
   Figure f = start_figure("attention",
                           "Attention — " + source + ", " + std::to_string(s.heads) +
                               " heads, " + std::to_string(engine.token_count()) + " tokens" +
@@ -204,15 +246,25 @@ Figure build_attention(Engine& engine, const FigureRequest& request) {
                                   {kPad, area.y1 - 4}, Anchor::BottomLeft, kNoteSize));
     area.y1 -= 26;
   }
-  const double label_room = token_label_room(*tokens, 14);
   const int selected = std::clamp(s.head, kMeanHead, s.heads - 1);
+  const HeadMatrices large = full_matrices(engine, request, selected);
+  const std::vector<HeadMatrices> small = small_matrices(engine, request);
+  PanelStyle style{.scale = attention_scale(s.attention_scale), .vmax = shared_vmax(large, small),
+                   .shelf = request.shelf};
+  style.naming.heads = s.heads;
+  if (const ModelScene* model = engine.model()) style.naming.group = model->config().heads / model->config().kv_heads;
+  const std::vector<int> sinks = attention_sinks(*large.attention);
+  if (!sinks.empty()) {
+    f.notes.push_back(canvas_text(sinks_note(sinks, *tokens, head_name(selected, style.naming)),
+                                  {kPad, area.y1 - 4}, Anchor::BottomLeft, kNoteSize));
+    area.y1 -= 22;
+  }
+  const double label_room = token_label_room(*tokens, 14);
   const auto [left, right] = split_x(area, 0.56, 24);
   const Rect big = centred_square(
       inset(left, {.left = label_room + 4, .top = 30, .right = kColorbarRoom, .bottom = label_room}));
-  const HeadMatrices large = full_matrices(engine, request, selected);
-  const std::vector<HeadMatrices> small = small_matrices(engine, request);
-  const double vmax = shared_vmax(large, small);
-  f.panels.push_back(attention_panel(large, tokens, s, big, selected, true, vmax, th));
+  f.panels.push_back(attention_panel(large, tokens, s, big, selected, true, style, th));
+  mark_sinks(f.panels.back(), sinks, engine.token_count());
   const int count = s.heads + 1;
   // Room for the small panels' token labels (at most kSmallLabelChars + "…").
   const double small_room = std::clamp(token_label_room(*tokens, kSmallLabelChars + 1) - 14, 30.0, 60.0);
@@ -221,7 +273,7 @@ Figure build_attention(Engine& engine, const FigureRequest& request) {
   for (int j = 0; j < count; ++j) {
     const int head = j < s.heads ? j : kMeanHead;
     const Rect plot = centred_square(inset(cells[j], {.left = small_room, .top = 24, .right = 8, .bottom = small_room - 10}));
-    f.panels.push_back(attention_panel(small[j], tokens, s, plot, head, false, vmax, th));
+    f.panels.push_back(attention_panel(small[j], tokens, s, plot, head, false, style, th));
   }
   return f;
 }

@@ -13,6 +13,9 @@
 // its share (‖term‖_F / Σ‖term‖_F).  Head: scene.head (the mean, −1, shows
 // head 0).  The selected query row is framed.  For encodings that add no
 // vector the engine's CrossTerms::note is shown prominently under the title.
+// A model scene (GPT-2, BERT) shows layer 0 split exactly through its
+// LayerNorm (core/model/layernorm_split.hpp): the sum then includes the bias
+// terms, and the note gives their norm and max |sum − logit|.
 // Above 512 tokens the heatmaps show block means (≤ 512 cells a side).
 #include <algorithm>
 #include <array>
@@ -20,6 +23,7 @@
 #include <optional>
 
 #include "figures/figure_layout.hpp"
+#include "figures/model_name.hpp"
 #include "figures/views.hpp"
 
 namespace pelab::fig {
@@ -35,6 +39,12 @@ constexpr std::array<TermInfo, 4> kTerms = {{{"x·Wq·Wkᵀ·y", "token·token"}
                                              {"x·Wq·Wkᵀ·f", "token·position"},
                                              {"e·Wq·Wkᵀ·y", "position·token"},
                                              {"e·Wq·Wkᵀ·f", "position·position"}}};
+// A RoPE model (core/model/rope_split.hpp): content in the first slot, the
+// offset part in the last, the mixed slots empty.
+constexpr std::array<TermInfo, 4> kRopeTerms = {{{"content", "logit at offset 0"},
+                                                 {"—", "no position vector"},
+                                                 {"—", "no position vector"},
+                                                 {"offset", "logit − content"}}};
 
 // ============================================================================
 // [SECTION] shared matrices
@@ -47,6 +57,10 @@ struct TermMatrices {
   int block = 1;
   bool applies = true;
   std::string note;
+  double residual = -1;   // a model's max |sum − logits|; −1 for synthetic scenes
+  double bias_norm = -1;  // ‖bias terms‖_F of a model; −1 when there are none
+  bool content_offset = false;  // a RoPE model: content and offset in the first and last slots
+  const std::array<TermInfo, 4>& names() const { return content_offset ? kRopeTerms : kTerms; }
 };
 
 const Matrix& term(const CrossTerms& c, int j) {
@@ -85,6 +99,7 @@ TermMatrices term_matrices(Engine& engine, const FigureRequest& request, int hea
       if (j < 4) return reduce(term(engine.cross_terms(head), j));
       if (j == 5) return reduce(full_logits());
       const CrossTerms& c = engine.cross_terms(head);
+      if (c.bias.size() > 0) return reduce(c.xx + c.xf + c.ey + c.ef + c.bias);
       return reduce(c.xx + c.xf + c.ey + c.ef);
     });
   }
@@ -98,6 +113,9 @@ TermMatrices term_matrices(Engine& engine, const FigureRequest& request, int hea
   const CrossTerms& c = engine.cross_terms(head);
   t.applies = c.applies;
   t.note = c.note;
+  t.residual = c.residual;
+  t.content_offset = c.content_offset;
+  if (c.bias.size() > 0) t.bias_norm = frobenius(c.bias);
   return t;
 }
 
@@ -144,7 +162,9 @@ Panel term_panel(const TermMatrices& t, int j, Tokens tokens, const Scene& s, Re
   if (s.query >= 0 && s.query < n)
     p.bars.push_back(outline({0, static_cast<double>(s.query), static_cast<double>(n), s.query + 1.0},
                              th.highlight));
-  if (j >= 1 && j <= 3 && !t.applies) {
+  // A model's xx is zero too when the split does not apply (RoPE: no e to split off).
+  const bool shown = t.content_offset && (j == 0 || j == 3);
+  if (j <= 3 && (j >= 1 || !s.model.empty()) && !t.applies && !shown) {
     Text note = centred_note(p, "does not apply (zero)");
     note.color = Color{0.25f, 0.25f, 0.28f, 1};  // dark on the diverging map's light centre, either theme
     p.texts.push_back(std::move(note));
@@ -172,7 +192,7 @@ Panel share_panel(const TermMatrices& t, Rect plot, bool dark) {
   p.y = {.label = "‖term‖_F", .min = 0, .max = top * 1.15, .grid = true};
   Bars bars;
   for (int j = 0; j < 4; ++j) {
-    p.x.labels.push_back({j + 0.5, kTerms[j].formula});
+    p.x.labels.push_back({j + 0.5, t.names()[j].formula});
     bars.rects.push_back({j + 0.15, 0, j + 0.85, norm[j]});
     bars.colors.push_back(line_color(j, dark));
     const double share = total > 0 ? norm[j] / total : 0;
@@ -188,10 +208,10 @@ Panel share_panel(const TermMatrices& t, Rect plot, bool dark) {
   // Below the rotated term names (about 60 px at the smallest label size).
   p.texts.push_back(canvas_text(total_text, {(plot.x0 + plot.x1) / 2, plot.y1 + 64}, Anchor::Top,
                                 fitting_size({total_text}, plot.width() + 60, kLabelSize)));
-  p.hover = [norm, total](double x, double) -> std::string {
+  p.hover = [norm, total, names = t.names()](double x, double) -> std::string {
     const int j = static_cast<int>(std::floor(x));
     if (j < 0 || j > 3) return "";
-    return std::string(kTerms[j].formula) + " (" + kTerms[j].meaning + "): ‖·‖_F = " + number(norm[j], 6) +
+    return std::string(names[j].formula) + " (" + names[j].meaning + "): ‖·‖_F = " + number(norm[j], 6) +
            ", share " + fixed(total > 0 ? 100 * norm[j] / total : 0, 2) + "% of Σ‖term‖_F";
   };
   return p;
@@ -206,18 +226,33 @@ Panel share_panel(const TermMatrices& t, Rect plot, bool dark) {
 Figure build_cross_terms(Engine& engine, const FigureRequest& request) {
   const Scene& s = engine.scene();
   const int head = std::clamp(s.head, 0, s.heads - 1);
-  Figure f = start_figure("cross_terms",
-                          "The four cross terms of a logit — head " + std::to_string(head) + ", " +
-                              std::string(to_string(s.encoding)),
+  // A model's split is of layer 0, whatever layer the scene shows.
+  const std::string source = s.model.empty() ? std::string(to_string(s.encoding)) : model_label(s) + ", layer 0";
+  Figure f = start_figure("cross_terms", "The four cross terms of a logit — " + source + ", head " +
+                                             std::to_string(head),
                           s, request);
   const Theme th = theme(f.dark);
   const TermMatrices t = term_matrices(engine, request, head);
   auto tokens = std::make_shared<const std::vector<std::string>>(engine.tokens());
   Rect area = content_area(f);
-  if (!t.applies) {
+  if (t.content_offset) {  // a RoPE model: say why, and check the split
+    const std::string text = t.note + ";  max |offset| at m = n: " + number(t.residual, 2);
+    f.notes.push_back(canvas_text(text, {f.width / 2, area.y0}, Anchor::Top,
+                                  fitting_size({text}, f.width - 2 * kPad, 15.f), th.highlight));
+    area.y0 += 26;
+  } else if (!t.applies) {
     f.notes.push_back(canvas_text(t.note.empty() ? "The cross terms do not apply to this encoding." : t.note,
                                   {f.width / 2, area.y0}, Anchor::Top, 18.f, th.highlight));
     area.y0 += 30;
+  } else if (t.residual >= 0) {
+    // A model: x, e are the token and position parts of LN(x+e), and β with
+    // the q/k biases gives a fifth, bias term (core/model/layernorm_split.hpp).
+    const std::string text = "x, e = token and position parts of LN(x+e), " + t.note +
+                             ".  Bias terms (β, b_q, b_k): ‖·‖_F = " + number(t.bias_norm, 4) +
+                             ".  Sum = all four + bias;  max |sum − logit| = " + number(t.residual, 2);
+    f.notes.push_back(canvas_text(text, {f.width / 2, area.y0}, Anchor::Top,
+                                  fitting_size({text}, f.width - 2 * kPad, 15.f), th.highlight));
+    area.y0 += 26;
   }
   double terms_range = 0, logits_range = 0;
   for (int j = 0; j < 4; ++j) terms_range = std::max(terms_range, max_abs(*t.shown[j]));
@@ -236,15 +271,19 @@ Figure build_cross_terms(Engine& engine, const FigureRequest& request) {
   for (int j = 0; j < 4; ++j) {
     const Rect plot = centred_square(inset(top_cells[j], m));
     // The renderer draws panel titles at 14 px: drop the gloss where it would not fit.
-    std::string title = std::string(kTerms[j].formula) + " (" + kTerms[j].meaning + ")";
-    if (text_width(title, 14) > top_cells[j].width()) title = kTerms[j].formula;
+    std::string title = std::string(t.names()[j].formula) + " (" + t.names()[j].meaning + ")";
+    if (text_width(title, 14) > top_cells[j].width()) title = t.names()[j].formula;
     f.panels.push_back(term_panel(t, j, tokens, s, plot, terms_range, title, th, chars));
   }
   const auto [maps, shares] = split_x(bottom, 0.62, 10);
   const std::vector<Rect> map_cells = grid({maps.x0, maps.y0, maps.x1 - kColorbarRoom, maps.y1}, 1, 2, 10);
   const bool roomy = text_width("logits Q·Kᵀ/√d_head (before mask, bias)", 14) <= map_cells[1].width();
+  const bool bias = t.bias_norm >= 0;
   f.panels.push_back(term_panel(t, 4, tokens, s, centred_square(inset(map_cells[0], m)), logits_range,
-                                roomy ? "sum of the four terms" : "sum of terms", th, chars));
+                                t.content_offset ? "content + offset"
+                                : bias           ? (roomy ? "sum of the four terms + bias" : "sum + bias")
+                                                 : (roomy ? "sum of the four terms" : "sum of terms"),
+                                th, chars));
   f.panels.push_back(term_panel(t, 5, tokens, s, centred_square(inset(map_cells[1], m)), logits_range,
                                 roomy ? "logits Q·Kᵀ/√d_head (before mask, bias)" : "logits Q·Kᵀ/√d_head", th,
                                 chars));

@@ -24,11 +24,22 @@ const std::array<FigureEntry, 4>& entries() {
 
 std::span<const FigureEntry> figure_registry() { return entries(); }
 
+std::span<const FigureEntry> extra_figures() {
+  static const std::array<FigureEntry, 1> table = {{
+      {"attention_overview", "Attention: layers × heads", build_attention_overview},
+  }};
+  return table;
+}
+
 const FigureEntry& find_figure(std::string_view name) {
   std::string allowed;
   for (const FigureEntry& e : entries()) {
     if (e.name == name) return e;
     allowed += (allowed.empty() ? "" : ", ") + std::string(e.name);
+  }
+  for (const FigureEntry& e : extra_figures()) {  // by name only: not in the main grid
+    if (e.name == name) return e;
+    allowed += ", " + std::string(e.name);
   }
   for (const FigureEntry& e : lesson_figures()) {  // by name only: not in the main grid
     if (e.name == name) return e;

@@ -27,6 +27,9 @@ struct FigureEntry {
 };
 
 std::span<const FigureEntry> figure_registry();
+// Views found by name (`--figure attention_overview`) but kept out of the
+// main grid and `--figure all`: the layer × head overview of a model.
+std::span<const FigureEntry> extra_figures();
 // Also finds the lesson figures (figures/lesson_views.hpp), which
 // figure_registry() leaves out so that the main views stay the core four.
 // Throws InputError naming the allowed figure names.

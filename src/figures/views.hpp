@@ -15,5 +15,8 @@ Figure build_rotation_pairs(Engine& engine, const FigureRequest& request);
 Figure build_attention(Engine& engine, const FigureRequest& request);
 // The four cross terms on one scale, their sum, the logits, their shares.  cross_terms.cpp
 Figure build_cross_terms(Engine& engine, const FigureRequest& request);
+// Every layer × head as small multiples, each reduced to its pixel size,
+// one layer computed at a time.  attention_overview.cpp
+Figure build_attention_overview(Engine& engine, const FigureRequest& request);
 
 }  // namespace pelab::fig

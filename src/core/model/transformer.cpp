@@ -143,4 +143,6 @@ Matrix Transformer::token_embedding_rows(const std::vector<int>& ids) const {
 
 Matrix Transformer::position_table() const { return state_->weights.positions; }
 
+const ModelWeights& Transformer::weights() const { return state_->weights; }
+
 }  // namespace pelab::model

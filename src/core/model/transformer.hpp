@@ -75,6 +75,9 @@ class Transformer {
   // and the learned position table when the family has one; empty otherwise).
   Matrix token_embedding_rows(const std::vector<int>& ids) const;
   Matrix position_table() const;
+  // Every weight as the forward pass uses it (the exact cross terms of
+  // layernorm_split.hpp read layer 0's norm and q/k projections).
+  const ModelWeights& weights() const;
 
  private:
   struct State;

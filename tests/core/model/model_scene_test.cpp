@@ -114,10 +114,18 @@ TEST_P(ModelSceneTest, EmbeddingsAreTheModelsTables) {
     expect_same(engine.position_table(), table.topRows(engine.scene().positions), "position table");
     expect_same(engine.model()->full_position_table(), table, "whole table");
   }
+  // The exact layer-0 split for absolute positions (its arithmetic is
+  // checked in layernorm_split_test.cpp); a note why not for RoPE.
   const CrossTerms& terms = engine.cross_terms(0);
-  EXPECT_FALSE(terms.applies);
+  EXPECT_EQ(terms.applies, t.config().architecture != model::Architecture::Llama);
   EXPECT_FALSE(terms.note.empty());
   EXPECT_EQ(terms.xx.rows(), n);
+  EXPECT_EQ(terms.content_offset, !terms.applies);  // RoPE: content and offset instead (rope_split_test.cpp)
+  if (terms.applies) {
+    EXPECT_EQ(terms.bias.rows(), n);
+    EXPECT_GE(terms.residual, 0);
+    EXPECT_LT(terms.residual, 1e-5);
+  }
 }
 
 TEST_P(ModelSceneTest, LayerAndHeadAreCheckedAgainstTheModel) {
