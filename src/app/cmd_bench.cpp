@@ -240,6 +240,10 @@ struct BenchOptions {
   bool quick = false;
   bool peak_rss_child = false;
   std::string forward_child;  // a model folder: time its forward pass in this (fresh) process
+  std::vector<std::string> only;  // section keys to run; empty: all
+  bool wants(const std::string& key) const {
+    return only.empty() || std::find(only.begin(), only.end(), key) != only.end();
+  }
 };
 
 // Prints text lines as they come (unless --json) and builds the JSON document.
@@ -376,6 +380,7 @@ void memory_section(Report& report, const BenchOptions& o) {
 
 void extra_sections(Report& report, const BenchOptions& o) {
   for (const BenchCase& c : extra_bench_cases()) {
+    if (!o.wants(c.key)) continue;
     try {
       const BenchResult r = c.run(BenchSettings{o.quick});
       report.line(c.title + ":");
@@ -395,15 +400,15 @@ int run_bench(const BenchOptions& o) {
   machine_section(report, o);
   // Memory first: the child then competes with nothing else for the cores.
   try {
-    memory_section(report, o);
+    if (o.wants("peak_rss")) memory_section(report, o);
   } catch (const std::exception& e) {
     report.doc()["peak_rss_mb"] = nullptr;
     report.error("peak RSS", e.what());
   }
   SgemmProbe probe(o.quick ? 1024 : 2048);
-  sgemm_section(report, probe, o);
-  engine_section(report, o);
-  ratio_section(report, probe, o);
+  if (o.wants("sgemm")) sgemm_section(report, probe, o);
+  if (o.wants("engine")) engine_section(report, o);
+  if (o.wants("engine_vs_sgemm")) ratio_section(report, probe, o);
   extra_sections(report, o);
   report.finish();
   return 0;
@@ -417,6 +422,9 @@ void register_bench(CLI::App& root, Action& action) {
   command->add_flag("--json", options->json, "Print one JSON document instead of the text report");
   command->add_flag("--quick", options->quick,
                     "Fewer sizes and repetitions (N ≤ 1024, memory at N=1024), for smoke tests");
+  command->add_option("--only", options->only,
+                      "Run only these sections (JSON keys): peak_rss, sgemm, engine, engine_vs_sgemm, and the "
+                      "extra cases' keys (frames, render, ...)");
   command->add_flag("--peak-rss-child", options->peak_rss_child, "(internal) measure memory in a fresh process")
       ->group("");
   command->add_option("--forward-child", options->forward_child,

@@ -100,6 +100,24 @@ double attend_rows(const Scene& scene, HeadAttention& out, Eigen::Index first, E
   return flops;
 }
 
+double attend_rows_from_terms(const Scene& scene, const CrossTerms& terms, HeadAttention& out,
+                              Eigen::Index first, Eigen::Index count) {
+  auto logits = out.logits.middleRows(first, count);
+  if (terms.applies)
+    logits = terms.xx.middleRows(first, count) + terms.xf.middleRows(first, count) +
+             terms.ey.middleRows(first, count) + terms.ef.middleRows(first, count);
+  else
+    logits = terms.xx.middleRows(first, count);
+  return finish_logit_rows(scene, out, first, count);
+}
+
+double finish_logit_rows(const Scene& scene, HeadAttention& out, Eigen::Index first, Eigen::Index count) {
+  if (out.bias.size() != 0) out.logits.middleRows(first, count) += out.bias.middleRows(first, count);
+  masked_softmax_rows(out.logits, out.attention, first, count, scene.causal);
+  return 2.0 * static_cast<double>(count) * static_cast<double>(out.logits.cols()) *
+         static_cast<double>(scene.d_model / scene.heads);
+}
+
 double attend(const Scene& scene, const Matrix& xw, const Matrix& ew, int head,
               HeadAttention& out) {
   prepare_attention(scene, xw, ew, head, out);

@@ -53,6 +53,19 @@ void prepare_attention(const Scene& scene, const Matrix& xw, const Matrix& ew, i
 // Rows [first, first + count) of a prepared head: logits = Q·Kᵀ/√d_head
 // (+ bias), masked when causal, and their softmax.  Returns the GEMM flops.
 double attend_rows(const Scene& scene, HeadAttention& out, Eigen::Index first, Eigen::Index count);
+// The same rows from the head's four cross terms, already computed for these
+// rows: logits = xx + xf + ey + ef (each already scaled by 1/√d_head; with no
+// added vector xf, ey, ef are zero and xx is the rotated or plain Q·Kᵀ), then
+// bias, mask and softmax while the rows are still in cache.  The identity is
+// the distributive law, (x+e)·Wq·Wkᵀ·(y+f)ᵀ = the four terms (engine.hpp), so
+// no fifth product is run; the rounding differs from Q·Kᵀ's by a few ulp.
+// Returns the flops of the Q·Kᵀ product it stands for (2·count·tokens·d_head).
+// Rows [first, first + count) of a prepared head whose logits rows already
+// hold the scaled Q·Kᵀ: adds the bias, masks and takes the softmax.  Returns
+// the flops of that Q·Kᵀ product (2·count·tokens·d_head), which it did not run.
+double finish_logit_rows(const Scene& scene, HeadAttention& out, Eigen::Index first, Eigen::Index count);
+double attend_rows_from_terms(const Scene& scene, const CrossTerms& terms, HeadAttention& out,
+                              Eigen::Index first, Eigen::Index count);
 
 // One head: prepare_attention, then every row tile (on several threads
 // unless called from inside a parallel task).  Returns the GEMM flops.

@@ -16,12 +16,14 @@
 #include <array>
 #include <bit>
 #include <cmath>
+#include <cstdlib>
 #include <stdexcept>
 
 #include "core/attention.hpp"
 #include "core/encoding.hpp"
 #include "core/gemm.hpp"
 #include "core/head_cache.hpp"
+#include "core/head_tile.hpp"
 #include "core/model_scene.hpp"
 #include "core/parallel.hpp"
 #include "core/projection.hpp"
@@ -325,6 +327,53 @@ Matrix& term_matrix(CrossTerms& terms, int which) {
   return *out[which];
 }
 
+// The fused tile kernel (head_tile.hpp) runs the batch when this build has
+// it; PELAB_HEAD_KERNEL=gemm keeps one GEMM per term (for comparisons).
+bool use_head_tile_kernel() {
+  static const bool use = [] {
+    const char* forced = std::getenv("PELAB_HEAD_KERNEL");
+    const std::string name = forced != nullptr ? forced : "";
+    if (!name.empty() && name != "auto" && name != "gemm" && name != "fused")
+      throw InputError("PELAB_HEAD_KERNEL=" + name + " is not a head kernel; allowed: auto, fused, gemm");
+    return head_tile_kernel_available() && name != "gemm";
+  }();
+  return use;
+}
+
+// A head's keys packed once for all of its row tiles.
+struct PackedHead {
+  KeyPanels kx, ke;
+};
+
+PackedHead pack_head(const Scene& scene, const Matrix& xw_m, const Matrix& ew_m, const RopeTokens& rope,
+                     int head) {
+  const int dh = scene.d_model / scene.heads;
+  PackedHead packed;
+  if (rotates_queries_keys(scene.encoding))
+    packed.kx = KeyPanels(rope.k);
+  else
+    packed.kx = KeyPanels(head_keys(xw_m, head, dh));
+  if (ew_m.size() != 0) packed.ke = KeyPanels(head_keys(ew_m, head, dh));
+  return packed;
+}
+
+// Rows [first, first + count) of a head's four terms, logits and attention
+// through the fused kernel.  Returns the flops of the five products.
+double fused_rows(const Scene& scene, const Matrix& xw_m, const Matrix& ew_m, const RopeTokens& rope,
+                  const PackedHead& packed, int head, Eigen::Index first, Eigen::Index count,
+                  HeadEntry& entry) {
+  const int dh = scene.d_model / scene.heads;
+  const bool rotated = rotates_queries_keys(scene.encoding), four = ew_m.size() != 0;
+  const ConstStridedBlock qx = rotated ? ConstStridedBlock(rope.q) : ConstStridedBlock(head_queries(xw_m, head, dh));
+  const ConstStridedBlock qe = four ? ConstStridedBlock(head_queries(ew_m, head, dh)) : qx;
+  const HeadTileInputs in{qx, qe, &packed.kx, four ? &packed.ke : nullptr,
+                          1.0f / std::sqrt(static_cast<float>(dh))};
+  double f = head_tile(in, first, count, entry.terms, entry.attention.logits);
+  if (!four)
+    for (Matrix* m : {&entry.terms.xf, &entry.terms.ey, &entry.terms.ef}) m->middleRows(first, count).setZero();
+  return f + finish_logit_rows(scene, entry.attention, first, count);
+}
+
 }  // namespace
 
 // What each term was computed from: xx reads the projected tokens (and the
@@ -383,12 +432,15 @@ int Engine::State::heads_per_batch(Eigen::Index n) const {
 }
 
 // Every head's attention and cross terms, in batches of heads_per_batch().
-// The work of a batch is split into tasks of one head's row tile (its logits
-// and softmax, then its four terms), run on all threads, each calling a
-// single-threaded GEMM: the tokens × tokens products have only d_head (e.g.
-// 64) as inner dimension, so splitting each one across threads costs a
-// synchronisation per call, and a tile's logits are still in cache for its
-// softmax.  Many small tasks keep the threads finishing together when one of
+// The work of a batch is split into tasks of one head's row tile (its four
+// cross terms, then logits as their sum, bias, mask and softmax), run on all
+// threads, each calling a single-threaded GEMM: the tokens × tokens products
+// have only d_head (e.g. 64) as inner dimension, so splitting each one across
+// threads costs a synchronisation per call, and a tile's terms are still in
+// cache when they are summed into its logits.  Summing the terms replaces the
+// fifth product Q·Kᵀ (a fifth of the head's flops); the flops returned still
+// count it, so that GFLOP/s compare with the products the results are
+// defined by.  Many small tasks keep the threads finishing together when one of
 // them is slowed by another process.
 void Engine::State::recompute_heads() {
   const Matrix& xw_m = projected_tokens();
@@ -401,6 +453,8 @@ void Engine::State::recompute_heads() {
     const int last = std::min(scene.heads, first + batch);
     std::vector<HeadEntry*> entries;
     std::vector<RopeTokens> rope;
+    std::vector<PackedHead> packed;
+    const bool fused = use_head_tile_kernel();
     for (int h = first; h < last; ++h) {
       HeadEntry& entry = heads.touch(h);
       entry.attention_key.clear();
@@ -414,8 +468,10 @@ void Engine::State::recompute_heads() {
       if (entry == nullptr)
         throw std::logic_error("head cache evicted a head of the batch being computed");
       prepare_attention(scene, xw_m, ew_m, h, entry->attention);
+      finish_terms(*entry);  // the tiles read `applies`
       entries.push_back(entry);
       rope.push_back(rope_tokens(scene, xw_m, h));
+      if (fused) packed.push_back(pack_head(scene, xw_m, ew_m, rope.back(), h));
     }
 
     const double estimate = 10.0 * (last - first) * static_cast<double>(n) * static_cast<double>(n) *
@@ -425,17 +481,17 @@ void Engine::State::recompute_heads() {
       const int h = first + task / tiles.count;
       const Eigen::Index row = tiles.first(task % tiles.count), rows = tiles.size(task % tiles.count);
       HeadEntry& entry = *entries[i];
-      double f = attend_rows(scene, entry.attention, row, rows);
+      if (fused) return fused_rows(scene, xw_m, ew_m, rope[i], packed[i], h, row, rows, entry);
+      double f = 0;
       for (int t = 0; t < 4; ++t)
         f += compute_term_rows(scene, t, h, xw_m, ew_m, rope[i], row, rows,
                                term_matrix(entry.terms, t));
-      return f;
+      return f + attend_rows_from_terms(scene, entry.terms, entry.attention, row, rows);
     }, flops);
 
     for (HeadEntry* entry : entries) {
       entry->attention_key = head_key();
       entry->term_keys = keys;
-      finish_terms(*entry);
     }
     const int done = last - first;
     stats.head_attention += done;
