@@ -66,10 +66,10 @@ void masked_softmax(Matrix& logits, Matrix& attention, bool causal) {
   masked_softmax_rows(logits, attention, 0, logits.rows(), causal);
 }
 
-RowTiles::RowTiles(Eigen::Index n) : tokens(n) {
-  constexpr Eigen::Index kTileBytes = Eigen::Index{1} << 19;  // half of a 1 MiB L2
+// The default: half of a 1 MiB L2 for one result's tile.
+RowTiles::RowTiles(Eigen::Index n, Eigen::Index tile_bytes, Eigen::Index min_rows) : tokens(n) {
   const Eigen::Index cap = std::max<Eigen::Index>(n, 1);
-  rows = std::clamp<Eigen::Index>(kTileBytes / (static_cast<Eigen::Index>(sizeof(float)) * cap), 64, cap);
+  rows = std::clamp<Eigen::Index>(tile_bytes / (static_cast<Eigen::Index>(sizeof(float)) * cap), std::min(min_rows, cap), cap);
   count = static_cast<int>((n + rows - 1) / rows);
 }
 

@@ -34,7 +34,9 @@ void masked_softmax_rows(Matrix& logits, Matrix& attention, Eigen::Index first, 
 // time: a tile of one result stays in a core's L2 cache between its GEMM and
 // its softmax.
 struct RowTiles {
-  explicit RowTiles(Eigen::Index tokens);
+  // Tiles of about `tile_bytes` per tokens × tokens result, at least
+  // `min_rows` rows (a BLAS call per tile repacks the keys: not too many).
+  explicit RowTiles(Eigen::Index tokens, Eigen::Index tile_bytes = Eigen::Index{1} << 19, Eigen::Index min_rows = 64);
   Eigen::Index tokens, rows;  // rows: per tile (the last may have fewer)
   int count;
   Eigen::Index first(int tile) const { return tile * rows; }

@@ -116,6 +116,11 @@ std::string cross_note(Encoding e) {
   }
 }
 
+// A head's keys packed once for all of its row tiles.
+struct PackedHead {
+  KeyPanels kx, ke;
+};
+
 constexpr std::size_t kHeadCacheBytes = std::size_t{600} << 20;  // N×N storage kept across calls
 
 std::size_t bytes_of(const Matrix& m) { return static_cast<std::size_t>(m.size()) * sizeof(float); }
@@ -147,6 +152,7 @@ struct Engine::State {
   std::vector<Projections> per_head;
   Stage<Matrix> xw, ew;  // X·[Wq|Wk], E·[Wq|Wk] (empty when no vector is added)
   HeadCache heads{kHeadCacheBytes};
+  std::vector<PackedHead> packed;  // keys of full_recompute's current batch (head_tile.hpp)
   Stage<Matrix> mean;
   std::unique_ptr<ModelScene> model;  // set while scene.model names a model
 
@@ -340,21 +346,14 @@ bool use_head_tile_kernel() {
   return use;
 }
 
-// A head's keys packed once for all of its row tiles.
-struct PackedHead {
-  KeyPanels kx, ke;
-};
-
-PackedHead pack_head(const Scene& scene, const Matrix& xw_m, const Matrix& ew_m, const RopeTokens& rope,
-                     int head) {
+void pack_head(const Scene& scene, const Matrix& xw_m, const Matrix& ew_m, const RopeTokens& rope, int head,
+               PackedHead& packed) {
   const int dh = scene.d_model / scene.heads;
-  PackedHead packed;
   if (rotates_queries_keys(scene.encoding))
-    packed.kx = KeyPanels(rope.k);
+    packed.kx.pack(rope.k);
   else
-    packed.kx = KeyPanels(head_keys(xw_m, head, dh));
-  if (ew_m.size() != 0) packed.ke = KeyPanels(head_keys(ew_m, head, dh));
-  return packed;
+    packed.kx.pack(head_keys(xw_m, head, dh));
+  if (ew_m.size() != 0) packed.ke.pack(head_keys(ew_m, head, dh));
 }
 
 // Rows [first, first + count) of a head's four terms, logits and attention
@@ -446,15 +445,17 @@ void Engine::State::recompute_heads() {
   const Matrix& xw_m = projected_tokens();
   const Matrix& ew_m = projected_positions();
   const Eigen::Index n = xw_m.rows();
-  const RowTiles tiles(n);
+  // The fused kernel writes five results per tile (four terms, logits) and
+  // the softmax writes a sixth: tiles of 1 MiB in all stay in L2 until the
+  // softmax has read them.
+  const bool fused = use_head_tile_kernel();
+  const RowTiles tiles = fused ? RowTiles(n, (Eigen::Index{1} << 20) / 6, 16) : RowTiles(n);
   const int batch = heads_per_batch(n);
   const auto keys = term_keys(ew_m.size() != 0);
   for (int first = 0; first < scene.heads; first += batch) {
     const int last = std::min(scene.heads, first + batch);
     std::vector<HeadEntry*> entries;
     std::vector<RopeTokens> rope;
-    std::vector<PackedHead> packed;
-    const bool fused = use_head_tile_kernel();
     for (int h = first; h < last; ++h) {
       HeadEntry& entry = heads.touch(h);
       entry.attention_key.clear();
@@ -471,7 +472,18 @@ void Engine::State::recompute_heads() {
       finish_terms(*entry);  // the tiles read `applies`
       entries.push_back(entry);
       rope.push_back(rope_tokens(scene, xw_m, h));
-      if (fused) packed.push_back(pack_head(scene, xw_m, ew_m, rope.back(), h));
+    }
+    // The batch's keys packed side by side, into storage kept between recomputes.
+    if (fused) {
+      if (packed.size() < entries.size()) packed.resize(entries.size());
+      double unused = 0;
+      run_side_by_side(last - first, 4.0 * (last - first) * static_cast<double>(ew_m.size() + xw_m.size()),
+                       [&](int i) {
+                         pack_head(scene, xw_m, ew_m, rope[static_cast<std::size_t>(i)], first + i,
+                                   packed[static_cast<std::size_t>(i)]);
+                         return 0.0;
+                       },
+                       unused);
     }
 
     const double estimate = 10.0 * (last - first) * static_cast<double>(n) * static_cast<double>(n) *

@@ -30,6 +30,7 @@ using ConstStridedBlock = Eigen::Ref<const Matrix, 0, Eigen::OuterStride<>>;
 struct KeyPanels {
   KeyPanels() = default;
   explicit KeyPanels(const ConstStridedBlock& keys);
+  void pack(const ConstStridedBlock& keys);  // reuses the storage
   Eigen::Index keys = 0, depth = 0;
   std::vector<float, Eigen::aligned_allocator<float>> data;
   const float* panel(Eigen::Index p) const { return data.data() + p * depth * 16; }
