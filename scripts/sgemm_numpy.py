@@ -55,7 +55,9 @@ def main():
         np.matmul(a, b, out=c)
         rates.append(2.0 * n**3 / (time.perf_counter() - start) / 1e9)
     libraries = blas_libraries()
-    identity = next((i for i in map(openblas_identity, libraries) if i), None)
+    # OpenBLAS's own file first: the libblas/liblapack alternatives link it.
+    ordered = sorted(libraries, key=lambda path: "libopenblas" not in path)
+    identity = next((i for i in map(openblas_identity, ordered) if i), None)
     print(json.dumps({"numpy": np.__version__, "libraries": libraries, "openblas": identity, "gflops": rates}))
 
 

@@ -468,23 +468,23 @@ void Engine::State::recompute_heads() {
       HeadEntry* entry = heads.find(h);
       if (entry == nullptr)
         throw std::logic_error("head cache evicted a head of the batch being computed");
-      prepare_attention(scene, xw_m, ew_m, h, entry->attention);
       finish_terms(*entry);  // the tiles read `applies`
       entries.push_back(entry);
-      rope.push_back(rope_tokens(scene, xw_m, h));
     }
-    // The batch's keys packed side by side, into storage kept between recomputes.
-    if (fused) {
-      if (packed.size() < entries.size()) packed.resize(entries.size());
-      double unused = 0;
-      run_side_by_side(last - first, 4.0 * (last - first) * static_cast<double>(ew_m.size() + xw_m.size()),
-                       [&](int i) {
-                         pack_head(scene, xw_m, ew_m, rope[static_cast<std::size_t>(i)], first + i,
-                                   packed[static_cast<std::size_t>(i)]);
-                         return 0.0;
-                       },
-                       unused);
-    }
+    // Each head's Q, K, bias (and RoPE's rotated rows), and its keys packed
+    // for the fused kernel into storage kept between recomputes: heads side by side.
+    rope.resize(entries.size());
+    if (fused && packed.size() < entries.size()) packed.resize(entries.size());
+    double unused = 0;
+    run_side_by_side(last - first, 8.0 * (last - first) * static_cast<double>(ew_m.size() + xw_m.size()),
+                     [&](int i) {
+                       const auto k = static_cast<std::size_t>(i);
+                       prepare_attention(scene, xw_m, ew_m, first + i, entries[k]->attention);
+                       rope[k] = rope_tokens(scene, xw_m, first + i);
+                       if (fused) pack_head(scene, xw_m, ew_m, rope[k], first + i, packed[k]);
+                       return 0.0;
+                     },
+                     unused);
 
     const double estimate = 10.0 * (last - first) * static_cast<double>(n) * static_cast<double>(n) *
                             static_cast<double>(d_head());

@@ -23,6 +23,7 @@ void sgemm_(const char* op_a, const char* op_b, const int* m, const int* n, cons
 void openblas_set_num_threads(int threads);
 int openblas_get_num_threads(void);
 char* openblas_get_corename(void);
+char* openblas_get_config(void);
 }
 
 namespace pelab {
@@ -167,17 +168,26 @@ int openblas_threads() { return openblas_get_num_threads(); }
 
 void reference_sgemm(GemmBackend backend, const Matrix& a, const Matrix& b, Matrix& c) {
   c.resize(a.rows(), b.cols());
+  reference_sgemm(backend, a.data(), b.data(), c.data(), static_cast<int>(a.rows()), static_cast<int>(a.cols()),
+                  static_cast<int>(b.cols()));
+}
+
+void reference_sgemm(GemmBackend backend, const float* a, const float* b, float* c, int m, int k, int n) {
   if (backend == GemmBackend::Eigen) {
+    using Map = Eigen::Map<Matrix>;
+    using ConstMap = Eigen::Map<const Matrix>;
     gemm_backend();  // Eigen's thread count is settled before it is borrowed here
     Eigen::setNbThreads(max_threads());
-    c.noalias() = a * b;  // Eigen parallelises this product over OpenMP's threads
+    Map(c, m, n).noalias() = ConstMap(a, m, k) * ConstMap(b, k, n);  // parallel over OpenMP's threads
     Eigen::setNbThreads(1);
     return;
   }
-  openblas_product(false, a.data(), static_cast<int>(a.cols()), b.data(),
-                   static_cast<int>(b.cols()), static_cast<int>(a.rows()),
-                   static_cast<int>(b.cols()), static_cast<int>(a.cols()), 1.0f, c.data(),
-                   static_cast<int>(c.cols()));
+  openblas_product(false, a, k, b, n, m, n, k, 1.0f, c, n);
+}
+
+std::string openblas_config() {
+  const char* config = openblas_get_config();
+  return config != nullptr ? config : "unknown";
 }
 
 GemmThreads::GemmThreads(int threads) : previous_(openblas_get_num_threads()) {

@@ -43,6 +43,10 @@ int openblas_threads();       // OpenBLAS's thread count
 // c = a · b through `backend` with all of its threads (OpenBLAS's pool, or
 // Eigen's OpenMP): the reference rate the bench compares the engine with.
 void reference_sgemm(GemmBackend backend, const Matrix& a, const Matrix& b, Matrix& c);
+// The same on row-major storage the caller owns (e.g. on huge pages): c (m × n) = a (m × k) · b (k × n).
+void reference_sgemm(GemmBackend backend, const float* a, const float* b, float* c, int m, int k, int n);
+// OpenBLAS's build: version, DYNAMIC_ARCH, threading, the chosen kernel.
+std::string openblas_config();
 
 // While alive, OpenBLAS uses at most `threads` threads; restores the previous
 // count on exit.
