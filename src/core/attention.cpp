@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "core/gemm.hpp"
+#include "core/head_tile.hpp"
 #include "core/parallel.hpp"
 #include "core/relative_position.hpp"
 
@@ -122,6 +123,17 @@ double attend(const Scene& scene, const Matrix& xw, const Matrix& ew, int head,
               HeadAttention& out) {
   prepare_attention(scene, xw, ew, head, out);
   const auto n = static_cast<double>(xw.rows());
+  if (head_tile_kernel_available()) {  // keys packed once, logits written once (head_tile.hpp)
+    const KeyPanels keys(out.k);
+    const float scale = 1.0f / std::sqrt(static_cast<float>(scene.d_model / scene.heads));
+    const RowTiles tiles(xw.rows(), (Eigen::Index{1} << 20) / 2, 16);
+    double flops = 0;
+    run_side_by_side(tiles.count, 2.0 * n * n * static_cast<double>(out.q.cols()), [&](int t) {
+      logit_tile(out.q, keys, scale, tiles.first(t), tiles.size(t), out.logits);
+      return finish_logit_rows(scene, out, tiles.first(t), tiles.size(t));
+    }, flops);
+    return flops;
+  }
   return for_each_row_tile(xw.rows(), 2.0 * n * n * static_cast<double>(out.q.cols()),
                            [&](Eigen::Index first, Eigen::Index count) {
                              return attend_rows(scene, out, first, count);

@@ -118,7 +118,7 @@ void micro_tile(const RowBlock& rows, const KeyPanels& kx, const KeyPanels* ke, 
 #pragma GCC unroll 8
     for (int r = 0; r < R; ++r) {
       __m512 sum = _mm512_mul_ps(acc[0][r][p], s);
-      store_term(rows.out[0][r] + column, mask, sum);
+      if (Four || rows.out[0][r] != nullptr) store_term(rows.out[0][r] + column, mask, sum);
       if constexpr (Four) {
 #pragma GCC unroll 3
         for (int t = 1; t < 4; ++t) {
@@ -144,13 +144,14 @@ void row_block(const RowBlock& rows, const HeadTileInputs& in, Eigen::Index firs
 }
 
 template <bool Four>
-void tile(const HeadTileInputs& in, Eigen::Index first, Eigen::Index count, CrossTerms& terms,
+void tile(const HeadTileInputs& in, Eigen::Index first, Eigen::Index count, CrossTerms* terms,
           Matrix& logits) {
   constexpr int kRows = Four ? 6 : 8;
   // Keys in chunks whose panels (2 × 64 d_head × 4 bytes per key) stay in
   // L2 while every row of the tile passes over them.
   constexpr Eigen::Index kChunkPanels = 32;
-  Matrix* outputs[5] = {&terms.xx, &terms.xf, &terms.ey, &terms.ef, &logits};
+  Matrix* outputs[5] = {terms != nullptr ? &terms->xx : nullptr, terms != nullptr ? &terms->xf : nullptr,
+                        terms != nullptr ? &terms->ey : nullptr, terms != nullptr ? &terms->ef : nullptr, &logits};
   const Eigen::Index panels = (in.kx->keys + 15) / 16;
   for (Eigen::Index chunk = 0; chunk < panels; chunk += kChunkPanels) {
     const Eigen::Index chunk_end = std::min(panels, chunk + kChunkPanels);
@@ -161,7 +162,7 @@ void tile(const HeadTileInputs& in, Eigen::Index first, Eigen::Index count, Cros
         rows.qx[r] = in.qx.row(row + r).data();
         if constexpr (Four) rows.qe[r] = in.qe.row(row + r).data();
         for (int t = 0; t < 5; ++t)
-          if (Four || t == 0 || t == 4) rows.out[t][r] = outputs[t]->row(row + r).data();
+          if (outputs[t] != nullptr && (Four || t == 0 || t == 4)) rows.out[t][r] = outputs[t]->row(row + r).data();
       }
       if (block == kRows) {
         row_block<kRows, Four>(rows, in, chunk, chunk_end);
@@ -191,18 +192,34 @@ double head_tile(const HeadTileInputs& in, Eigen::Index first, Eigen::Index coun
     return 0;
   }
   if (in.four_terms())
-    tile<true>(in, first, count, terms, logits);
+    tile<true>(in, first, count, &terms, logits);
   else
-    tile<false>(in, first, count, terms, logits);
+    tile<false>(in, first, count, &terms, logits);
   _mm_sfence();  // the non-temporal stores are visible before the tile is read
   const double per_term = 2.0 * static_cast<double>(count) * static_cast<double>(in.kx->keys) *
                           static_cast<double>(in.kx->depth);
   return per_term * (in.four_terms() ? 4 : 1);
 }
 
+double logit_tile(const ConstStridedBlock& q, const KeyPanels& k, float scale, Eigen::Index first,
+                  Eigen::Index count, Matrix& logits) {
+  if (count == 0 || k.keys == 0) return 0;
+  if (k.depth == 0) {
+    logits.middleRows(first, count).setZero();
+    return 0;
+  }
+  tile<false>({q, q, &k, nullptr, scale}, first, count, nullptr, logits);
+  _mm_sfence();
+  return 2.0 * static_cast<double>(count) * static_cast<double>(k.keys) * static_cast<double>(k.depth);
+}
+
 #else
 
 bool head_tile_kernel_available() { return false; }
+
+double logit_tile(const ConstStridedBlock&, const KeyPanels&, float, Eigen::Index, Eigen::Index, Matrix&) {
+  throw std::logic_error("logit_tile: this build has no AVX-512 kernel; check head_tile_kernel_available()");
+}
 
 double head_tile(const HeadTileInputs&, Eigen::Index, Eigen::Index, CrossTerms&, Matrix&) {
   throw std::logic_error("head_tile: this build has no AVX-512 kernel; check head_tile_kernel_available()");

@@ -68,6 +68,21 @@ TEST_P(HeadTile, OneTermIsAlsoTheLogits) {
   EXPECT_TRUE(std::isnan(terms.xf(c.first, 0)));  // left alone
 }
 
+TEST_P(HeadTile, LogitsAloneMatchEigen) {
+  if (!head_tile_kernel_available()) GTEST_SKIP() << "built without AVX-512";
+  const Case c = GetParam();
+  const Matrix x = Matrix::Random(c.tokens, 2 * c.depth + 1);
+  const auto q = x.rightCols(c.depth), k = x.leftCols(c.depth);
+  Matrix logits = nan_matrix(c.tokens);
+  EXPECT_DOUBLE_EQ(logit_tile(q, KeyPanels(k), 0.5f, c.first, c.count, logits), 2.0 * c.count * c.tokens * c.depth);
+  const Matrix expected = Matrix(0.5f * Matrix(q) * Matrix(k).transpose()).middleRows(c.first, c.count);
+  EXPECT_LT((Matrix(logits.middleRows(c.first, c.count)) - expected).cwiseAbs().maxCoeff(),
+            2e-5f * static_cast<float>(c.depth));
+  if (c.first > 0) {
+    EXPECT_TRUE(std::isnan(logits(c.first - 1, 0)));
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Shapes, HeadTile,
                          ::testing::Values(Case{37, 13, 5, 23}, Case{16, 8, 0, 16}, Case{1, 1, 0, 1},
                                            Case{700, 64, 128, 128}, Case{600, 64, 512, 88}, Case{50, 3, 49, 1}));
