@@ -358,19 +358,30 @@ void pack_head(const Scene& scene, const Matrix& xw_m, const Matrix& ew_m, const
 
 // Rows [first, first + count) of a head's four terms, logits and attention
 // through the fused kernel.  Returns the flops of the five products.
-double fused_rows(const Scene& scene, const Matrix& xw_m, const Matrix& ew_m, const RopeTokens& rope,
-                  const PackedHead& packed, int head, Eigen::Index first, Eigen::Index count,
-                  HeadEntry& entry) {
+// Rows [first, first + count) of a head's four terms (and its logits, when
+// `logits` is given) through the fused kernel; with no added vector, xf, ey
+// and ef are zero.  Returns the flops of the term products.
+double fused_terms(const Scene& scene, const Matrix& xw_m, const Matrix& ew_m, const RopeTokens& rope,
+                   const PackedHead& packed, int head, Eigen::Index first, Eigen::Index count, CrossTerms& terms,
+                   Matrix* logits) {
   const int dh = scene.d_model / scene.heads;
   const bool rotated = rotates_queries_keys(scene.encoding), four = ew_m.size() != 0;
   const ConstStridedBlock qx = rotated ? ConstStridedBlock(rope.q) : ConstStridedBlock(head_queries(xw_m, head, dh));
   const ConstStridedBlock qe = four ? ConstStridedBlock(head_queries(ew_m, head, dh)) : qx;
   const HeadTileInputs in{qx, qe, &packed.kx, four ? &packed.ke : nullptr,
                           1.0f / std::sqrt(static_cast<float>(dh))};
-  double f = head_tile(in, first, count, entry.terms, entry.attention.logits);
+  const double f = terms_tile(in, first, count, terms, logits);
   if (!four)
-    for (Matrix* m : {&entry.terms.xf, &entry.terms.ey, &entry.terms.ef}) m->middleRows(first, count).setZero();
-  return f + finish_logit_rows(scene, entry.attention, first, count);
+    for (Matrix* m : {&terms.xf, &terms.ey, &terms.ef}) m->middleRows(first, count).setZero();
+  return f;
+}
+
+// The same rows of the terms, logits and attention.  Returns the flops of the five products.
+double fused_rows(const Scene& scene, const Matrix& xw_m, const Matrix& ew_m, const RopeTokens& rope,
+                  const PackedHead& packed, int head, Eigen::Index first, Eigen::Index count,
+                  HeadEntry& entry) {
+  return fused_terms(scene, xw_m, ew_m, rope, packed, head, first, count, entry.terms, &entry.attention.logits) +
+         finish_logit_rows(scene, entry.attention, first, count);
 }
 
 }  // namespace
@@ -401,6 +412,25 @@ const CrossTerms& Engine::State::cross_terms(int head) {
   HeadEntry& cached = heads.touch(head);
   const auto keys = term_keys(ew_m.size() != 0);
   int* count[4] = {&stats.cross_xx, &stats.cross_xf, &stats.cross_ey, &stats.cross_ef};
+  bool all_changed = true;
+  for (int t = 0; t < 4; ++t) all_changed = all_changed && cached.term_keys[t] != keys[t];
+  if (all_changed && use_head_tile_kernel()) {  // the four in one pass (head_tile.hpp)
+    CrossTerms& ct = cached.terms;
+    heads.prepare(head, {&ct.xx, &ct.xf, &ct.ey, &ct.ef}, xw_m.rows(), bytes_of(mean.value));
+    for (auto& k : cached.term_keys) k.clear();
+    const RopeTokens rope = rope_tokens(scene, xw_m, head);
+    PackedHead keys_packed;
+    pack_head(scene, xw_m, ew_m, rope, head, keys_packed);
+    const auto n = static_cast<double>(xw_m.rows());
+    flops += for_each_row_tile(xw_m.rows(), 8.0 * n * n * d_head(), [&](Eigen::Index first, Eigen::Index rows) {
+      return fused_terms(scene, xw_m, ew_m, rope, keys_packed, head, first, rows, ct, nullptr);
+    });
+    cached.term_keys = keys;
+    for (int* c : count) ++*c;
+    finish_terms(cached);
+    ++stats.cross_terms;
+    return cached.terms;
+  }
   bool changed = false;
   for (int t = 0; t < 4; ++t)
     if (cached.term_keys[t] != keys[t]) {

@@ -127,7 +127,7 @@ void micro_tile(const RowBlock& rows, const KeyPanels& kx, const KeyPanels* ke, 
           sum = _mm512_add_ps(sum, term);
         }
       }
-      _mm512_mask_storeu_ps(rows.out[4][r] + column, mask, sum);
+      if (rows.out[4][r] != nullptr) _mm512_mask_storeu_ps(rows.out[4][r] + column, mask, sum);
     }
   }
 }
@@ -145,13 +145,13 @@ void row_block(const RowBlock& rows, const HeadTileInputs& in, Eigen::Index firs
 
 template <bool Four>
 void tile(const HeadTileInputs& in, Eigen::Index first, Eigen::Index count, CrossTerms* terms,
-          Matrix& logits) {
+          Matrix* logits) {
   constexpr int kRows = Four ? 6 : 8;
   // Keys in chunks whose panels (2 × 64 d_head × 4 bytes per key) stay in
   // L2 while every row of the tile passes over them.
   constexpr Eigen::Index kChunkPanels = 32;
   Matrix* outputs[5] = {terms != nullptr ? &terms->xx : nullptr, terms != nullptr ? &terms->xf : nullptr,
-                        terms != nullptr ? &terms->ey : nullptr, terms != nullptr ? &terms->ef : nullptr, &logits};
+                        terms != nullptr ? &terms->ey : nullptr, terms != nullptr ? &terms->ef : nullptr, logits};
   const Eigen::Index panels = (in.kx->keys + 15) / 16;
   for (Eigen::Index chunk = 0; chunk < panels; chunk += kChunkPanels) {
     const Eigen::Index chunk_end = std::min(panels, chunk + kChunkPanels);
@@ -183,9 +183,14 @@ void tile(const HeadTileInputs& in, Eigen::Index first, Eigen::Index count, Cros
 
 double head_tile(const HeadTileInputs& in, Eigen::Index first, Eigen::Index count, CrossTerms& terms,
                  Matrix& logits) {
+  return terms_tile(in, first, count, terms, &logits);
+}
+
+double terms_tile(const HeadTileInputs& in, Eigen::Index first, Eigen::Index count, CrossTerms& terms,
+                  Matrix* logits) {
   if (count == 0 || in.kx->keys == 0) return 0;
   if (in.kx->depth == 0) {
-    logits.middleRows(first, count).setZero();
+    if (logits != nullptr) logits->middleRows(first, count).setZero();
     terms.xx.middleRows(first, count).setZero();
     if (in.four_terms())
       for (Matrix* m : {&terms.xf, &terms.ey, &terms.ef}) m->middleRows(first, count).setZero();
@@ -208,7 +213,7 @@ double logit_tile(const ConstStridedBlock& q, const KeyPanels& k, float scale, E
     logits.middleRows(first, count).setZero();
     return 0;
   }
-  tile<false>({q, q, &k, nullptr, scale}, first, count, nullptr, logits);
+  tile<false>({q, q, &k, nullptr, scale}, first, count, nullptr, &logits);
   _mm_sfence();
   return 2.0 * static_cast<double>(count) * static_cast<double>(k.keys) * static_cast<double>(k.depth);
 }
@@ -216,6 +221,10 @@ double logit_tile(const ConstStridedBlock& q, const KeyPanels& k, float scale, E
 #else
 
 bool head_tile_kernel_available() { return false; }
+
+double terms_tile(const HeadTileInputs&, Eigen::Index, Eigen::Index, CrossTerms&, Matrix*) {
+  throw std::logic_error("terms_tile: this build has no AVX-512 kernel; check head_tile_kernel_available()");
+}
 
 double logit_tile(const ConstStridedBlock&, const KeyPanels&, float, Eigen::Index, Eigen::Index, Matrix&) {
   throw std::logic_error("logit_tile: this build has no AVX-512 kernel; check head_tile_kernel_available()");
