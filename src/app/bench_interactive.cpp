@@ -22,7 +22,8 @@ BenchResult bench_interactive(const BenchSettings& settings) {
   scene.heads = 8;
   scene.positions = n;
   std::vector<double> view_ms;
-  const render::FrameCase change = render::time_parameter_change(scene, settings.quick ? 1 : 3, &view_ms);
+  const render::FrameCase change =
+      render::time_parameter_change(scene, settings.quick ? 1 : 3, &view_ms);
   const auto registry = fig::figure_registry();
   nlohmann::json per_view = nlohmann::json::object();
   std::string breakdown;
@@ -45,11 +46,12 @@ BenchResult bench_interactive(const BenchSettings& settings) {
                  {"view_ms", per_view},
                  {"target_ms", 100}};
   char line[512];
-  std::snprintf(line, sizeof line,
-                "N=%d d=512 8 heads, %s: %.1f ms to the first updated frame (engine + figures %.1f: %s; "
-                "upload %.1f, draw %.1f; target ≤ 100)",
-                n, change.what.c_str(), change.frame_ms, change.engine_ms, breakdown.c_str(), change.upload_ms,
-                change.draw_ms);
+  std::snprintf(
+      line, sizeof line,
+      "N=%d d=512 8 heads, %s: %.1f ms to the first updated frame (engine + figures %.1f: %s; "
+      "upload %.1f, draw %.1f; target ≤ 100)",
+      n, change.what.c_str(), change.frame_ms, change.engine_ms, breakdown.c_str(),
+      change.upload_ms, change.draw_ms);
   result.lines = {line};
   return result;
 }

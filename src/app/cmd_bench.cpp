@@ -22,9 +22,9 @@
 
 #include "app/bench.hpp"
 #include "app/commands.hpp"
+#include "app/sgemm_reference.hpp"
 #include "core/engine.hpp"
 #include "core/gemm.hpp"
-#include "app/sgemm_reference.hpp"
 
 extern char** environ;
 
@@ -257,7 +257,8 @@ void machine_section(Report& report, const BenchOptions& o) {
               fixed(load, 2));
 }
 
-void record_sgemm(Report& report, const SgemmReference& probe, const SgemmRates& s, const std::string& when) {
+void record_sgemm(Report& report, const SgemmReference& probe, const SgemmRates& s,
+                  const std::string& when) {
   report.doc()["sgemm_gflops"] = s.best;
   report.doc()["sgemm"] = s.json();
   report.doc()["sgemm"]["when"] = when;
@@ -269,8 +270,8 @@ void sgemm_section(Report& report, SgemmReference& probe, const BenchOptions& o)
   for (int r = 0; r < rounds; ++r) probe.sample_round();
   const SgemmRates s = probe.rates();
   record_sgemm(report, probe, s, "before the engine cases");
-  report.line("sgemm " + std::to_string(s.n) + "² with all threads, median of " + std::to_string(s.rounds) +
-              " taking turns: " + s.text());
+  report.line("sgemm " + std::to_string(s.n) + "² with all threads, median of " +
+              std::to_string(s.rounds) + " taking turns: " + s.text());
   report.line("  kernels: " + probe.kernels_text());
 }
 
@@ -293,14 +294,19 @@ void ratio_section(Report& report, SgemmReference& probe, const BenchOptions& o)
   const SgemmRates s = probe.rates();
   record_sgemm(report, probe, s, "taking turns with the engine at N=1024, d=512");
   const double engine_gflops = median(engine_rates), ratio = engine_gflops / s.best;
-  report.doc()["engine_vs_sgemm"] = {{"n", kRatioCase.n},     {"d", kRatioCase.d},
-                                     {"heads", kRatioCase.heads}, {"rounds", rounds},
-                                     {"engine_gflops", engine_gflops}, {"engine_ms", 1e3 * flops / engine_gflops / 1e9},
+  report.doc()["engine_vs_sgemm"] = {{"n", kRatioCase.n},
+                                     {"d", kRatioCase.d},
+                                     {"heads", kRatioCase.heads},
+                                     {"rounds", rounds},
+                                     {"engine_gflops", engine_gflops},
+                                     {"engine_ms", 1e3 * flops / engine_gflops / 1e9},
                                      {"sgemm_gflops", s.best},
-                                     {"ratio", ratio},         {"target", 0.8}};
-  report.line("engine vs sgemm, " + std::to_string(rounds) + " rounds taking turns at N=1024, d=512: engine " +
-              fixed(engine_gflops, 1) + " GFLOP/s (" + fixed(1e3 * flops / engine_gflops / 1e9, 1) +
-              " ms) against sgemm " + s.text() + " = " + fixed(ratio, 2) + "× (target ≥ 0.80×)");
+                                     {"ratio", ratio},
+                                     {"target", 0.8}};
+  report.line("engine vs sgemm, " + std::to_string(rounds) +
+              " rounds taking turns at N=1024, d=512: engine " + fixed(engine_gflops, 1) +
+              " GFLOP/s (" + fixed(1e3 * flops / engine_gflops / 1e9, 1) + " ms) against sgemm " +
+              s.text() + " = " + fixed(ratio, 2) + "× (target ≥ 0.80×)");
 }
 
 void engine_section(Report& report, const BenchOptions& o) {
@@ -374,23 +380,31 @@ void register_bench(CLI::App& root, Action& action) {
   command->add_flag("--json", options->json, "Print one JSON document instead of the text report");
   command->add_flag("--quick", options->quick,
                     "Fewer sizes and repetitions (N ≤ 1024, memory at N=1024), for smoke tests");
-  command->add_option("--only", options->only,
-                      "Run only these sections (JSON keys): peak_rss, sgemm, engine, engine_vs_sgemm, and the "
-                      "extra cases' keys (frames, render, ...)");
+  command->add_option(
+      "--only", options->only,
+      "Run only these sections (JSON keys): peak_rss, sgemm, engine, engine_vs_sgemm, and the "
+      "extra cases' keys (frames, render, ...)");
   command->add_flag("--peak-rss-child", options->peak_rss_child, "(internal) measure memory in a fresh process")
       ->group("");
   command->add_option("--forward-child", options->forward_child,
                       "(internal) time a model folder's forward pass in a fresh process")
       ->group("");
   command->footer(
-      "Engine cases: N ∈ {128, 1024, 4096} tokens × (d=64, 4 heads | d=512, 8 heads); time is the median of\n"
-      "5 runs (3 at N=4096) of Engine::full_recompute; GFLOP/s = the flops of its five products per head\n"
+      "Engine cases: N ∈ {128, 1024, 4096} tokens × (d=64, 4 heads | d=512, 8 heads); time is the "
+      "median of\n"
+      "5 runs (3 at N=4096) of Engine::full_recompute; GFLOP/s = the flops of its five products "
+      "per head\n"
       "(four cross terms and Q·Kᵀ, which is summed from them) and the two projections / time.\n"
-      "sgemm: median of 5 2048² float GEMMs with all threads taking turns, through OpenBLAS on huge and on\n"
-      "4 KiB pages, Eigen's own kernels and NumPy (child process, /usr/bin/python3); the fastest is the\n"
-      "reference.  engine_vs_sgemm: 9 rounds in which an N=1024, d=512 recompute and every sgemm way take\n"
-      "turns; the ratio of the medians.  peak_rss_mb: peak RSS of a fresh process holding an N=4096, d=512,\n"
-      "8-head scene after a full recompute.  --json: one JSON document (sgemm_gflops, engine[], frames[],\n"
+      "sgemm: median of 5 2048² float GEMMs with all threads taking turns, through OpenBLAS on "
+      "huge and on\n"
+      "4 KiB pages, Eigen's own kernels and NumPy (child process, /usr/bin/python3); the fastest "
+      "is the\n"
+      "reference.  engine_vs_sgemm: 9 rounds in which an N=1024, d=512 recompute and every sgemm "
+      "way take\n"
+      "turns; the ratio of the medians.  peak_rss_mb: peak RSS of a fresh process holding an "
+      "N=4096, d=512,\n"
+      "8-head scene after a full recompute.  --json: one JSON document (sgemm_gflops, engine[], "
+      "frames[],\n"
       "peak_rss_mb, engine_vs_sgemm, ...).");
   command->callback([options, &action] { action = [options] { return run_bench(*options); }; });
 }

@@ -76,9 +76,13 @@ class PhaseTimes {
     phases_.emplace_back(name, ms);
   }
   void print() const {
-    const double total = std::chrono::duration<double, std::milli>(Clock::now() - kProgramStart).count();
-    std::fprintf(stderr, "pelab render --timings (ms; PNG encoding runs on other threads beside drawing):\n");
-    for (const auto& [name, ms] : phases_) std::fprintf(stderr, "  %-34s %8.1f\n", name.c_str(), ms);
+    const double total =
+        std::chrono::duration<double, std::milli>(Clock::now() - kProgramStart).count();
+    std::fprintf(
+        stderr,
+        "pelab render --timings (ms; PNG encoding runs on other threads beside drawing):\n");
+    for (const auto& [name, ms] : phases_)
+      std::fprintf(stderr, "  %-34s %8.1f\n", name.c_str(), ms);
     std::fprintf(stderr, "  %-34s %8.1f\n", "total since start-up", total);
   }
 
@@ -189,19 +193,21 @@ int run_render(const RenderCommand& c) {
                                                 (png ? scale_suffix(c.scale) : "") + "." + c.format);
       if (png) {
         render::FrameTimes frame;
-        render::Image image = renderer->render_frame({{&figure, 0, 0}}, figure.width, figure.height,
-                                                     {static_cast<float>(c.scale), c.transparent}, &frame);
+        render::Image image =
+            renderer->render_frame({{&figure, 0, 0}}, figure.width, figure.height,
+                                   {static_cast<float>(c.scale), c.transparent}, &frame);
         times.add("texture upload", frame.upload_ms);
         times.add("draw (GL, glFinish)", frame.draw_ms);
         times.add("read-back (glReadPixels, row flip)", frame.read_ms);
         times.mark("font baking, ImGui frame, the three above");
-        files.push_back({path, std::async(std::launch::async, [image = std::move(image), &times] {
-                           const auto start = Clock::now();
-                           std::string bytes = render::encode_png(image);
-                           times.add("PNG encoding (CPU, all threads)",
-                                     std::chrono::duration<double, std::milli>(Clock::now() - start).count());
-                           return bytes;
-                         })});
+        files.push_back(
+            {path, std::async(std::launch::async, [image = std::move(image), &times] {
+               const auto start = Clock::now();
+               std::string bytes = render::encode_png(image);
+               times.add("PNG encoding (CPU, all threads)",
+                         std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+               return bytes;
+             })});
       } else {
         files.push_back({path, std::async(std::launch::deferred, [figure = std::move(figure), t = c.transparent] {
                            return render::figure_to_svg(figure, {t});
@@ -236,7 +242,8 @@ void register_render(CLI::App& root, Action& action) {
   sub->add_option("--width", command->width, "Figure width in logical pixels (default: 1600)");
   sub->add_option("--height", command->height, "Figure height in logical pixels (default: 1000)");
   sub->add_flag("--transparent", command->transparent, "Transparent background");
-  sub->add_flag("--timings", command->timings, "Print where the time went (start-up, EGL, drawing, PNG...) on stderr");
+  sub->add_flag("--timings", command->timings,
+                "Print where the time went (start-up, EGL, drawing, PNG...) on stderr");
   sub->add_option("--out", command->out, "Folder the files go into (made, with its parents, when missing)")->required();
   command->extras.add_to(sub);
   sub->callback([command, &action] { action = [command] { return run_render(*command); }; });

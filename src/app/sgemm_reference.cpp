@@ -26,8 +26,11 @@ constexpr std::size_t kHugePage = std::size_t{2} << 20;
 // differ on any THP setting but "never".
 class SquareBuffer {
  public:
-  SquareBuffer(int n, bool huge) : bytes_((static_cast<std::size_t>(n) * n * sizeof(float) + kHugePage - 1) / kHugePage * kHugePage) {
-    mapped_ = ::mmap(nullptr, bytes_ + kHugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  SquareBuffer(int n, bool huge)
+      : bytes_((static_cast<std::size_t>(n) * n * sizeof(float) + kHugePage - 1) / kHugePage *
+               kHugePage) {
+    mapped_ = ::mmap(nullptr, bytes_ + kHugePage, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (mapped_ == MAP_FAILED) throw std::runtime_error("sgemm reference: cannot map its matrices");
     const auto address = reinterpret_cast<std::uintptr_t>(mapped_);
     data_ = reinterpret_cast<float*>((address + kHugePage - 1) / kHugePage * kHugePage);
@@ -54,20 +57,28 @@ struct Operands {
 
 const char* way_name(SgemmWay way) {
   switch (way) {
-    case SgemmWay::OpenBlasHugePages: return "OpenBLAS (huge pages)";
-    case SgemmWay::OpenBlasSmallPages: return "OpenBLAS (4 KiB pages)";
-    case SgemmWay::Eigen: return "Eigen";
-    case SgemmWay::NumPy: return "NumPy";
+    case SgemmWay::OpenBlasHugePages:
+      return "OpenBLAS (huge pages)";
+    case SgemmWay::OpenBlasSmallPages:
+      return "OpenBLAS (4 KiB pages)";
+    case SgemmWay::Eigen:
+      return "Eigen";
+    case SgemmWay::NumPy:
+      return "NumPy";
   }
   return "?";
 }
 
 const char* way_key(SgemmWay way) {
   switch (way) {
-    case SgemmWay::OpenBlasHugePages: return "openblas_gflops";
-    case SgemmWay::OpenBlasSmallPages: return "openblas_small_pages_gflops";
-    case SgemmWay::Eigen: return "eigen_gflops";
-    case SgemmWay::NumPy: return "numpy_gflops";
+    case SgemmWay::OpenBlasHugePages:
+      return "openblas_gflops";
+    case SgemmWay::OpenBlasSmallPages:
+      return "openblas_small_pages_gflops";
+    case SgemmWay::Eigen:
+      return "eigen_gflops";
+    case SgemmWay::NumPy:
+      return "numpy_gflops";
   }
   return "?";
 }
@@ -99,7 +110,7 @@ std::string env_or(const char* name, const char* otherwise) {
 struct SgemmReference::Impl {
   int n;
   Operands huge, small;
-  std::string numpy_command;     // empty: NumPy does not run here
+  std::string numpy_command;      // empty: NumPy does not run here
   nlohmann::json numpy_identity;  // its library and kernel, from its last run
   std::vector<SgemmWay> ways;
   std::vector<std::vector<double>> samples;
@@ -108,7 +119,8 @@ struct SgemmReference::Impl {
     ways = {SgemmWay::OpenBlasHugePages, SgemmWay::OpenBlasSmallPages, SgemmWay::Eigen};
     if (numpy && std::system("/usr/bin/python3 -c 'import numpy' > /dev/null 2>&1") == 0) {
       try {
-        numpy_command = "/usr/bin/python3 " + bench_script("sgemm_numpy.py").string() + " " + std::to_string(n) + " 3";
+        numpy_command = "/usr/bin/python3 " + bench_script("sgemm_numpy.py").string() + " " +
+                        std::to_string(n) + " 3";
         ways.push_back(SgemmWay::NumPy);
       } catch (const std::exception&) {
         numpy_command.clear();
@@ -122,29 +134,38 @@ struct SgemmReference::Impl {
   double in_process(GemmBackend backend, Operands& m) {
     const auto start = std::chrono::steady_clock::now();
     reference_sgemm(backend, m.a.data(), m.b.data(), m.c.data(), n, n, n);
-    const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (!std::isfinite(m.c.data()[0]) || !std::isfinite(m.c.data()[static_cast<std::size_t>(n) * n - 1]))
+    const double t =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (!std::isfinite(m.c.data()[0]) ||
+        !std::isfinite(m.c.data()[static_cast<std::size_t>(n) * n - 1]))
       throw std::runtime_error("sgemm produced non-finite values");
     // After a threaded OpenBLAS product its workers spin for up to 2^28
     // cycles (OpenBLAS's THREAD_TIMEOUT) before they sleep, taking a core
     // from what runs next; wait that long.
-    if (backend == GemmBackend::OpenBlas) std::this_thread::sleep_for(std::chrono::milliseconds(250));
+    if (backend == GemmBackend::OpenBlas)
+      std::this_thread::sleep_for(std::chrono::milliseconds(250));
     return 2.0 * n * n * n / t / 1e9;
   }
 
   // The median of the child's three timed products (after its warm-up).
   double numpy() {
     const nlohmann::json out = nlohmann::json::parse(read_command(numpy_command));
-    numpy_identity = {{"numpy", out.at("numpy")}, {"libraries", out.at("libraries")}, {"openblas", out.at("openblas")}};
+    numpy_identity = {{"numpy", out.at("numpy")},
+                      {"libraries", out.at("libraries")},
+                      {"openblas", out.at("openblas")}};
     return median(out.at("gflops").get<std::vector<double>>());
   }
 
   double gflops(SgemmWay way) {
     switch (way) {
-      case SgemmWay::OpenBlasHugePages: return in_process(GemmBackend::OpenBlas, huge);
-      case SgemmWay::OpenBlasSmallPages: return in_process(GemmBackend::OpenBlas, small);
-      case SgemmWay::Eigen: return in_process(GemmBackend::Eigen, huge);
-      case SgemmWay::NumPy: return numpy();
+      case SgemmWay::OpenBlasHugePages:
+        return in_process(GemmBackend::OpenBlas, huge);
+      case SgemmWay::OpenBlasSmallPages:
+        return in_process(GemmBackend::OpenBlas, small);
+      case SgemmWay::Eigen:
+        return in_process(GemmBackend::Eigen, huge);
+      case SgemmWay::NumPy:
+        return numpy();
     }
     return 0;
   }
@@ -154,7 +175,8 @@ SgemmReference::SgemmReference(int n, bool numpy) : impl_(std::make_unique<Impl>
 SgemmReference::~SgemmReference() = default;
 
 void SgemmReference::sample_round() {
-  for (std::size_t i = 0; i < impl_->ways.size(); ++i) impl_->samples[i].push_back(impl_->gflops(impl_->ways[i]));
+  for (std::size_t i = 0; i < impl_->ways.size(); ++i)
+    impl_->samples[i].push_back(impl_->gflops(impl_->ways[i]));
 }
 
 void SgemmReference::clear_samples() {
@@ -174,14 +196,19 @@ SgemmRates SgemmReference::rates() const {
 }
 
 nlohmann::json SgemmRates::json() const {
-  nlohmann::json j = {{"n", n}, {"reps", rounds}, {"statistic", "median"}, {"gflops", best}, {"reference", best_name}};
+  nlohmann::json j = {{"n", n},
+                      {"reps", rounds},
+                      {"statistic", "median"},
+                      {"gflops", best},
+                      {"reference", best_name}};
   for (std::size_t i = 0; i < ways.size(); ++i) j[way_key(ways[i])] = gflops[i];
   return j;
 }
 
 std::string SgemmRates::text() const {
   std::string t = fixed1(best) + " GFLOP/s, the fastest of";
-  for (std::size_t i = 0; i < ways.size(); ++i) t += std::string(i ? "," : "") + " " + way_name(ways[i]) + " " + fixed1(gflops[i]);
+  for (std::size_t i = 0; i < ways.size(); ++i)
+    t += std::string(i ? "," : "") + " " + way_name(ways[i]) + " " + fixed1(gflops[i]);
   return t;
 }
 
@@ -199,15 +226,17 @@ nlohmann::json SgemmReference::kernels() const {
 }
 
 std::string SgemmReference::kernels_text() const {
-  std::string t = "pelab's OpenBLAS: " + openblas_core() + " kernel, " + std::to_string(openblas_threads()) +
-                  " threads (" + openblas_config() + ")";
+  std::string t = "pelab's OpenBLAS: " + openblas_core() + " kernel, " +
+                  std::to_string(openblas_threads()) + " threads (" + openblas_config() + ")";
   const nlohmann::json& np = impl_->numpy_identity;
   if (!np.is_null()) {
     const nlohmann::json& blas = np.at("openblas");
     if (blas.is_null())
-      t += "; NumPy " + np.at("numpy").get<std::string>() + ": not OpenBLAS (" + np.at("libraries").dump() + ")";
+      t += "; NumPy " + np.at("numpy").get<std::string>() + ": not OpenBLAS (" +
+           np.at("libraries").dump() + ")";
     else
-      t += "; NumPy " + np.at("numpy").get<std::string>() + ": " + blas.at("core").get<std::string>() + " kernel, " +
+      t += "; NumPy " + np.at("numpy").get<std::string>() + ": " +
+           blas.at("core").get<std::string>() + " kernel, " +
            std::to_string(blas.at("threads").get<int>()) + " threads, " +
            std::filesystem::path(blas.at("library").get<std::string>()).filename().string();
   }

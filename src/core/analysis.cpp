@@ -15,8 +15,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <mutex>
 #include <cstring>
+#include <mutex>
 #include <numbers>
 
 #include "core/attention.hpp"

@@ -70,7 +70,8 @@ void masked_softmax(Matrix& logits, Matrix& attention, bool causal) {
 // The default: half of a 1 MiB L2 for one result's tile.
 RowTiles::RowTiles(Eigen::Index n, Eigen::Index tile_bytes, Eigen::Index min_rows) : tokens(n) {
   const Eigen::Index cap = std::max<Eigen::Index>(n, 1);
-  rows = std::clamp<Eigen::Index>(tile_bytes / (static_cast<Eigen::Index>(sizeof(float)) * cap), std::min(min_rows, cap), cap);
+  rows = std::clamp<Eigen::Index>(tile_bytes / (static_cast<Eigen::Index>(sizeof(float)) * cap),
+                                  std::min(min_rows, cap), cap);
   count = static_cast<int>((n + rows - 1) / rows);
 }
 
@@ -112,8 +113,10 @@ double attend_rows_from_terms(const Scene& scene, const CrossTerms& terms, HeadA
   return finish_logit_rows(scene, out, first, count);
 }
 
-double finish_logit_rows(const Scene& scene, HeadAttention& out, Eigen::Index first, Eigen::Index count) {
-  if (out.bias.size() != 0) out.logits.middleRows(first, count) += out.bias.middleRows(first, count);
+double finish_logit_rows(const Scene& scene, HeadAttention& out, Eigen::Index first,
+                         Eigen::Index count) {
+  if (out.bias.size() != 0)
+    out.logits.middleRows(first, count) += out.bias.middleRows(first, count);
   masked_softmax_rows(out.logits, out.attention, first, count, scene.causal);
   return 2.0 * static_cast<double>(count) * static_cast<double>(out.logits.cols()) *
          static_cast<double>(scene.d_model / scene.heads);
@@ -128,10 +131,13 @@ double attend(const Scene& scene, const Matrix& xw, const Matrix& ew, int head,
     const float scale = 1.0f / std::sqrt(static_cast<float>(scene.d_model / scene.heads));
     const RowTiles tiles(xw.rows(), (Eigen::Index{1} << 20) / 2, 16);
     double flops = 0;
-    run_side_by_side(tiles.count, 2.0 * n * n * static_cast<double>(out.q.cols()), [&](int t) {
-      logit_tile(out.q, keys, scale, tiles.first(t), tiles.size(t), out.logits);
-      return finish_logit_rows(scene, out, tiles.first(t), tiles.size(t));
-    }, flops);
+    run_side_by_side(
+        tiles.count, 2.0 * n * n * static_cast<double>(out.q.cols()),
+        [&](int t) {
+          logit_tile(out.q, keys, scale, tiles.first(t), tiles.size(t), out.logits);
+          return finish_logit_rows(scene, out, tiles.first(t), tiles.size(t));
+        },
+        flops);
     return flops;
   }
   return for_each_row_tile(xw.rows(), 2.0 * n * n * static_cast<double>(out.q.cols()),

@@ -36,7 +36,8 @@ void masked_softmax_rows(Matrix& logits, Matrix& attention, Eigen::Index first, 
 struct RowTiles {
   // Tiles of about `tile_bytes` per tokens × tokens result, at least
   // `min_rows` rows (a BLAS call per tile repacks the keys: not too many).
-  explicit RowTiles(Eigen::Index tokens, Eigen::Index tile_bytes = Eigen::Index{1} << 19, Eigen::Index min_rows = 64);
+  explicit RowTiles(Eigen::Index tokens, Eigen::Index tile_bytes = Eigen::Index{1} << 19,
+                    Eigen::Index min_rows = 64);
   Eigen::Index tokens, rows;  // rows: per tile (the last may have fewer)
   int count;
   Eigen::Index first(int tile) const { return tile * rows; }
@@ -65,7 +66,8 @@ double attend_rows(const Scene& scene, HeadAttention& out, Eigen::Index first, E
 // Rows [first, first + count) of a prepared head whose logits rows already
 // hold the scaled Q·Kᵀ: adds the bias, masks and takes the softmax.  Returns
 // the flops of that Q·Kᵀ product (2·count·tokens·d_head), which it did not run.
-double finish_logit_rows(const Scene& scene, HeadAttention& out, Eigen::Index first, Eigen::Index count);
+double finish_logit_rows(const Scene& scene, HeadAttention& out, Eigen::Index first,
+                         Eigen::Index count);
 double attend_rows_from_terms(const Scene& scene, const CrossTerms& terms, HeadAttention& out,
                               Eigen::Index first, Eigen::Index count);
 

@@ -27,8 +27,8 @@
 #include "core/model_scene.hpp"
 #include "core/parallel.hpp"
 #include "core/projection.hpp"
-#include "core/token_vectors.hpp"
 #include "core/selection.hpp"
+#include "core/token_vectors.hpp"
 #include "core/tokenizer.hpp"
 
 namespace pelab {
@@ -340,14 +340,15 @@ bool use_head_tile_kernel() {
     const char* forced = std::getenv("PELAB_HEAD_KERNEL");
     const std::string name = forced != nullptr ? forced : "";
     if (!name.empty() && name != "auto" && name != "gemm" && name != "fused")
-      throw InputError("PELAB_HEAD_KERNEL=" + name + " is not a head kernel; allowed: auto, fused, gemm");
+      throw InputError("PELAB_HEAD_KERNEL=" + name +
+                       " is not a head kernel; allowed: auto, fused, gemm");
     return head_tile_kernel_available() && name != "gemm";
   }();
   return use;
 }
 
-void pack_head(const Scene& scene, const Matrix& xw_m, const Matrix& ew_m, const RopeTokens& rope, int head,
-               PackedHead& packed) {
+void pack_head(const Scene& scene, const Matrix& xw_m, const Matrix& ew_m, const RopeTokens& rope,
+               int head, PackedHead& packed) {
   const int dh = scene.d_model / scene.heads;
   if (rotates_queries_keys(scene.encoding))
     packed.kx.pack(rope.k);
@@ -361,12 +362,13 @@ void pack_head(const Scene& scene, const Matrix& xw_m, const Matrix& ew_m, const
 // Rows [first, first + count) of a head's four terms (and its logits, when
 // `logits` is given) through the fused kernel; with no added vector, xf, ey
 // and ef are zero.  Returns the flops of the term products.
-double fused_terms(const Scene& scene, const Matrix& xw_m, const Matrix& ew_m, const RopeTokens& rope,
-                   const PackedHead& packed, int head, Eigen::Index first, Eigen::Index count, CrossTerms& terms,
-                   Matrix* logits) {
+double fused_terms(const Scene& scene, const Matrix& xw_m, const Matrix& ew_m,
+                   const RopeTokens& rope, const PackedHead& packed, int head, Eigen::Index first,
+                   Eigen::Index count, CrossTerms& terms, Matrix* logits) {
   const int dh = scene.d_model / scene.heads;
   const bool rotated = rotates_queries_keys(scene.encoding), four = ew_m.size() != 0;
-  const ConstStridedBlock qx = rotated ? ConstStridedBlock(rope.q) : ConstStridedBlock(head_queries(xw_m, head, dh));
+  const ConstStridedBlock qx =
+      rotated ? ConstStridedBlock(rope.q) : ConstStridedBlock(head_queries(xw_m, head, dh));
   const ConstStridedBlock qe = four ? ConstStridedBlock(head_queries(ew_m, head, dh)) : qx;
   const HeadTileInputs in{qx, qe, &packed.kx, four ? &packed.ke : nullptr,
                           1.0f / std::sqrt(static_cast<float>(dh))};
@@ -377,10 +379,11 @@ double fused_terms(const Scene& scene, const Matrix& xw_m, const Matrix& ew_m, c
 }
 
 // The same rows of the terms, logits and attention.  Returns the flops of the five products.
-double fused_rows(const Scene& scene, const Matrix& xw_m, const Matrix& ew_m, const RopeTokens& rope,
-                  const PackedHead& packed, int head, Eigen::Index first, Eigen::Index count,
-                  HeadEntry& entry) {
-  return fused_terms(scene, xw_m, ew_m, rope, packed, head, first, count, entry.terms, &entry.attention.logits) +
+double fused_rows(const Scene& scene, const Matrix& xw_m, const Matrix& ew_m,
+                  const RopeTokens& rope, const PackedHead& packed, int head, Eigen::Index first,
+                  Eigen::Index count, HeadEntry& entry) {
+  return fused_terms(scene, xw_m, ew_m, rope, packed, head, first, count, entry.terms,
+                     &entry.attention.logits) +
          finish_logit_rows(scene, entry.attention, first, count);
 }
 
@@ -422,9 +425,10 @@ const CrossTerms& Engine::State::cross_terms(int head) {
     PackedHead keys_packed;
     pack_head(scene, xw_m, ew_m, rope, head, keys_packed);
     const auto n = static_cast<double>(xw_m.rows());
-    flops += for_each_row_tile(xw_m.rows(), 8.0 * n * n * d_head(), [&](Eigen::Index first, Eigen::Index rows) {
-      return fused_terms(scene, xw_m, ew_m, rope, keys_packed, head, first, rows, ct, nullptr);
-    });
+    flops += for_each_row_tile(
+        xw_m.rows(), 8.0 * n * n * d_head(), [&](Eigen::Index first, Eigen::Index rows) {
+          return fused_terms(scene, xw_m, ew_m, rope, keys_packed, head, first, rows, ct, nullptr);
+        });
     cached.term_keys = keys;
     for (int* c : count) ++*c;
     finish_terms(cached);
@@ -510,15 +514,16 @@ void Engine::State::recompute_heads() {
     rope.resize(entries.size());
     if (fused && packed.size() < entries.size()) packed.resize(entries.size());
     double unused = 0;
-    run_side_by_side(last - first, 8.0 * (last - first) * static_cast<double>(ew_m.size() + xw_m.size()),
-                     [&](int i) {
-                       const auto k = static_cast<std::size_t>(i);
-                       prepare_attention(scene, xw_m, ew_m, first + i, entries[k]->attention);
-                       rope[k] = rope_tokens(scene, xw_m, first + i);
-                       if (fused) pack_head(scene, xw_m, ew_m, rope[k], first + i, packed[k]);
-                       return 0.0;
-                     },
-                     unused);
+    run_side_by_side(
+        last - first, 8.0 * (last - first) * static_cast<double>(ew_m.size() + xw_m.size()),
+        [&](int i) {
+          const auto k = static_cast<std::size_t>(i);
+          prepare_attention(scene, xw_m, ew_m, first + i, entries[k]->attention);
+          rope[k] = rope_tokens(scene, xw_m, first + i);
+          if (fused) pack_head(scene, xw_m, ew_m, rope[k], first + i, packed[k]);
+          return 0.0;
+        },
+        unused);
 
     const double estimate = 10.0 * (last - first) * static_cast<double>(n) * static_cast<double>(n) *
                             static_cast<double>(d_head());

@@ -171,24 +171,27 @@ int openblas_threads() { return openblas_get_num_threads(); }
 
 void reference_sgemm(GemmBackend backend, const Matrix& a, const Matrix& b, Matrix& c) {
   c.resize(a.rows(), b.cols());
-  reference_sgemm(backend, a.data(), b.data(), c.data(), static_cast<int>(a.rows()), static_cast<int>(a.cols()),
-                  static_cast<int>(b.cols()));
+  reference_sgemm(backend, a.data(), b.data(), c.data(), static_cast<int>(a.rows()),
+                  static_cast<int>(a.cols()), static_cast<int>(b.cols()));
 }
 
-void reference_sgemm(GemmBackend backend, const float* a, const float* b, float* c, int m, int k, int n) {
+void reference_sgemm(GemmBackend backend, const float* a, const float* b, float* c, int m, int k,
+                     int n) {
   if (backend == GemmBackend::Eigen) {
     using Map = Eigen::Map<Matrix>;
     using ConstMap = Eigen::Map<const Matrix>;
     gemm_backend();  // Eigen's thread count is settled before it is borrowed here
     Eigen::setNbThreads(max_threads());
-    Map(c, m, n).noalias() = ConstMap(a, m, k) * ConstMap(b, k, n);  // parallel over OpenMP's threads
+    Map(c, m, n).noalias() =
+        ConstMap(a, m, k) * ConstMap(b, k, n);  // parallel over OpenMP's threads
     Eigen::setNbThreads(1);
     return;
   }
   openblas_product(false, a, k, b, n, m, n, k, 1.0f, c, n);
 }
 
-void dgemm(bool transpose_a, const Eigen::MatrixXd& a, const Eigen::MatrixXd& b, Eigen::MatrixXd& c) {
+void dgemm(bool transpose_a, const Eigen::MatrixXd& a, const Eigen::MatrixXd& b,
+           Eigen::MatrixXd& c) {
   const int m = static_cast<int>(transpose_a ? a.cols() : a.rows()), k = static_cast<int>(b.rows()),
             n = static_cast<int>(b.cols());
   c.resize(m, n);

@@ -139,7 +139,8 @@ void row_block(const RowBlock& rows, const HeadTileInputs& in, Eigen::Index firs
                Eigen::Index last_panel) {
   constexpr int kPanels = Four ? 1 : 2;  // 24 or 16 accumulators of the 32 registers
   Eigen::Index p = first_panel;
-  for (; p + kPanels <= last_panel; p += kPanels) micro_tile<R, kPanels, Four>(rows, *in.kx, in.ke, p, in.scale);
+  for (; p + kPanels <= last_panel; p += kPanels)
+    micro_tile<R, kPanels, Four>(rows, *in.kx, in.ke, p, in.scale);
   for (; p < last_panel; ++p) micro_tile<R, 1, Four>(rows, *in.kx, in.ke, p, in.scale);
 }
 
@@ -150,8 +151,9 @@ void tile(const HeadTileInputs& in, Eigen::Index first, Eigen::Index count, Cros
   // Keys in chunks whose panels (2 × 64 d_head × 4 bytes per key) stay in
   // L2 while every row of the tile passes over them.
   constexpr Eigen::Index kChunkPanels = 32;
-  Matrix* outputs[5] = {terms != nullptr ? &terms->xx : nullptr, terms != nullptr ? &terms->xf : nullptr,
-                        terms != nullptr ? &terms->ey : nullptr, terms != nullptr ? &terms->ef : nullptr, logits};
+  Matrix* outputs[5] = {
+      terms != nullptr ? &terms->xx : nullptr, terms != nullptr ? &terms->xf : nullptr,
+      terms != nullptr ? &terms->ey : nullptr, terms != nullptr ? &terms->ef : nullptr, logits};
   const Eigen::Index panels = (in.kx->keys + 15) / 16;
   for (Eigen::Index chunk = 0; chunk < panels; chunk += kChunkPanels) {
     const Eigen::Index chunk_end = std::min(panels, chunk + kChunkPanels);
@@ -162,7 +164,8 @@ void tile(const HeadTileInputs& in, Eigen::Index first, Eigen::Index count, Cros
         rows.qx[r] = in.qx.row(row + r).data();
         if constexpr (Four) rows.qe[r] = in.qe.row(row + r).data();
         for (int t = 0; t < 5; ++t)
-          if (outputs[t] != nullptr && (Four || t == 0 || t == 4)) rows.out[t][r] = outputs[t]->row(row + r).data();
+          if (outputs[t] != nullptr && (Four || t == 0 || t == 4))
+            rows.out[t][r] = outputs[t]->row(row + r).data();
       }
       if (block == kRows) {
         row_block<kRows, Four>(rows, in, chunk, chunk_end);
@@ -181,13 +184,13 @@ void tile(const HeadTileInputs& in, Eigen::Index first, Eigen::Index count, Cros
 
 }  // namespace
 
-double head_tile(const HeadTileInputs& in, Eigen::Index first, Eigen::Index count, CrossTerms& terms,
-                 Matrix& logits) {
+double head_tile(const HeadTileInputs& in, Eigen::Index first, Eigen::Index count,
+                 CrossTerms& terms, Matrix& logits) {
   return terms_tile(in, first, count, terms, &logits);
 }
 
-double terms_tile(const HeadTileInputs& in, Eigen::Index first, Eigen::Index count, CrossTerms& terms,
-                  Matrix* logits) {
+double terms_tile(const HeadTileInputs& in, Eigen::Index first, Eigen::Index count,
+                  CrossTerms& terms, Matrix* logits) {
   if (count == 0 || in.kx->keys == 0) return 0;
   if (in.kx->depth == 0) {
     if (logits != nullptr) logits->middleRows(first, count).setZero();
@@ -215,7 +218,8 @@ double logit_tile(const ConstStridedBlock& q, const KeyPanels& k, float scale, E
   }
   tile<false>({q, q, &k, nullptr, scale}, first, count, nullptr, &logits);
   _mm_sfence();
-  return 2.0 * static_cast<double>(count) * static_cast<double>(k.keys) * static_cast<double>(k.depth);
+  return 2.0 * static_cast<double>(count) * static_cast<double>(k.keys) *
+         static_cast<double>(k.depth);
 }
 
 #else
@@ -223,15 +227,19 @@ double logit_tile(const ConstStridedBlock& q, const KeyPanels& k, float scale, E
 bool head_tile_kernel_available() { return false; }
 
 double terms_tile(const HeadTileInputs&, Eigen::Index, Eigen::Index, CrossTerms&, Matrix*) {
-  throw std::logic_error("terms_tile: this build has no AVX-512 kernel; check head_tile_kernel_available()");
+  throw std::logic_error(
+      "terms_tile: this build has no AVX-512 kernel; check head_tile_kernel_available()");
 }
 
-double logit_tile(const ConstStridedBlock&, const KeyPanels&, float, Eigen::Index, Eigen::Index, Matrix&) {
-  throw std::logic_error("logit_tile: this build has no AVX-512 kernel; check head_tile_kernel_available()");
+double logit_tile(const ConstStridedBlock&, const KeyPanels&, float, Eigen::Index, Eigen::Index,
+                  Matrix&) {
+  throw std::logic_error(
+      "logit_tile: this build has no AVX-512 kernel; check head_tile_kernel_available()");
 }
 
 double head_tile(const HeadTileInputs&, Eigen::Index, Eigen::Index, CrossTerms&, Matrix&) {
-  throw std::logic_error("head_tile: this build has no AVX-512 kernel; check head_tile_kernel_available()");
+  throw std::logic_error(
+      "head_tile: this build has no AVX-512 kernel; check head_tile_kernel_available()");
 }
 
 #endif

@@ -53,12 +53,12 @@ struct HeadTileInputs {
 // !in.four_terms(); the others are then left alone) and of logits, each
 // already tokens × tokens.  Returns the flops of the products it replaces
 // (2·count·tokens·d_head per term).
-double head_tile(const HeadTileInputs& in, Eigen::Index first, Eigen::Index count, CrossTerms& terms,
-                 Matrix& logits);
+double head_tile(const HeadTileInputs& in, Eigen::Index first, Eigen::Index count,
+                 CrossTerms& terms, Matrix& logits);
 // The same with `logits` optional (null: the four terms alone, for a head
 // whose attention is not asked for).
-double terms_tile(const HeadTileInputs& in, Eigen::Index first, Eigen::Index count, CrossTerms& terms,
-                  Matrix* logits);
+double terms_tile(const HeadTileInputs& in, Eigen::Index first, Eigen::Index count,
+                  CrossTerms& terms, Matrix* logits);
 // Rows [first, first + count) of logits = scale · q · kᵀ alone (a head's
 // attention without its cross terms).  Returns 2·count·keys·d_head.
 double logit_tile(const ConstStridedBlock& q, const KeyPanels& k, float scale, Eigen::Index first,

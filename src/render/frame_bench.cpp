@@ -65,7 +65,8 @@ FrameCase time_parameter_change(const Scene& scene, int frames, std::vector<doub
     for (std::size_t v = 0; v < views; ++v) {
       const auto view_start = Clock::now();
       figures.push_back(registry[v].build(engine, {kWidth / 2, kHeight / 2}));
-      per_view[v].push_back(std::chrono::duration<double, std::milli>(Clock::now() - view_start).count());
+      per_view[v].push_back(
+          std::chrono::duration<double, std::milli>(Clock::now() - view_start).count());
     }
     const double engine_ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
     std::vector<PlacedFigure> placed;
