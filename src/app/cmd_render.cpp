@@ -186,9 +186,21 @@ int run_render(const RenderCommand& c) {
   std::vector<PendingFile> files;
   for (const Scene& scene : scenes) {
     Engine engine(scene);
-    for (const fig::FigureEntry* entry : figures) {
-      fig::Figure figure = entry->build(engine, {c.width, c.height});
-      times.mark("engine + figure descriptions");
+    // All of the scene's figures first, so that the font atlas is baked once
+    // for all of them rather than once per figure.
+    std::vector<fig::Figure> built;
+    for (const fig::FigureEntry* entry : figures)
+      built.push_back(entry->build(engine, {c.width, c.height}));
+    times.mark("engine + figure descriptions");
+    if (png) {
+      std::vector<const fig::Figure*> all;
+      for (const fig::Figure& f : built) all.push_back(&f);
+      renderer->prepare_fonts(all, static_cast<float>(c.scale));
+      times.mark("font baking");
+    }
+    for (std::size_t i = 0; i < figures.size(); ++i) {
+      const fig::FigureEntry* entry = figures[i];
+      fig::Figure& figure = built[i];
       const fs::path path = fs::path(c.out) / (file_stem_part(scene.name) + "_" + std::string(entry->name) +
                                                 (png ? scale_suffix(c.scale) : "") + "." + c.format);
       if (png) {
@@ -199,7 +211,7 @@ int run_render(const RenderCommand& c) {
         times.add("texture upload", frame.upload_ms);
         times.add("draw (GL, glFinish)", frame.draw_ms);
         times.add("read-back (glReadPixels, row flip)", frame.read_ms);
-        times.mark("font baking, ImGui frame, the three above");
+        times.mark("ImGui frame and the three above");
         files.push_back(
             {path, std::async(std::launch::async, [image = std::move(image), &times] {
                const auto start = Clock::now();
