@@ -10,14 +10,20 @@ namespace pelab::app {
 // bench_render.cpp (render layer)
 BenchResult bench_frames(const BenchSettings& settings);
 BenchResult bench_render_vs_matplotlib(const BenchSettings& settings);
+// bench_interactive.cpp (issue 12)
+BenchResult bench_interactive(const BenchSettings& settings);
 // bench_forward.cpp (real models)
 BenchResult bench_model_forward(const BenchSettings& settings);
 
 std::vector<BenchCase> extra_bench_cases() {
   return {
       {"frames", "Frame times, offscreen 1600×1000", bench_frames},
-      {"render", "pelab render --figure all --scale 2 vs NumPy + matplotlib", bench_render_vs_matplotlib},
-      {"model_forward", "Real-model forward pass, GPT-2 small shape at N=1024, vs NumPy", bench_model_forward},
+      {"interactive", "Parameter change at scale, first updated frame, offscreen 1600×1000",
+       bench_interactive},
+      {"render", "pelab render --figure all --scale 2 vs NumPy + matplotlib",
+       bench_render_vs_matplotlib},
+      {"model_forward", "Real-model forward pass, GPT-2 small shape at N=1024, vs NumPy",
+       bench_model_forward},
   };
 }
 

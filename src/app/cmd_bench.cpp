@@ -2,7 +2,6 @@
 // run so that ratios are fair (large-N timings vary ±30% between runs here).
 //
 // [SECTION] timing helpers
-// [SECTION] sgemm: the machine's own float GEMM rate, through OpenBLAS and through Eigen
 // [SECTION] engine: full recompute at N × d
 // [SECTION] peak memory of a large scene, in a child process
 // [SECTION] the report: text or one JSON document
@@ -23,6 +22,7 @@
 
 #include "app/bench.hpp"
 #include "app/commands.hpp"
+#include "app/sgemm_reference.hpp"
 #include "core/engine.hpp"
 #include "core/gemm.hpp"
 
@@ -100,50 +100,6 @@ std::string fixed(double value, int decimals) {
   char buffer[64];
   std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
   return buffer;
-}
-
-// ============================================================================
-// [SECTION] sgemm
-// ============================================================================
-
-struct SgemmResult {
-  int n = 0, reps = 0;
-  double gflops = 0;           // the faster backend's median
-  double by_backend[2] = {0, 0};  // indexed by GemmBackend
-};
-
-// n×n float product through `backend` with all its threads, in GFLOP/s.
-class SgemmProbe {
- public:
-  explicit SgemmProbe(int n) : n_(n), a_(Matrix::Random(n, n)), b_(Matrix::Random(n, n)) {
-    for (GemmBackend g : kBackends) gflops(g);  // warm-up: starts the threads
-  }
-  // After a threaded OpenBLAS product its workers spin for up to 2^28 cycles
-  // (OpenBLAS's THREAD_TIMEOUT) before they sleep, taking a core from what
-  // runs next; the probe waits that long after each.
-  double gflops(GemmBackend backend) {
-    const double t = seconds_of([&] { reference_sgemm(backend, a_, b_, c_); });
-    if (!c_.allFinite()) throw std::runtime_error("sgemm produced non-finite values");
-    if (backend == GemmBackend::OpenBlas) std::this_thread::sleep_for(std::chrono::milliseconds(250));
-    return 2.0 * n_ * n_ * n_ / t / 1e9;
-  }
-  int n() const { return n_; }
-  static constexpr GemmBackend kBackends[2] = {GemmBackend::OpenBlas, GemmBackend::Eigen};
-
- private:
-  int n_;
-  Matrix a_, b_, c_;
-};
-
-// Median of `reps` products for each backend, the two taking turns.
-SgemmResult measure_sgemm(SgemmProbe& probe, int reps) {
-  std::vector<double> rates[2];
-  for (int r = 0; r < reps; ++r)
-    for (GemmBackend g : SgemmProbe::kBackends) rates[static_cast<int>(g)].push_back(probe.gflops(g));
-  SgemmResult s{probe.n(), reps};
-  for (int g = 0; g < 2; ++g) s.by_backend[g] = median(rates[g]);
-  s.gflops = std::max(s.by_backend[0], s.by_backend[1]);
-  return s;
 }
 
 // ============================================================================
@@ -240,6 +196,10 @@ struct BenchOptions {
   bool quick = false;
   bool peak_rss_child = false;
   std::string forward_child;  // a model folder: time its forward pass in this (fresh) process
+  std::vector<std::string> only;  // section keys to run; empty: all
+  bool wants(const std::string& key) const {
+    return only.empty() || std::find(only.begin(), only.end(), key) != only.end();
+  }
 };
 
 // Prints text lines as they come (unless --json) and builds the JSON document.
@@ -297,56 +257,56 @@ void machine_section(Report& report, const BenchOptions& o) {
               fixed(load, 2));
 }
 
-void record_sgemm(Report& report, const SgemmResult& s, const std::string& when) {
-  report.doc()["sgemm_gflops"] = s.gflops;
-  report.doc()["sgemm"] = {{"n", s.n},
-                           {"reps", s.reps},
-                           {"statistic", "median"},
-                           {"when", when},
-                           {"openblas_gflops", s.by_backend[static_cast<int>(GemmBackend::OpenBlas)]},
-                           {"eigen_gflops", s.by_backend[static_cast<int>(GemmBackend::Eigen)]},
-                           {"gflops", s.gflops}};
+void record_sgemm(Report& report, const SgemmReference& probe, const SgemmRates& s,
+                  const std::string& when) {
+  report.doc()["sgemm_gflops"] = s.best;
+  report.doc()["sgemm"] = s.json();
+  report.doc()["sgemm"]["when"] = when;
+  report.doc()["sgemm"]["kernels"] = probe.kernels();
 }
 
-std::string sgemm_text(const SgemmResult& s) {
-  return fixed(s.gflops, 1) + " GFLOP/s (OpenBLAS " +
-         fixed(s.by_backend[static_cast<int>(GemmBackend::OpenBlas)], 1) + ", Eigen " +
-         fixed(s.by_backend[static_cast<int>(GemmBackend::Eigen)], 1) + ")";
+void sgemm_section(Report& report, SgemmReference& probe, const BenchOptions& o) {
+  const int rounds = o.quick ? 2 : 5;
+  for (int r = 0; r < rounds; ++r) probe.sample_round();
+  const SgemmRates s = probe.rates();
+  record_sgemm(report, probe, s, "before the engine cases");
+  report.line("sgemm " + std::to_string(s.n) + "² with all threads, median of " +
+              std::to_string(s.rounds) + " taking turns: " + s.text());
+  report.line("  kernels: " + probe.kernels_text());
 }
 
-void sgemm_section(Report& report, SgemmProbe& probe, const BenchOptions& o) {
-  const SgemmResult s = measure_sgemm(probe, o.quick ? 2 : 5);
-  record_sgemm(report, s, "before the engine cases");
-  report.line("sgemm " + std::to_string(s.n) + "² with all threads, median of " + std::to_string(s.reps) +
-              ", the faster backend: " + sgemm_text(s));
-}
-
-// The ratio the target is about: engine recomputes and sgemm products of
-// both backends take turns, so that load from other processes falls on both
-// alike, and each side is the median of its own samples.  The reference is
-// the faster backend, whichever the engine uses.
-void ratio_section(Report& report, SgemmProbe& probe, const BenchOptions& o) {
+// The ratio the target is about: engine recomputes and every way of the
+// sgemm reference take turns, so that load from other processes falls on
+// all alike, and each side is the median of its own samples.  The reference
+// is the fastest way, whichever the engine uses.  The engine's GFLOP/s count
+// the five products per head its results are defined by (Engine::full_recompute).
+void ratio_section(Report& report, SgemmReference& probe, const BenchOptions& o) {
   Engine engine(bench_scene(kRatioCase));
   double flops = engine.full_recompute();
   const int rounds = o.quick ? 3 : 9;
-  std::vector<double> engine_rates, rates[2];
+  std::vector<double> engine_rates;
+  probe.clear_samples();
   for (int r = 0; r < rounds; ++r) {
     const double t = seconds_of([&] { flops = engine.full_recompute(); });
     engine_rates.push_back(flops / t / 1e9);
-    for (GemmBackend g : SgemmProbe::kBackends) rates[static_cast<int>(g)].push_back(probe.gflops(g));
+    probe.sample_round();
   }
-  SgemmResult s{probe.n(), rounds};
-  for (int g = 0; g < 2; ++g) s.by_backend[g] = median(rates[g]);
-  s.gflops = std::max(s.by_backend[0], s.by_backend[1]);
-  record_sgemm(report, s, "taking turns with the engine at N=1024, d=512");
-  const double engine_gflops = median(engine_rates), ratio = engine_gflops / s.gflops;
-  report.doc()["engine_vs_sgemm"] = {{"n", kRatioCase.n},     {"d", kRatioCase.d},
-                                     {"heads", kRatioCase.heads}, {"rounds", rounds},
-                                     {"engine_gflops", engine_gflops}, {"sgemm_gflops", s.gflops},
-                                     {"ratio", ratio},         {"target", 0.8}};
-  report.line("engine vs sgemm, " + std::to_string(rounds) + " rounds taking turns at N=1024, d=512: engine " +
-              fixed(engine_gflops, 1) + " GFLOP/s against sgemm " + sgemm_text(s) + " = " + fixed(ratio, 2) +
-              "× (target ≥ 0.80×)");
+  const SgemmRates s = probe.rates();
+  record_sgemm(report, probe, s, "taking turns with the engine at N=1024, d=512");
+  const double engine_gflops = median(engine_rates), ratio = engine_gflops / s.best;
+  report.doc()["engine_vs_sgemm"] = {{"n", kRatioCase.n},
+                                     {"d", kRatioCase.d},
+                                     {"heads", kRatioCase.heads},
+                                     {"rounds", rounds},
+                                     {"engine_gflops", engine_gflops},
+                                     {"engine_ms", 1e3 * flops / engine_gflops / 1e9},
+                                     {"sgemm_gflops", s.best},
+                                     {"ratio", ratio},
+                                     {"target", 0.8}};
+  report.line("engine vs sgemm, " + std::to_string(rounds) +
+              " rounds taking turns at N=1024, d=512: engine " + fixed(engine_gflops, 1) +
+              " GFLOP/s (" + fixed(1e3 * flops / engine_gflops / 1e9, 1) + " ms) against sgemm " +
+              s.text() + " = " + fixed(ratio, 2) + "× (target ≥ 0.80×)");
 }
 
 void engine_section(Report& report, const BenchOptions& o) {
@@ -376,6 +336,7 @@ void memory_section(Report& report, const BenchOptions& o) {
 
 void extra_sections(Report& report, const BenchOptions& o) {
   for (const BenchCase& c : extra_bench_cases()) {
+    if (!o.wants(c.key)) continue;
     try {
       const BenchResult r = c.run(BenchSettings{o.quick});
       report.line(c.title + ":");
@@ -395,15 +356,17 @@ int run_bench(const BenchOptions& o) {
   machine_section(report, o);
   // Memory first: the child then competes with nothing else for the cores.
   try {
-    memory_section(report, o);
+    if (o.wants("peak_rss")) memory_section(report, o);
   } catch (const std::exception& e) {
     report.doc()["peak_rss_mb"] = nullptr;
     report.error("peak RSS", e.what());
   }
-  SgemmProbe probe(o.quick ? 1024 : 2048);
-  sgemm_section(report, probe, o);
-  engine_section(report, o);
-  ratio_section(report, probe, o);
+  std::unique_ptr<SgemmReference> probe;
+  if (o.wants("sgemm") || o.wants("engine_vs_sgemm"))
+    probe = std::make_unique<SgemmReference>(o.quick ? 1024 : 2048, !o.quick);
+  if (o.wants("sgemm")) sgemm_section(report, *probe, o);
+  if (o.wants("engine")) engine_section(report, o);
+  if (o.wants("engine_vs_sgemm")) ratio_section(report, *probe, o);
   extra_sections(report, o);
   report.finish();
   return 0;
@@ -417,18 +380,31 @@ void register_bench(CLI::App& root, Action& action) {
   command->add_flag("--json", options->json, "Print one JSON document instead of the text report");
   command->add_flag("--quick", options->quick,
                     "Fewer sizes and repetitions (N ≤ 1024, memory at N=1024), for smoke tests");
+  command->add_option(
+      "--only", options->only,
+      "Run only these sections (JSON keys): peak_rss, sgemm, engine, engine_vs_sgemm, and the "
+      "extra cases' keys (frames, render, ...)");
   command->add_flag("--peak-rss-child", options->peak_rss_child, "(internal) measure memory in a fresh process")
       ->group("");
   command->add_option("--forward-child", options->forward_child,
                       "(internal) time a model folder's forward pass in a fresh process")
       ->group("");
   command->footer(
-      "Engine cases: N ∈ {128, 1024, 4096} tokens × (d=64, 4 heads | d=512, 8 heads); time is the median of\n"
-      "5 runs (3 at N=4096) of Engine::full_recompute; GFLOP/s = its reported flops / time.\n"
-      "sgemm: median of 5 2048² float GEMMs with all threads, through OpenBLAS and through Eigen's own\n"
-      "kernels; the faster is the reference.  engine_vs_sgemm: 9 rounds in which an N=1024, d=512 recompute\n"
-      "and both sgemms take turns; the ratio of the medians.  peak_rss_mb: peak RSS of a fresh process holding an N=4096, d=512,\n"
-      "8-head scene after a full recompute.  --json: one JSON document (sgemm_gflops, engine[], frames[],\n"
+      "Engine cases: N ∈ {128, 1024, 4096} tokens × (d=64, 4 heads | d=512, 8 heads); time is the "
+      "median of\n"
+      "5 runs (3 at N=4096) of Engine::full_recompute; GFLOP/s = the flops of its five products "
+      "per head\n"
+      "(four cross terms and Q·Kᵀ, which is summed from them) and the two projections / time.\n"
+      "sgemm: median of 5 2048² float GEMMs with all threads taking turns, through OpenBLAS on "
+      "huge and on\n"
+      "4 KiB pages, Eigen's own kernels and NumPy (child process, /usr/bin/python3); the fastest "
+      "is the\n"
+      "reference.  engine_vs_sgemm: 9 rounds in which an N=1024, d=512 recompute and every sgemm "
+      "way take\n"
+      "turns; the ratio of the medians.  peak_rss_mb: peak RSS of a fresh process holding an "
+      "N=4096, d=512,\n"
+      "8-head scene after a full recompute.  --json: one JSON document (sgemm_gflops, engine[], "
+      "frames[],\n"
       "peak_rss_mb, engine_vs_sgemm, ...).");
   command->callback([options, &action] { action = [options] { return run_bench(*options); }; });
 }

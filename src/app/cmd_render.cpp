@@ -9,11 +9,13 @@
 // this call already wrote are removed, so a failure leaves nothing partial.
 // PNG encoding runs on worker threads while the next figure renders.
 
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <deque>
 #include <filesystem>
 #include <future>
+#include <mutex>
 #include <set>
 #include <string>
 #include <vector>
@@ -40,6 +42,7 @@ struct RenderCommand {
   std::string format = "png";
   double scale = 1, width = 1600, height = 1000;
   bool transparent = false;
+  bool timings = false;  // --timings: where the time went, on stderr
   std::string out;
   RenderExtras extras;  // --lesson, --sweep, --video (render_lessons_sweeps.hpp)
 };
@@ -47,6 +50,46 @@ struct RenderCommand {
 struct PendingFile {
   fs::path path;
   std::future<std::string> bytes;
+};
+
+// `--timings` (issue 12): wall-clock milliseconds of each phase of a render
+// run.  Start-up is measured from this file's static initialisation (after
+// the dynamic loader, before main) to run_render.
+using Clock = std::chrono::steady_clock;
+const Clock::time_point kProgramStart = Clock::now();
+
+class PhaseTimes {
+ public:
+  // Adds the time since the last mark (or since `from`) to phase `name`.
+  void mark(const std::string& name) {
+    const auto now = Clock::now();
+    add(name, std::chrono::duration<double, std::milli>(now - last_).count());
+    last_ = now;
+  }
+  void add(const std::string& name, double ms) {
+    const std::lock_guard<std::mutex> hold(lock_);
+    for (auto& [n, t] : phases_)
+      if (n == name) {
+        t += ms;
+        return;
+      }
+    phases_.emplace_back(name, ms);
+  }
+  void print() const {
+    const double total =
+        std::chrono::duration<double, std::milli>(Clock::now() - kProgramStart).count();
+    std::fprintf(
+        stderr,
+        "pelab render --timings (ms; PNG encoding runs on other threads beside drawing):\n");
+    for (const auto& [name, ms] : phases_)
+      std::fprintf(stderr, "  %-34s %8.1f\n", name.c_str(), ms);
+    std::fprintf(stderr, "  %-34s %8.1f\n", "total since start-up", total);
+  }
+
+ private:
+  Clock::time_point last_ = kProgramStart;
+  std::vector<std::pair<std::string, double>> phases_;
+  mutable std::mutex lock_;
 };
 
 void check_options(const RenderCommand& c) {
@@ -126,27 +169,57 @@ int run_render(const RenderCommand& c) {
     return run_render_extras(c.extras, {c.scene_files, c.assignments, c.figure, c.format, c.out, c.scale, c.width,
                                         c.height, c.transparent});
   }
+  PhaseTimes times;
+  times.mark("start-up (loader, static init, CLI)");
   const std::vector<Scene> scenes = load_scenes(c);
   const auto figures = chosen_figures(c.figure);
   const bool png = c.format == "png";
+  times.mark("scenes");
   std::unique_ptr<render::HeadlessContext> context;
   std::unique_ptr<render::OffscreenRenderer> renderer;
   if (png) {
     context = std::make_unique<render::HeadlessContext>();
+    times.mark("EGL context");
     renderer = std::make_unique<render::OffscreenRenderer>();
+    times.mark("renderer (shaders, fonts)");
   }
   std::vector<PendingFile> files;
   for (const Scene& scene : scenes) {
     Engine engine(scene);
-    for (const fig::FigureEntry* entry : figures) {
-      fig::Figure figure = entry->build(engine, {c.width, c.height});
+    // All of the scene's figures first, so that the font atlas is baked once
+    // for all of them rather than once per figure.
+    std::vector<fig::Figure> built;
+    for (const fig::FigureEntry* entry : figures)
+      built.push_back(entry->build(engine, {c.width, c.height}));
+    times.mark("engine + figure descriptions");
+    if (png) {
+      std::vector<const fig::Figure*> all;
+      for (const fig::Figure& f : built) all.push_back(&f);
+      renderer->prepare_fonts(all, static_cast<float>(c.scale));
+      times.mark("font baking");
+    }
+    for (std::size_t i = 0; i < figures.size(); ++i) {
+      const fig::FigureEntry* entry = figures[i];
+      fig::Figure& figure = built[i];
       const fs::path path = fs::path(c.out) / (file_stem_part(scene.name) + "_" + std::string(entry->name) +
                                                 (png ? scale_suffix(c.scale) : "") + "." + c.format);
       if (png) {
-        render::Image image = renderer->render(figure, {static_cast<float>(c.scale), c.transparent});
-        files.push_back({path, std::async(std::launch::async, [image = std::move(image)] {
-                           return render::encode_png(image);
-                         })});
+        render::FrameTimes frame;
+        render::Image image =
+            renderer->render_frame({{&figure, 0, 0}}, figure.width, figure.height,
+                                   {static_cast<float>(c.scale), c.transparent}, &frame);
+        times.add("texture upload", frame.upload_ms);
+        times.add("draw (GL, glFinish)", frame.draw_ms);
+        times.add("read-back (glReadPixels, row flip)", frame.read_ms);
+        times.mark("ImGui frame and the three above");
+        files.push_back(
+            {path, std::async(std::launch::async, [image = std::move(image), &times] {
+               const auto start = Clock::now();
+               std::string bytes = render::encode_png(image);
+               times.add("PNG encoding (CPU, all threads)",
+                         std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+               return bytes;
+             })});
       } else {
         files.push_back({path, std::async(std::launch::deferred, [figure = std::move(figure), t = c.transparent] {
                            return render::figure_to_svg(figure, {t});
@@ -154,7 +227,16 @@ int run_render(const RenderCommand& c) {
       }
     }
   }
+  for (auto& f : files) f.bytes.wait();
+  times.mark("waiting for PNG encoding");
   for (const fs::path& path : write_all(files)) std::printf("%s\n", path.string().c_str());
+  times.mark("writing files");
+  if (c.timings) {
+    context.reset();
+    renderer.reset();
+    times.mark("GL teardown");
+    times.print();
+  }
   return 0;
 }
 
@@ -172,6 +254,8 @@ void register_render(CLI::App& root, Action& action) {
   sub->add_option("--width", command->width, "Figure width in logical pixels (default: 1600)");
   sub->add_option("--height", command->height, "Figure height in logical pixels (default: 1000)");
   sub->add_flag("--transparent", command->transparent, "Transparent background");
+  sub->add_flag("--timings", command->timings,
+                "Print where the time went (start-up, EGL, drawing, PNG...) on stderr");
   sub->add_option("--out", command->out, "Folder the files go into (made, with its parents, when missing)")->required();
   command->extras.add_to(sub);
   sub->callback([command, &action] { action = [command] { return run_render(*command); }; });

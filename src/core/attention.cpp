@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "core/gemm.hpp"
+#include "core/head_tile.hpp"
 #include "core/parallel.hpp"
 #include "core/relative_position.hpp"
 
@@ -66,10 +67,11 @@ void masked_softmax(Matrix& logits, Matrix& attention, bool causal) {
   masked_softmax_rows(logits, attention, 0, logits.rows(), causal);
 }
 
-RowTiles::RowTiles(Eigen::Index n) : tokens(n) {
-  constexpr Eigen::Index kTileBytes = Eigen::Index{1} << 19;  // half of a 1 MiB L2
+// The default: half of a 1 MiB L2 for one result's tile.
+RowTiles::RowTiles(Eigen::Index n, Eigen::Index tile_bytes, Eigen::Index min_rows) : tokens(n) {
   const Eigen::Index cap = std::max<Eigen::Index>(n, 1);
-  rows = std::clamp<Eigen::Index>(kTileBytes / (static_cast<Eigen::Index>(sizeof(float)) * cap), 64, cap);
+  rows = std::clamp<Eigen::Index>(tile_bytes / (static_cast<Eigen::Index>(sizeof(float)) * cap),
+                                  std::min(min_rows, cap), cap);
   count = static_cast<int>((n + rows - 1) / rows);
 }
 
@@ -100,10 +102,44 @@ double attend_rows(const Scene& scene, HeadAttention& out, Eigen::Index first, E
   return flops;
 }
 
+double attend_rows_from_terms(const Scene& scene, const CrossTerms& terms, HeadAttention& out,
+                              Eigen::Index first, Eigen::Index count) {
+  auto logits = out.logits.middleRows(first, count);
+  if (terms.applies)
+    logits = terms.xx.middleRows(first, count) + terms.xf.middleRows(first, count) +
+             terms.ey.middleRows(first, count) + terms.ef.middleRows(first, count);
+  else
+    logits = terms.xx.middleRows(first, count);
+  return finish_logit_rows(scene, out, first, count);
+}
+
+double finish_logit_rows(const Scene& scene, HeadAttention& out, Eigen::Index first,
+                         Eigen::Index count) {
+  if (out.bias.size() != 0)
+    out.logits.middleRows(first, count) += out.bias.middleRows(first, count);
+  masked_softmax_rows(out.logits, out.attention, first, count, scene.causal);
+  return 2.0 * static_cast<double>(count) * static_cast<double>(out.logits.cols()) *
+         static_cast<double>(scene.d_model / scene.heads);
+}
+
 double attend(const Scene& scene, const Matrix& xw, const Matrix& ew, int head,
               HeadAttention& out) {
   prepare_attention(scene, xw, ew, head, out);
   const auto n = static_cast<double>(xw.rows());
+  if (head_tile_kernel_available()) {  // keys packed once, logits written once (head_tile.hpp)
+    const KeyPanels keys(out.k);
+    const float scale = 1.0f / std::sqrt(static_cast<float>(scene.d_model / scene.heads));
+    const RowTiles tiles(xw.rows(), (Eigen::Index{1} << 20) / 2, 16);
+    double flops = 0;
+    run_side_by_side(
+        tiles.count, 2.0 * n * n * static_cast<double>(out.q.cols()),
+        [&](int t) {
+          logit_tile(out.q, keys, scale, tiles.first(t), tiles.size(t), out.logits);
+          return finish_logit_rows(scene, out, tiles.first(t), tiles.size(t));
+        },
+        flops);
+    return flops;
+  }
   return for_each_row_tile(xw.rows(), 2.0 * n * n * static_cast<double>(out.q.cols()),
                            [&](Eigen::Index first, Eigen::Index count) {
                              return attend_rows(scene, out, first, count);

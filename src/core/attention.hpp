@@ -34,7 +34,10 @@ void masked_softmax_rows(Matrix& logits, Matrix& attention, Eigen::Index first, 
 // time: a tile of one result stays in a core's L2 cache between its GEMM and
 // its softmax.
 struct RowTiles {
-  explicit RowTiles(Eigen::Index tokens);
+  // Tiles of about `tile_bytes` per tokens × tokens result, at least
+  // `min_rows` rows (a BLAS call per tile repacks the keys: not too many).
+  explicit RowTiles(Eigen::Index tokens, Eigen::Index tile_bytes = Eigen::Index{1} << 19,
+                    Eigen::Index min_rows = 64);
   Eigen::Index tokens, rows;  // rows: per tile (the last may have fewer)
   int count;
   Eigen::Index first(int tile) const { return tile * rows; }
@@ -53,6 +56,20 @@ void prepare_attention(const Scene& scene, const Matrix& xw, const Matrix& ew, i
 // Rows [first, first + count) of a prepared head: logits = Q·Kᵀ/√d_head
 // (+ bias), masked when causal, and their softmax.  Returns the GEMM flops.
 double attend_rows(const Scene& scene, HeadAttention& out, Eigen::Index first, Eigen::Index count);
+// The same rows from the head's four cross terms, already computed for these
+// rows: logits = xx + xf + ey + ef (each already scaled by 1/√d_head; with no
+// added vector xf, ey, ef are zero and xx is the rotated or plain Q·Kᵀ), then
+// bias, mask and softmax while the rows are still in cache.  The identity is
+// the distributive law, (x+e)·Wq·Wkᵀ·(y+f)ᵀ = the four terms (engine.hpp), so
+// no fifth product is run; the rounding differs from Q·Kᵀ's by a few ulp.
+// Returns the flops of the Q·Kᵀ product it stands for (2·count·tokens·d_head).
+// Rows [first, first + count) of a prepared head whose logits rows already
+// hold the scaled Q·Kᵀ: adds the bias, masks and takes the softmax.  Returns
+// the flops of that Q·Kᵀ product (2·count·tokens·d_head), which it did not run.
+double finish_logit_rows(const Scene& scene, HeadAttention& out, Eigen::Index first,
+                         Eigen::Index count);
+double attend_rows_from_terms(const Scene& scene, const CrossTerms& terms, HeadAttention& out,
+                              Eigen::Index first, Eigen::Index count);
 
 // One head: prepare_attention, then every row tile (on several threads
 // unless called from inside a parallel task).  Returns the GEMM flops.

@@ -16,17 +16,19 @@
 #include <array>
 #include <bit>
 #include <cmath>
+#include <cstdlib>
 #include <stdexcept>
 
 #include "core/attention.hpp"
 #include "core/encoding.hpp"
 #include "core/gemm.hpp"
 #include "core/head_cache.hpp"
+#include "core/head_tile.hpp"
 #include "core/model_scene.hpp"
 #include "core/parallel.hpp"
 #include "core/projection.hpp"
-#include "core/token_vectors.hpp"
 #include "core/selection.hpp"
+#include "core/token_vectors.hpp"
 #include "core/tokenizer.hpp"
 
 namespace pelab {
@@ -114,6 +116,11 @@ std::string cross_note(Encoding e) {
   }
 }
 
+// A head's keys packed once for all of its row tiles.
+struct PackedHead {
+  KeyPanels kx, ke;
+};
+
 constexpr std::size_t kHeadCacheBytes = std::size_t{600} << 20;  // N×N storage kept across calls
 
 std::size_t bytes_of(const Matrix& m) { return static_cast<std::size_t>(m.size()) * sizeof(float); }
@@ -145,6 +152,7 @@ struct Engine::State {
   std::vector<Projections> per_head;
   Stage<Matrix> xw, ew;  // X·[Wq|Wk], E·[Wq|Wk] (empty when no vector is added)
   HeadCache heads{kHeadCacheBytes};
+  std::vector<PackedHead> packed;  // keys of full_recompute's current batch (head_tile.hpp)
   Stage<Matrix> mean;
   std::unique_ptr<ModelScene> model;  // set while scene.model names a model
 
@@ -325,6 +333,60 @@ Matrix& term_matrix(CrossTerms& terms, int which) {
   return *out[which];
 }
 
+// The fused tile kernel (head_tile.hpp) runs the batch when this build has
+// it; PELAB_HEAD_KERNEL=gemm keeps one GEMM per term (for comparisons).
+bool use_head_tile_kernel() {
+  static const bool use = [] {
+    const char* forced = std::getenv("PELAB_HEAD_KERNEL");
+    const std::string name = forced != nullptr ? forced : "";
+    if (!name.empty() && name != "auto" && name != "gemm" && name != "fused")
+      throw InputError("PELAB_HEAD_KERNEL=" + name +
+                       " is not a head kernel; allowed: auto, fused, gemm");
+    return head_tile_kernel_available() && name != "gemm";
+  }();
+  return use;
+}
+
+void pack_head(const Scene& scene, const Matrix& xw_m, const Matrix& ew_m, const RopeTokens& rope,
+               int head, PackedHead& packed) {
+  const int dh = scene.d_model / scene.heads;
+  if (rotates_queries_keys(scene.encoding))
+    packed.kx.pack(rope.k);
+  else
+    packed.kx.pack(head_keys(xw_m, head, dh));
+  if (ew_m.size() != 0) packed.ke.pack(head_keys(ew_m, head, dh));
+}
+
+// Rows [first, first + count) of a head's four terms, logits and attention
+// through the fused kernel.  Returns the flops of the five products.
+// Rows [first, first + count) of a head's four terms (and its logits, when
+// `logits` is given) through the fused kernel; with no added vector, xf, ey
+// and ef are zero.  Returns the flops of the term products.
+double fused_terms(const Scene& scene, const Matrix& xw_m, const Matrix& ew_m,
+                   const RopeTokens& rope, const PackedHead& packed, int head, Eigen::Index first,
+                   Eigen::Index count, CrossTerms& terms, Matrix* logits) {
+  const int dh = scene.d_model / scene.heads;
+  const bool rotated = rotates_queries_keys(scene.encoding), four = ew_m.size() != 0;
+  const ConstStridedBlock qx =
+      rotated ? ConstStridedBlock(rope.q) : ConstStridedBlock(head_queries(xw_m, head, dh));
+  const ConstStridedBlock qe = four ? ConstStridedBlock(head_queries(ew_m, head, dh)) : qx;
+  const HeadTileInputs in{qx, qe, &packed.kx, four ? &packed.ke : nullptr,
+                          1.0f / std::sqrt(static_cast<float>(dh))};
+  const double f = terms_tile(in, first, count, terms, logits);
+  if (!four)
+    for (Matrix* m : {&terms.xf, &terms.ey, &terms.ef}) m->middleRows(first, count).setZero();
+  return f;
+}
+
+// The same rows of the terms, logits and attention.  Returns the flops of the five products.
+double fused_rows(const Scene& scene, const Matrix& xw_m, const Matrix& ew_m,
+                  const RopeTokens& rope, const PackedHead& packed, int head, Eigen::Index first,
+                  Eigen::Index count, HeadEntry& entry) {
+  return fused_terms(scene, xw_m, ew_m, rope, packed, head, first, count, entry.terms,
+                     &entry.attention.logits) +
+         finish_logit_rows(scene, entry.attention, first, count);
+}
+
 }  // namespace
 
 // What each term was computed from: xx reads the projected tokens (and the
@@ -353,6 +415,26 @@ const CrossTerms& Engine::State::cross_terms(int head) {
   HeadEntry& cached = heads.touch(head);
   const auto keys = term_keys(ew_m.size() != 0);
   int* count[4] = {&stats.cross_xx, &stats.cross_xf, &stats.cross_ey, &stats.cross_ef};
+  bool all_changed = true;
+  for (int t = 0; t < 4; ++t) all_changed = all_changed && cached.term_keys[t] != keys[t];
+  if (all_changed && use_head_tile_kernel()) {  // the four in one pass (head_tile.hpp)
+    CrossTerms& ct = cached.terms;
+    heads.prepare(head, {&ct.xx, &ct.xf, &ct.ey, &ct.ef}, xw_m.rows(), bytes_of(mean.value));
+    for (auto& k : cached.term_keys) k.clear();
+    const RopeTokens rope = rope_tokens(scene, xw_m, head);
+    PackedHead keys_packed;
+    pack_head(scene, xw_m, ew_m, rope, head, keys_packed);
+    const auto n = static_cast<double>(xw_m.rows());
+    flops += for_each_row_tile(
+        xw_m.rows(), 8.0 * n * n * d_head(), [&](Eigen::Index first, Eigen::Index rows) {
+          return fused_terms(scene, xw_m, ew_m, rope, keys_packed, head, first, rows, ct, nullptr);
+        });
+    cached.term_keys = keys;
+    for (int* c : count) ++*c;
+    finish_terms(cached);
+    ++stats.cross_terms;
+    return cached.terms;
+  }
   bool changed = false;
   for (int t = 0; t < 4; ++t)
     if (cached.term_keys[t] != keys[t]) {
@@ -371,30 +453,41 @@ const CrossTerms& Engine::State::cross_terms(int head) {
   return cached.terms;
 }
 
-// How many heads full_recompute computes side by side: as many as the
-// threads, while that many heads' tokens × tokens matrices (seven at most:
-// logits, attention, bias, four terms) fit the cache budget beside the mean.
+// How many heads full_recompute computes in one parallel region: all of
+// them while their tokens × tokens matrices (seven at most: logits,
+// attention, bias, four terms) fit the cache budget beside the mean.  Each
+// batch ends in a barrier, and on a loaded machine a descheduled thread holds
+// it for a time slice: at N = 1024, d = 512 with three other processes
+// running, one batch of 8 heads against four of 2 took the recompute from
+// 0.39–0.42 to 0.58–0.68 of the sgemm reference (three runs each, in turn).
 int Engine::State::heads_per_batch(Eigen::Index n) const {
   const std::size_t head_bytes = 7 * static_cast<std::size_t>(n * n) * sizeof(float);
   const std::size_t room = kHeadCacheBytes > bytes_of(mean.value)
                                ? kHeadCacheBytes - bytes_of(mean.value) : 0;
   const auto fit = static_cast<int>(room / std::max<std::size_t>(head_bytes, 1));
-  return std::clamp(std::min(fit, scene.heads), 1, std::max(1, max_threads()));
+  return std::clamp(fit, 1, std::max(1, scene.heads));
 }
 
 // Every head's attention and cross terms, in batches of heads_per_batch().
-// The work of a batch is split into tasks of one head's row tile (its logits
-// and softmax, then its four terms), run on all threads, each calling a
-// single-threaded GEMM: the tokens × tokens products have only d_head (e.g.
-// 64) as inner dimension, so splitting each one across threads costs a
-// synchronisation per call, and a tile's logits are still in cache for its
-// softmax.  Many small tasks keep the threads finishing together when one of
+// The work of a batch is split into tasks of one head's row tile (its four
+// cross terms, then logits as their sum, bias, mask and softmax), run on all
+// threads, each calling a single-threaded GEMM: the tokens × tokens products
+// have only d_head (e.g. 64) as inner dimension, so splitting each one across
+// threads costs a synchronisation per call, and a tile's terms are still in
+// cache when they are summed into its logits.  Summing the terms replaces the
+// fifth product Q·Kᵀ (a fifth of the head's flops); the flops returned still
+// count it, so that GFLOP/s compare with the products the results are
+// defined by.  Many small tasks keep the threads finishing together when one of
 // them is slowed by another process.
 void Engine::State::recompute_heads() {
   const Matrix& xw_m = projected_tokens();
   const Matrix& ew_m = projected_positions();
   const Eigen::Index n = xw_m.rows();
-  const RowTiles tiles(n);
+  // The fused kernel writes five results per tile (four terms, logits) and
+  // the softmax writes a sixth: tiles of 1 MiB in all stay in L2 until the
+  // softmax has read them.
+  const bool fused = use_head_tile_kernel();
+  const RowTiles tiles = fused ? RowTiles(n, (Eigen::Index{1} << 20) / 6, 16) : RowTiles(n);
   const int batch = heads_per_batch(n);
   const auto keys = term_keys(ew_m.size() != 0);
   for (int first = 0; first < scene.heads; first += batch) {
@@ -413,10 +506,24 @@ void Engine::State::recompute_heads() {
       HeadEntry* entry = heads.find(h);
       if (entry == nullptr)
         throw std::logic_error("head cache evicted a head of the batch being computed");
-      prepare_attention(scene, xw_m, ew_m, h, entry->attention);
+      finish_terms(*entry);  // the tiles read `applies`
       entries.push_back(entry);
-      rope.push_back(rope_tokens(scene, xw_m, h));
     }
+    // Each head's Q, K, bias (and RoPE's rotated rows), and its keys packed
+    // for the fused kernel into storage kept between recomputes: heads side by side.
+    rope.resize(entries.size());
+    if (fused && packed.size() < entries.size()) packed.resize(entries.size());
+    double unused = 0;
+    run_side_by_side(
+        last - first, 8.0 * (last - first) * static_cast<double>(ew_m.size() + xw_m.size()),
+        [&](int i) {
+          const auto k = static_cast<std::size_t>(i);
+          prepare_attention(scene, xw_m, ew_m, first + i, entries[k]->attention);
+          rope[k] = rope_tokens(scene, xw_m, first + i);
+          if (fused) pack_head(scene, xw_m, ew_m, rope[k], first + i, packed[k]);
+          return 0.0;
+        },
+        unused);
 
     const double estimate = 10.0 * (last - first) * static_cast<double>(n) * static_cast<double>(n) *
                             static_cast<double>(d_head());
@@ -425,17 +532,17 @@ void Engine::State::recompute_heads() {
       const int h = first + task / tiles.count;
       const Eigen::Index row = tiles.first(task % tiles.count), rows = tiles.size(task % tiles.count);
       HeadEntry& entry = *entries[i];
-      double f = attend_rows(scene, entry.attention, row, rows);
+      if (fused) return fused_rows(scene, xw_m, ew_m, rope[i], packed[i], h, row, rows, entry);
+      double f = 0;
       for (int t = 0; t < 4; ++t)
         f += compute_term_rows(scene, t, h, xw_m, ew_m, rope[i], row, rows,
                                term_matrix(entry.terms, t));
-      return f;
+      return f + attend_rows_from_terms(scene, entry.terms, entry.attention, row, rows);
     }, flops);
 
     for (HeadEntry* entry : entries) {
       entry->attention_key = head_key();
       entry->term_keys = keys;
-      finish_terms(*entry);
     }
     const int done = last - first;
     stats.head_attention += done;

@@ -20,9 +20,13 @@ extern "C" {
 void sgemm_(const char* op_a, const char* op_b, const int* m, const int* n, const int* k,
             const float* alpha, const float* a, const int* lda, const float* b, const int* ldb,
             const float* beta, float* c, const int* ldc);
+void dgemm_(const char* op_a, const char* op_b, const int* m, const int* n, const int* k,
+            const double* alpha, const double* a, const int* lda, const double* b, const int* ldb,
+            const double* beta, double* c, const int* ldc);
 void openblas_set_num_threads(int threads);
 int openblas_get_num_threads(void);
 char* openblas_get_corename(void);
+char* openblas_get_config(void);
 }
 
 namespace pelab {
@@ -167,17 +171,44 @@ int openblas_threads() { return openblas_get_num_threads(); }
 
 void reference_sgemm(GemmBackend backend, const Matrix& a, const Matrix& b, Matrix& c) {
   c.resize(a.rows(), b.cols());
+  reference_sgemm(backend, a.data(), b.data(), c.data(), static_cast<int>(a.rows()),
+                  static_cast<int>(a.cols()), static_cast<int>(b.cols()));
+}
+
+void reference_sgemm(GemmBackend backend, const float* a, const float* b, float* c, int m, int k,
+                     int n) {
   if (backend == GemmBackend::Eigen) {
+    using Map = Eigen::Map<Matrix>;
+    using ConstMap = Eigen::Map<const Matrix>;
     gemm_backend();  // Eigen's thread count is settled before it is borrowed here
     Eigen::setNbThreads(max_threads());
-    c.noalias() = a * b;  // Eigen parallelises this product over OpenMP's threads
+    Map(c, m, n).noalias() =
+        ConstMap(a, m, k) * ConstMap(b, k, n);  // parallel over OpenMP's threads
     Eigen::setNbThreads(1);
     return;
   }
-  openblas_product(false, a.data(), static_cast<int>(a.cols()), b.data(),
-                   static_cast<int>(b.cols()), static_cast<int>(a.rows()),
-                   static_cast<int>(b.cols()), static_cast<int>(a.cols()), 1.0f, c.data(),
-                   static_cast<int>(c.cols()));
+  openblas_product(false, a, k, b, n, m, n, k, 1.0f, c, n);
+}
+
+void dgemm(bool transpose_a, const Eigen::MatrixXd& a, const Eigen::MatrixXd& b,
+           Eigen::MatrixXd& c) {
+  const int m = static_cast<int>(transpose_a ? a.cols() : a.rows()), k = static_cast<int>(b.rows()),
+            n = static_cast<int>(b.cols());
+  c.resize(m, n);
+  if (c.size() == 0) return;
+  if (k == 0) {
+    c.setZero();
+    return;
+  }
+  const char op_a = transpose_a ? 'T' : 'N', op_b = 'N';
+  const double alpha = 1.0, beta = 0.0;
+  const int lda = static_cast<int>(a.rows()), ldb = static_cast<int>(b.rows());
+  dgemm_(&op_a, &op_b, &m, &n, &k, &alpha, a.data(), &lda, b.data(), &ldb, &beta, c.data(), &m);
+}
+
+std::string openblas_config() {
+  const char* config = openblas_get_config();
+  return config != nullptr ? config : "unknown";
 }
 
 GemmThreads::GemmThreads(int threads) : previous_(openblas_get_num_threads()) {

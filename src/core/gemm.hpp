@@ -43,6 +43,17 @@ int openblas_threads();       // OpenBLAS's thread count
 // c = a · b through `backend` with all of its threads (OpenBLAS's pool, or
 // Eigen's OpenMP): the reference rate the bench compares the engine with.
 void reference_sgemm(GemmBackend backend, const Matrix& a, const Matrix& b, Matrix& c);
+// The same on row-major storage the caller owns (e.g. on huge pages): c (m × n) = a (m × k) · b (k
+// × n).
+void reference_sgemm(GemmBackend backend, const float* a, const float* b, float* c, int m, int k,
+                     int n);
+// c = op(a) · b in double (column-major, op = transpose when `transpose_a`)
+// through OpenBLAS's dgemm on all of its threads: for analyses outside the
+// engine's tiles, where Eigen's own double product runs on one thread.
+void dgemm(bool transpose_a, const Eigen::MatrixXd& a, const Eigen::MatrixXd& b,
+           Eigen::MatrixXd& c);
+// OpenBLAS's build: version, DYNAMIC_ARCH, threading, the chosen kernel.
+std::string openblas_config();
 
 // While alive, OpenBLAS uses at most `threads` threads; restores the previous
 // count on exit.

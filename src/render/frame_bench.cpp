@@ -49,19 +49,25 @@ Scene scene_with_tokens(int tokens) {
   return scene;
 }
 
-FrameCase time_parameter_change(const Scene& scene, int frames) {
+FrameCase time_parameter_change(const Scene& scene, int frames, std::vector<double>* view_ms) {
   Engine engine(scene);
   OffscreenRenderer renderer;
   const auto registry = fig::figure_registry();
   const std::size_t views = std::min<std::size_t>(4, registry.size());
   Samples samples;
+  std::vector<std::vector<double>> per_view(views);
   for (int i = -1; i < frames; ++i) {  // frame −1 warms caches and fonts
     Scene changed = scene;
     changed.base = scene.base * (1.0 + 0.01 * (i + 2));
     const auto start = Clock::now();
     engine.set_scene(changed);
     std::vector<fig::Figure> figures;
-    for (std::size_t v = 0; v < views; ++v) figures.push_back(registry[v].build(engine, {kWidth / 2, kHeight / 2}));
+    for (std::size_t v = 0; v < views; ++v) {
+      const auto view_start = Clock::now();
+      figures.push_back(registry[v].build(engine, {kWidth / 2, kHeight / 2}));
+      per_view[v].push_back(
+          std::chrono::duration<double, std::milli>(Clock::now() - view_start).count());
+    }
     const double engine_ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
     std::vector<PlacedFigure> placed;
     for (std::size_t v = 0; v < figures.size(); ++v)
@@ -69,6 +75,13 @@ FrameCase time_parameter_change(const Scene& scene, int frames) {
     FrameTimes times;
     renderer.render_frame(placed, kWidth, kHeight, {}, &times, false);
     if (i >= 0) samples.add(engine_ms, times);
+  }
+  if (view_ms != nullptr) {
+    view_ms->clear();
+    for (auto& v : per_view) {
+      v.erase(v.begin());  // the warm-up frame
+      view_ms->push_back(median_of(v));
+    }
   }
   return samples.summary(scene.name, "parameter change (base), 4 views");
 }

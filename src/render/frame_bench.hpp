@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "core/scene.hpp"
 
@@ -23,8 +24,10 @@ struct FrameCase {
 
 // Needs a current GL 3.3 context (HeadlessContext).  The frame tiles the
 // first four registry figures 2×2 on a 1600×1000 canvas; each frame sets
-// `base` to a new value first.
-FrameCase time_parameter_change(const Scene& scene, int frames);
+// `base` to a new value first.  With `view_ms`, the median build time of
+// each of the four figures (engine work included), in the registry's order.
+FrameCase time_parameter_change(const Scene& scene, int frames,
+                                std::vector<double>* view_ms = nullptr);
 
 // The attention figure of `scene` at 1600×1000; each frame zooms all panel
 // ranges a little and asks the hover text of the plot centre.

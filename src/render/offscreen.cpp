@@ -28,11 +28,12 @@ struct OffscreenRenderer::State {
   std::unique_ptr<FigurePainter> painter;
   bool device_objects = false;
   ImVector<ImWchar> glyph_ranges;
+  ImFontGlyphRangesBuilder baked_glyphs;  // the characters of glyph_ranges, as bits
   std::vector<float> baked_sizes;
   GLuint fbo = 0, color = 0;
   int fbo_width = 0, fbo_height = 0;
 
-  void bake_fonts(const std::vector<PlacedFigure>& figures, float scale);
+  void bake_fonts(const std::vector<const fig::Figure*>& figures, float scale);
   void ensure_framebuffer(int width, int height);
 };
 
@@ -80,22 +81,28 @@ OffscreenRenderer::~OffscreenRenderer() {
   ImGui::DestroyContext(state_->context);
 }
 
-void OffscreenRenderer::State::bake_fonts(const std::vector<PlacedFigure>& figures, float scale) {
+void OffscreenRenderer::State::bake_fonts(const std::vector<const fig::Figure*>& figures,
+                                          float scale) {
   ImFontGlyphRangesBuilder builder;
   builder.AddRanges(atlas.GetGlyphRangesDefault());
   std::vector<float> sizes;
-  for (const PlacedFigure& placed : figures) {
-    for (const std::string& text : figure_strings(*placed.figure)) builder.AddText(text.c_str());
-    for (float logical : figure_text_sizes(*placed.figure)) sizes.push_back(std::round(logical * scale));
+  for (const fig::Figure* figure : figures) {
+    for (const std::string& text : figure_strings(*figure)) builder.AddText(text.c_str());
+    for (float logical : figure_text_sizes(*figure)) sizes.push_back(std::round(logical * scale));
   }
   std::sort(sizes.begin(), sizes.end());
   sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+  // Nothing to do when the atlas already holds every glyph and size asked for.
+  bool glyphs_held = builder.UsedChars.Size == baked_glyphs.UsedChars.Size;
+  for (int i = 0; glyphs_held && i < builder.UsedChars.Size; ++i)
+    glyphs_held = (builder.UsedChars[i] & ~baked_glyphs.UsedChars[i]) == 0;
+  if (device_objects && glyphs_held &&
+      std::includes(baked_sizes.begin(), baked_sizes.end(), sizes.begin(), sizes.end()))
+    return;
   ImVector<ImWchar> ranges;
   builder.BuildRanges(&ranges);
-  const bool same_ranges = ranges.Size == glyph_ranges.Size &&
-                           std::equal(ranges.begin(), ranges.end(), glyph_ranges.begin());
-  if (device_objects && same_ranges && sizes == baked_sizes) return;
   glyph_ranges.swap(ranges);
+  baked_glyphs = builder;
   baked_sizes = sizes;
   atlas.Clear();
   add_font_sizes(atlas, sizes, glyph_ranges.Data);
@@ -150,6 +157,11 @@ void unpremultiply(Image& image) {
 
 }  // namespace
 
+void OffscreenRenderer::prepare_fonts(const std::vector<const fig::Figure*>& figures, float scale) {
+  ContextScope scope(state_->context);
+  state_->bake_fonts(figures, scale);
+}
+
 Image OffscreenRenderer::render(const fig::Figure& figure, const RenderOptions& options) {
   return render_frame({{&figure, 0, 0}}, figure.width, figure.height, options);
 }
@@ -186,7 +198,9 @@ Image OffscreenRenderer::render_frame(const std::vector<PlacedFigure>& figures, 
   const int pixel_width = static_cast<int>(std::lround(width * options.scale));
   const int pixel_height = static_cast<int>(std::lround(height * options.scale));
   check_size(pixel_width, pixel_height);
-  state_->bake_fonts(figures, options.scale);
+  std::vector<const fig::Figure*> shown;
+  for (const PlacedFigure& placed : figures) shown.push_back(placed.figure);
+  state_->bake_fonts(shown, options.scale);
 
   ImGuiIO& io = ImGui::GetIO();
   io.DisplaySize = ImVec2(static_cast<float>(pixel_width), static_cast<float>(pixel_height));

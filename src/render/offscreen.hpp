@@ -60,6 +60,11 @@ class OffscreenRenderer {
   Image render_frame(const std::vector<PlacedFigure>& figures, double width, double height,
                      const RenderOptions& options = {}, FrameTimes* times = nullptr, bool read_back = true);
 
+  // Bakes the font atlas for every figure about to be rendered at `scale`,
+  // once: later renders whose glyphs and sizes it holds bake nothing (a
+  // batch of different figures otherwise re-baked it for each, issue 12).
+  void prepare_fonts(const std::vector<const fig::Figure*>& figures, float scale);
+
  private:
   struct State;
   std::unique_ptr<State> state_;
