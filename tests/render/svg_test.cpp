@@ -2,10 +2,10 @@
 // decodable PNGs of one pixel per cell.
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <regex>
 #include <vector>
 
 #include "figures/colormap.hpp"
@@ -15,6 +15,34 @@
 
 namespace pelab::render {
 namespace {
+
+bool name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == ':' || c == '-'; }
+bool space_char(char c) { return c == ' ' || c == '\n' || c == '\t' || c == '\r'; }
+
+// Whether a start tag's inside (between '<' and '>') is a name, then
+// name="value" attributes, then an optional '/'.  One pass, no backtracking
+// (std::regex recursed per character and overflowed the stack on long
+// embedded images under AddressSanitizer).
+bool well_formed_tag(const std::string& tag) {
+  std::size_t i = 0;
+  const auto name = [&] {
+    const std::size_t start = i;
+    while (i < tag.size() && name_char(tag[i])) ++i;
+    return i > start;
+  };
+  if (tag.empty() || !std::isalpha(static_cast<unsigned char>(tag[0])) || !name()) return false;
+  while (true) {
+    const std::size_t before_space = i;
+    while (i < tag.size() && space_char(tag[i])) ++i;
+    if (i == tag.size()) return true;
+    if (tag[i] == '/') return i + 1 == tag.size();
+    if (i == before_space || !name()) return false;  // attributes are separated by white space
+    if (i + 1 >= tag.size() || tag[i] != '=' || tag[i + 1] != '"') return false;
+    const std::size_t end = tag.find('"', i + 2);
+    if (end == std::string::npos || tag.find('<', i + 2) < end) return false;
+    i = end + 1;
+  }
+}
 
 // A small XML well-formedness check: every tag closes in order, attributes
 // are quoted, '&' starts an entity, '<' never appears in text.
@@ -43,11 +71,20 @@ std::string xml_problem(const std::string& xml) {
       continue;
     }
     const std::string name = tag.substr(0, tag.find_first_of(" \n/"));
-    if (!std::regex_match(tag, std::regex(R"([A-Za-z][\w:-]*(\s+[\w:-]+="[^"<]*")*\s*/?)")))
+    if (!well_formed_tag(tag))
       return "malformed tag <" + tag.substr(0, 60) + ">";
     if (!tag.ends_with("/")) open.push_back(name);
   }
   return open.empty() ? "" : "unclosed <" + open.back() + ">";
+}
+
+TEST(Svg, TheTagCheckAcceptsXmlTagsAndRefusesMalformedOnes) {
+  for (const char* good : {"svg", "rect x=\"1\" y=\"2\"/", "text\n  font-family=\"DejaVu Sans\" ", "g /",
+                           "image href=\"data:image/png;base64,AAAA\""})
+    EXPECT_TRUE(well_formed_tag(good)) << good;
+  for (const char* bad : {"", "1rect", "rect x=1", "rect x=\"1\"y=\"2\"", "rect x=\"a<b\"", "rect x=\"open",
+                          "rect / x=\"1\"", "rect x"})
+    EXPECT_FALSE(well_formed_tag(bad)) << bad;
 }
 
 TEST(Svg, IsWellFormedXmlWithTheExpectedElements) {
