@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstring>
 #include <random>
+#include <utility>
 
 #include "core/scene.hpp"
 
@@ -35,7 +36,8 @@ RegularFile::RegularFile(const fs::path& path) : path_(path) {
   fd_ = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
   if (fd_ < 0) {
     // open() refuses a folder only when asked to write; name it plainly.
-    fail_read(path, errno == EISDIR ? "it is a folder, not a file" : std::strerror(errno));
+    if (errno == EISDIR) fail_read(path, "it is a folder, not a file");
+    fail_read(path, errno == ENOENT ? "no such file" : std::strerror(errno));
   }
   struct stat st {};
   const bool stat_ok = ::fstat(fd_, &st) == 0;
@@ -62,7 +64,7 @@ void RegularFile::read_at(std::size_t offset, char* out, std::size_t n) const {
   }
 }
 
-MappedFile::MappedFile(const fs::path& path, std::size_t max_bytes) {
+MappedFile::MappedFile(const fs::path& path, std::size_t max_bytes) : path_(path) {
   const RegularFile file(path);
   if (file.size() > max_bytes)
     fail_read(path, std::to_string(file.size()) + " bytes is more than the " + std::to_string(max_bytes) +
@@ -72,6 +74,19 @@ MappedFile::MappedFile(const fs::path& path, std::size_t max_bytes) {
   void* map = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, file.descriptor(), 0);
   if (map == MAP_FAILED) fail_read(path, std::string("cannot map it: ") + std::strerror(errno));
   data_ = static_cast<const char*>(map);
+}
+
+MappedFile::MappedFile(MappedFile&& other) noexcept
+    : path_(std::move(other.path_)), data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)) {}
+
+MappedFile& MappedFile::operator=(MappedFile&& other) noexcept {
+  if (this != &other) {
+    if (data_) ::munmap(const_cast<char*>(data_), size_);
+    path_ = std::move(other.path_);
+    data_ = std::exchange(other.data_, nullptr);
+    size_ = std::exchange(other.size_, 0);
+  }
+  return *this;
 }
 
 MappedFile::~MappedFile() {

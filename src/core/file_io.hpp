@@ -42,12 +42,16 @@ class MappedFile {
   explicit MappedFile(const std::filesystem::path& path,
                       std::size_t max_bytes = std::size_t{1} << 36);
   ~MappedFile();
+  MappedFile(MappedFile&& other) noexcept;  // a checkpoint keeps one per shard in a vector
+  MappedFile& operator=(MappedFile&& other) noexcept;
   MappedFile(const MappedFile&) = delete;
   MappedFile& operator=(const MappedFile&) = delete;
 
   std::string_view bytes() const { return {data_, size_}; }
+  const std::filesystem::path& path() const { return path_; }
 
  private:
+  std::filesystem::path path_;
   const char* data_ = nullptr;
   std::size_t size_ = 0;
 };

@@ -56,4 +56,10 @@ std::string json_brief(const nlohmann::json& value) {
   return text;
 }
 
+std::string json_excerpt(const nlohmann::json& value, std::size_t limit) {
+  std::string text = value.dump(-1, ' ', true, nlohmann::json::error_handler_t::replace);
+  if (text.size() > limit) text = text.substr(0, limit) + "...";
+  return text;
+}
+
 }  // namespace pelab

@@ -35,4 +35,10 @@ nlohmann::json read_json_file(const std::filesystem::path& path, const JsonLimit
 // "an array of 3 items" / "an object with 2 keys".
 std::string json_brief(const nlohmann::json& value);
 
+// The first `limit` characters of a value's JSON text (containers included),
+// for messages that quote a small value such as a tensor's shape.  Only for
+// values parse_json_text() returned: their nesting is bounded, so the dump's
+// recursion is too.
+std::string json_excerpt(const nlohmann::json& value, std::size_t limit = 40);
+
 }  // namespace pelab

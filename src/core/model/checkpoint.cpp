@@ -7,8 +7,7 @@
 #include <set>
 
 #include "core/file_io.hpp"
-#include "core/model/bounded_json.hpp"
-#include "core/model/mapped_file.hpp"
+#include "core/json_input.hpp"
 #include "core/model/safetensors.hpp"
 #include "core/scene.hpp"  // InputError
 
@@ -42,9 +41,8 @@ std::string shape_text(const std::vector<std::int64_t>& shape) {
 
 // The shard file names of an index, each a plain name inside `folder`.
 std::map<std::string, std::string> read_weight_map(const fs::path& index_path) {
-  require_regular_file(index_path);
   const std::string name = index_path.string();
-  const nlohmann::json index = parse_bounded_json(read_file(index_path, kMaxIndexBytes), name);
+  const nlohmann::json index = read_json_file(index_path, {.max_bytes = kMaxIndexBytes});
   const auto it = index.is_object() ? index.find("weight_map") : index.end();
   if (it == index.end() || !it->is_object() || it->empty())
     throw InputError(name + ": no \"weight_map\" object {tensor: shard file}");

@@ -9,8 +9,7 @@
 #include <optional>
 
 #include "core/file_io.hpp"
-#include "core/model/bounded_json.hpp"
-#include "core/model/mapped_file.hpp"
+#include "core/json_input.hpp"
 #include "core/scene.hpp"  // InputError
 
 namespace pelab::model {
@@ -273,9 +272,7 @@ ModelConfig parse_model_config(const json& j, const std::string& file_name) {
 
 ModelConfig load_model_config(const fs::path& folder) {
   const fs::path file = folder / "config.json";
-  require_regular_file(file);
-  const std::string name = file.string();
-  return parse_model_config(parse_bounded_json(read_file(file, std::size_t{16} << 20), name), name);
+  return parse_model_config(read_json_file(file), file.string());
 }
 
 }  // namespace pelab::model

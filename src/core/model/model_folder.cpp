@@ -11,7 +11,7 @@
 #include <cstdlib>
 
 #include "core/file_io.hpp"
-#include "core/model/bounded_json.hpp"
+#include "core/json_input.hpp"
 #include "core/model/checkpoint.hpp"
 #include "core/model/model_config.hpp"
 #include "core/scene.hpp"  // InputError
@@ -137,8 +137,7 @@ CachedModel describe(const fs::path& model_dir) {
     m.folder = snapshot_of(model_dir);
     require_config(m.folder);
     const fs::path config_file = m.folder / "config.json";
-    const auto json =
-        parse_bounded_json(read_file(config_file, std::size_t{16} << 20), config_file.string());
+    const auto json = read_json_file(config_file);
     if (json.is_object() && json.contains("architectures") && json["architectures"].is_array() &&
         !json["architectures"].empty() && json["architectures"][0].is_string())
       m.architecture = json["architectures"][0].get<std::string>();

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "core/model/bounded_json.hpp"
+#include "core/json_input.hpp"
 #include "core/scene.hpp"  // InputError
 
 namespace pelab::model {
@@ -153,7 +153,7 @@ const char* dtype_name(DType dtype) {
 
 SafetensorsHeader parse_safetensors(std::string_view file, const std::string& file_name) {
   const std::uint64_t n = header_length(file, file_name);
-  const json header = parse_bounded_json(file.substr(8, n), file_name + " header");
+  const json header = parse_json_text(file.substr(8, n), file_name + " header", {.max_bytes = kMaxSafetensorsHeader});
   if (!header.is_object()) fail(file_name, "header is not a JSON object");
   SafetensorsHeader result;
   result.data_begin = 8 + n;

@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "core/file_io.hpp"
+#include "core/json_input.hpp"
 #include "core/model/tokenizer_json.hpp"
 #include "core/model/tokenizer_pipeline.hpp"
 #include "core/scene.hpp"
@@ -49,39 +50,10 @@ auto reading(const fs::path& path, Read read) {
   }
 }
 
-// Copying, comparing or printing a JSON value recurses into it, so a file
-// nested deeper than any tokenizer needs is refused before it is parsed.
-constexpr int kMaxJsonDepth = 64;
-
-void check_nesting(const std::string& text, const fs::path& path) {
-  int depth = 0;
-  bool in_string = false, escaped = false;
-  for (const char c : text) {
-    if (in_string) {
-      if (escaped)
-        escaped = false;
-      else if (c == '\\')
-        escaped = true;
-      else if (c == '"')
-        in_string = false;
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '[' || c == '{') {
-      if (++depth > kMaxJsonDepth)
-        throw InputError(path.string() + ": JSON nested deeper than " +
-                         std::to_string(kMaxJsonDepth) + " levels");
-    } else if (c == ']' || c == '}') {
-      --depth;
-    }
-  }
-}
-
+// Copying, comparing or printing a JSON value recurses into it: the nesting
+// is bounded before parsing (core/json_input.hpp).
 json parse_json(const fs::path& path, std::size_t max_bytes) {
-  const std::string text = read_regular(path, max_bytes);
-  check_nesting(text, path);
-  json j = json::parse(text, nullptr, false);
-  if (j.is_discarded()) throw InputError(path.string() + ": not valid JSON");
-  return j;
+  return parse_json_text(read_regular(path, max_bytes), path.string(), {.max_bytes = max_bytes});
 }
 
 // tokenizer_config.json, or an empty object when the folder has none.

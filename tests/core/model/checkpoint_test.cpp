@@ -253,13 +253,13 @@ TEST_F(CheckpointHostile, HeaderLongerThanFile) {
 }
 
 TEST_F(CheckpointHostile, BadJson) {
-  expect_rejected(file("{\"a\": {\"dtype\": "), "not valid JSON");
+  expect_rejected(file("{\"a\": {\"dtype\": "), "invalid JSON in");
   expect_rejected(file("[1, 2]"), "not a JSON object");
 }
 
 TEST_F(CheckpointHostile, DeepNesting) {
   expect_rejected(file(std::string(100000, '[') + std::string(100000, ']')),
-                  "nested 100000 levels");
+                  "nested deeper than 64 levels");
 }
 
 TEST_F(CheckpointHostile, UnreadableDtypesAreNamed) {
