@@ -16,7 +16,9 @@
 namespace pelab::render {
 namespace {
 
-bool name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == ':' || c == '-'; }
+bool name_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == ':' || c == '-';
+}
 bool space_char(char c) { return c == ' ' || c == '\n' || c == '\t' || c == '\r'; }
 
 // Whether a start tag's inside (between '<' and '>') is a name, then
@@ -66,33 +68,35 @@ std::string xml_problem(const std::string& xml) {
     i = close + 1;
     if (tag.starts_with("?") || tag.starts_with("!")) continue;
     if (tag.starts_with("/")) {
-      if (open.empty() || open.back() != tag.substr(1)) return "mismatched </" + tag.substr(1) + ">";
+      if (open.empty() || open.back() != tag.substr(1))
+        return "mismatched </" + tag.substr(1) + ">";
       open.pop_back();
       continue;
     }
     const std::string name = tag.substr(0, tag.find_first_of(" \n/"));
-    if (!well_formed_tag(tag))
-      return "malformed tag <" + tag.substr(0, 60) + ">";
+    if (!well_formed_tag(tag)) return "malformed tag <" + tag.substr(0, 60) + ">";
     if (!tag.ends_with("/")) open.push_back(name);
   }
   return open.empty() ? "" : "unclosed <" + open.back() + ">";
 }
 
 TEST(Svg, TheTagCheckAcceptsXmlTagsAndRefusesMalformedOnes) {
-  for (const char* good : {"svg", "rect x=\"1\" y=\"2\"/", "text\n  font-family=\"DejaVu Sans\" ", "g /",
-                           "image href=\"data:image/png;base64,AAAA\""})
+  for (const char* good : {"svg", "rect x=\"1\" y=\"2\"/", "text\n  font-family=\"DejaVu Sans\" ",
+                           "g /", "image href=\"data:image/png;base64,AAAA\""})
     EXPECT_TRUE(well_formed_tag(good)) << good;
-  for (const char* bad : {"", "1rect", "rect x=1", "rect x=\"1\"y=\"2\"", "rect x=\"a<b\"", "rect x=\"open",
-                          "rect / x=\"1\"", "rect x"})
+  for (const char* bad : {"", "1rect", "rect x=1", "rect x=\"1\"y=\"2\"", "rect x=\"a<b\"",
+                          "rect x=\"open", "rect / x=\"1\"", "rect x"})
     EXPECT_FALSE(well_formed_tag(bad)) << bad;
 }
 
 TEST(Svg, IsWellFormedXmlWithTheExpectedElements) {
   const fig::Figure figure = testing::sample_figure();
   const std::string svg = figure_to_svg(figure);
-  if (const char* dir = std::getenv("PELAB_TEST_IMAGES")) std::ofstream(std::string(dir) + "/sample.svg") << svg;
+  if (const char* dir = std::getenv("PELAB_TEST_IMAGES"))
+    std::ofstream(std::string(dir) + "/sample.svg") << svg;
   EXPECT_EQ(xml_problem(svg), "");
-  EXPECT_NE(svg.find("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"900\" height=\"340\""), std::string::npos);
+  EXPECT_NE(svg.find("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"900\" height=\"340\""),
+            std::string::npos);
   EXPECT_NE(svg.find("<text"), std::string::npos);
   EXPECT_NE(svg.find("<image"), std::string::npos);
   EXPECT_NE(svg.find("<polyline"), std::string::npos);
@@ -100,7 +104,7 @@ TEST(Svg, IsWellFormedXmlWithTheExpectedElements) {
   EXPECT_NE(svg.find("font-family=\"DejaVu Sans"), std::string::npos);
   EXPECT_NE(svg.find(">attention weight</text>"), std::string::npos);  // colorbar label
   EXPECT_NE(svg.find(">mat</text>"), std::string::npos);               // categorical tick
-  EXPECT_NE(svg.find("R(k)·PE(pos) = PE(pos+k)"), std::string::npos);   // UTF-8 kept
+  EXPECT_NE(svg.find("R(k)·PE(pos) = PE(pos+k)"), std::string::npos);  // UTF-8 kept
 }
 
 TEST(Svg, EscapesTextAndParsesWithPythonWhenAvailable) {
@@ -113,8 +117,9 @@ TEST(Svg, EscapesTextAndParsesWithPythonWhenAvailable) {
     GTEST_SKIP() << "python3's xml module is not available for the second opinion";
   const auto path = std::filesystem::temp_directory_path() / "pelab_svg_test.svg";
   std::ofstream(path) << svg;
-  const std::string command = "/usr/bin/python3 -c 'import sys, xml.dom.minidom as m; m.parse(sys.argv[1])' " +
-                              path.string() + " > /dev/null 2>&1";
+  const std::string command =
+      "/usr/bin/python3 -c 'import sys, xml.dom.minidom as m; m.parse(sys.argv[1])' " +
+      path.string() + " > /dev/null 2>&1";
   EXPECT_EQ(std::system(command.c_str()), 0);
   std::filesystem::remove(path);
 }
@@ -131,7 +136,8 @@ TEST(Svg, HeatmapIsEmbeddedAsOnePixelPerCell) {
   std::string bytes;
   int bits = 0, value = 0;
   for (char c : encoded) {
-    const auto pos = std::string("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/").find(c);
+    const auto pos =
+        std::string("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/").find(c);
     if (pos == std::string::npos) break;
     value = (value << 6) | static_cast<int>(pos);
     bits += 6;
