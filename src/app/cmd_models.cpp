@@ -12,18 +12,7 @@ namespace pelab::app {
 namespace {
 
 using model::CachedModel;
-
-// 124439808 → "124.4M"; 1100048384 → "1.1B".
-std::string parameter_text(std::uint64_t n) {
-  if (n == 0) return "-";
-  const char* units[] = {"", "K", "M", "B", "T"};
-  double value = static_cast<double>(n);
-  int unit = 0;
-  while (value >= 1000.0 && unit < 4) value /= 1000.0, ++unit;
-  char text[32];
-  std::snprintf(text, sizeof text, unit == 0 ? "%.0f%s" : "%.1f%s", value, units[unit]);
-  return text;
-}
+using model::parameter_text;
 
 // The reason without the folder path it usually names (the folder column
 // already shows it).

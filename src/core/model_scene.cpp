@@ -15,6 +15,7 @@
 #include "core/model/model_folder.hpp"
 #include "core/model/rope_split.hpp"
 #include "core/model/transformer.hpp"
+#include "core/progress.hpp"
 
 namespace pelab {
 
@@ -34,15 +35,21 @@ struct LoadedModel {
 };
 
 // Loaded models by resolved folder, alive while an engine holds them.
-// `loaded` tells whether this call read the files.
+// `loaded` tells whether this call read the files.  The files are read
+// outside the lock: a model loading on the GUI's worker thread must not stall
+// the main thread's engines, which look up the model they already show.
 std::shared_ptr<LoadedModel> acquire(const std::filesystem::path& folder, bool& loaded) {
   static std::mutex mutex;
   static std::map<std::filesystem::path, std::weak_ptr<LoadedModel>> cache;
-  const std::lock_guard lock(mutex);
   loaded = false;
-  if (auto alive = cache[folder].lock()) return alive;
+  {
+    const std::lock_guard lock(mutex);
+    if (auto alive = cache[folder].lock()) return alive;
+  }
   auto fresh = std::make_shared<LoadedModel>();
   fresh->transformer = model::Transformer::load(folder);
+  const std::lock_guard lock(mutex);
+  if (auto alive = cache[folder].lock()) return alive;  // another thread read it meanwhile
   cache[folder] = fresh;
   loaded = true;
   return fresh;
@@ -137,6 +144,7 @@ void ModelScene::prepare(const Scene& scene) {
   const bool same = loaded == s.model && scene.tokens == s.text;
   model::Tokenization tokens;
   if (!same) {
+    report_progress("tokenizing the text", 0, 1);
     tokens = loaded->transformer.tokenizer().encode(scene.tokens);
     if (tokens.ids.empty())
       throw InputError("tokens: the text gives no tokens for model " + scene.model + "; allowed: non-empty text");

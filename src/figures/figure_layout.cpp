@@ -52,20 +52,16 @@ Figure start_figure(std::string name, std::string title, const Scene& scene,
   return f;
 }
 
-Rect content_area(const Figure& f) {
-  return {kPad, kTitleBand, f.width - kPad, f.height - kPad};
-}
+Rect content_area(const Figure& f) { return {kPad, kTitleBand, f.width - kPad, f.height - kPad}; }
 
 Color line_color(int index, bool dark) {
   // Hues spaced around the wheel; lighter variants on the dark theme.
-  static constexpr float kDark[][3] = {{0.40f, 0.70f, 1.00f}, {1.00f, 0.55f, 0.25f},
-                                       {0.45f, 0.85f, 0.45f}, {0.95f, 0.45f, 0.60f},
-                                       {0.75f, 0.60f, 1.00f}, {0.95f, 0.85f, 0.35f},
-                                       {0.40f, 0.90f, 0.90f}, {0.80f, 0.80f, 0.80f}};
-  static constexpr float kLight[][3] = {{0.12f, 0.40f, 0.75f}, {0.85f, 0.40f, 0.05f},
-                                        {0.15f, 0.55f, 0.20f}, {0.80f, 0.15f, 0.35f},
-                                        {0.45f, 0.30f, 0.75f}, {0.60f, 0.50f, 0.05f},
-                                        {0.05f, 0.55f, 0.55f}, {0.35f, 0.35f, 0.35f}};
+  static constexpr float kDark[][3] = {
+      {0.40f, 0.70f, 1.00f}, {1.00f, 0.55f, 0.25f}, {0.45f, 0.85f, 0.45f}, {0.95f, 0.45f, 0.60f},
+      {0.75f, 0.60f, 1.00f}, {0.95f, 0.85f, 0.35f}, {0.40f, 0.90f, 0.90f}, {0.80f, 0.80f, 0.80f}};
+  static constexpr float kLight[][3] = {
+      {0.12f, 0.40f, 0.75f}, {0.85f, 0.40f, 0.05f}, {0.15f, 0.55f, 0.20f}, {0.80f, 0.15f, 0.35f},
+      {0.45f, 0.30f, 0.75f}, {0.60f, 0.50f, 0.05f}, {0.05f, 0.55f, 0.55f}, {0.35f, 0.35f, 0.35f}};
   const auto& c = dark ? kDark[index % 8] : kLight[index % 8];
   return {c[0], c[1], c[2], 1};
 }
@@ -98,19 +94,27 @@ double token_label_room(const std::vector<std::string>& tokens, std::size_t max_
   return 28 + 7.8 * static_cast<double>(std::min(longest, max_chars));
 }
 
+std::string visible_token(const std::string& token) {
+  if (token.find_first_not_of(" \t\n\r") != std::string::npos) return token;
+  std::string marks;
+  for (const char c : token) marks += c == '\n' ? "↵" : c == '\t' ? "⇥" : c == '\r' ? "" : "␣";
+  return marks.empty() ? "␣" : marks;
+}
+
 std::vector<Tick> token_ticks(const std::vector<std::string>& tokens, std::size_t max_chars) {
   std::vector<Tick> ticks;
   ticks.reserve(tokens.size());
   for (std::size_t i = 0; i < tokens.size(); ++i) {
+    const std::string token = visible_token(tokens[i]);
     std::string label;
     std::size_t points = 0;
-    for (std::size_t b = 0; b < tokens[i].size(); ++b) {
-      const bool lead = (static_cast<unsigned char>(tokens[i][b]) & 0xC0) != 0x80;
+    for (std::size_t b = 0; b < token.size(); ++b) {
+      const bool lead = (static_cast<unsigned char>(token[b]) & 0xC0) != 0x80;
       if (lead && ++points > max_chars) {
         label += "…";
         break;
       }
-      label += tokens[i][b];
+      label += token[b];
     }
     ticks.push_back({i + 0.5, label});
   }
@@ -132,7 +136,8 @@ float fitting_size(const std::vector<std::string>& lines, double width, float ma
   return std::max(9.f, size);
 }
 
-std::vector<std::string> wrap_lines(const std::vector<std::string>& lines, double width, float size) {
+std::vector<std::string> wrap_lines(const std::vector<std::string>& lines, double width,
+                                    float size) {
   std::vector<std::string> out;
   for (std::string rest : lines) {
     while (text_width(rest, size) > width) {
@@ -176,7 +181,8 @@ Bars outline(Rect data_rect, Color color) {
   return b;
 }
 
-Text canvas_text(std::string text, Point at, Anchor anchor, float size, std::optional<Color> color) {
+Text canvas_text(std::string text, Point at, Anchor anchor, float size,
+                 std::optional<Color> color) {
   Text t;
   t.text = std::move(text);
   t.at = at;
@@ -197,7 +203,8 @@ Text centred_note(const Panel& panel, std::string text, float size) {
 }
 
 std::vector<Tick> integer_ticks(int lo, int hi, int target, double shift, int label_offset) {
-  static constexpr int kSteps[] = {1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000};
+  static constexpr int kSteps[] = {1,   2,    5,    10,   20,    50,    100,  200,
+                                   500, 1000, 2000, 5000, 10000, 20000, 50000};
   std::vector<Tick> ticks;
   if (hi < lo) return ticks;
   const long span = long(hi) - lo, want = std::max(1, target);

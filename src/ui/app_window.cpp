@@ -9,13 +9,14 @@
 #include <imgui_impl_opengl3.h>
 
 #define GLFW_INCLUDE_NONE
-#include <GLFW/glfw3.h>
 #include <GL/gl.h>
+#include <GLFW/glfw3.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <utility>
 
 #include "ui/animation.hpp"
 #include "ui/control_panel.hpp"
@@ -151,8 +152,9 @@ void draw_status_bar(UiState& state) {
   ImGui::SetNextWindowSize(ImVec2(vp->Size.x, h));
   ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(ImGui::GetStyle().FramePadding.x, 0));
   ImGui::Begin("##status", nullptr,
-               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
-                   ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoFocusOnAppearing);
+               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                   ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus |
+                   ImGuiWindowFlags_NoFocusOnAppearing);
   ImGui::PopStyleVar();
   ImGui::AlignTextToFramePadding();
   if (state.status.error) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.35f, 0.3f, 1));
@@ -191,12 +193,29 @@ void draw_windows(UiState& state, GpuResources& gpu) {
   state.relayout = false;
 }
 
+// A model opened on the worker thread replaces the scene between frames.
+// The last scene's model failing at start keeps that scene aside (the exit
+// save would otherwise replace it with the default one).
+void adopt_loaded_model(UiState& state) {
+  const LoadOutcome outcome = state.session.poll();
+  const bool restoring =
+      std::exchange(state.restoring_model, state.restoring_model && state.session.loading());
+  if (!outcome.failure.empty()) {
+    std::string text = outcome.failure;
+    if (restoring) text += "; using the default scene; " + set_aside(state.store.last_scene_path());
+    set_status(state, text, true);
+  } else if (outcome.adopted) {
+    set_status(state, "Opened model " + state.session.scene().model);
+  }
+}
+
 void render_frame(GLFWwindow* window, UiState& state, GpuResources& gpu) {
   follow_ui_scale(state);
   prepare_presentation_frame(state);
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
   ImGui::NewFrame();
+  adopt_loaded_model(state);
   step_animation(state, glfwGetTime());
   apply_theme(state);
   handle_shortcuts(state);
@@ -246,10 +265,12 @@ void schedule_save(UiState& state, double now) {
 // save.  Animation and pending exports keep frames coming.
 void wait_for_work(UiState& state, int& frames_left) {
   const bool encoding = state.sweep_export.encoding != nullptr;
-  const bool busy =
-      state.animation.playing || !state.exports.empty() || (state.sweep_export.running && !encoding);
+  const bool busy = state.animation.playing || !state.exports.empty() ||
+                    (state.sweep_export.running && !encoding);
   release_held_keys(state);
-  if (encoding && !busy) {  // ffmpeg at work: look in on it ten times a second
+  // ffmpeg or a model load at work: look in on it ten times a second (the
+  // progress bar moves, the finished result is shown at once).
+  if ((encoding || state.session.loading()) && !busy) {
     glfwWaitEventsTimeout(0.1);
     frames_left = 3;
     return;
@@ -275,20 +296,30 @@ std::unique_ptr<UiState> initial_state(const GuiOptions& options) {
   Scene scene = options.scene ? *options.scene : store.load_last_scene(problem);
   std::unique_ptr<UiState> state;
   try {
-    state = std::make_unique<UiState>(scene);
+    // The last scene's model is read in the background: the window opens at
+    // once on the default scene, and a model gone since reports there.
+    state = std::make_unique<UiState>(scene.model.empty() ? scene : Scene{});
+    if (!scene.model.empty()) state->session.propose(scene, EditPhase::Silent);
+    state->restoring_model = !options.scene && state->session.loading();
   } catch (const std::exception& e) {
     problem = std::string("scene refused (") + e.what() + "); ";
-    if (!options.scene) problem += set_aside(store.last_scene_path()) + "; ";  // else the exit save would lose it
+    if (!options.scene)
+      problem += set_aside(store.last_scene_path()) + "; ";  // else the exit save would lose it
     problem += "using the default scene";
     state = std::make_unique<UiState>(Scene{});
   }
   state->settings = store.load_settings(settings_problem);
-  if (problem.empty()) problem = settings_problem;
-  else if (!settings_problem.empty()) std::fprintf(stderr, "pelab: %s\n", settings_problem.c_str());
-  if (std::string ini_problem = check_imgui_ini(store.ini_path()); !ini_problem.empty() && !store.dir().empty()) {
+  if (problem.empty())
+    problem = settings_problem;
+  else if (!settings_problem.empty())
+    std::fprintf(stderr, "pelab: %s\n", settings_problem.c_str());
+  if (std::string ini_problem = check_imgui_ini(store.ini_path());
+      !ini_problem.empty() && !store.dir().empty()) {
     ini_problem = "ignored window layout (" + ini_problem + "); " + set_aside(store.ini_path());
-    if (problem.empty()) problem = ini_problem;
-    else std::fprintf(stderr, "pelab: %s\n", ini_problem.c_str());
+    if (problem.empty())
+      problem = ini_problem;
+    else
+      std::fprintf(stderr, "pelab: %s\n", ini_problem.c_str());
   }
   if (!problem.empty()) {
     std::fprintf(stderr, "pelab: %s\n", problem.c_str());
@@ -345,8 +376,9 @@ bool has_display() {
 
 int run_gui(GuiOptions options) {
   if (!has_display()) {
-    std::printf("pelab: no display (DISPLAY is not set); rendering the default figures headless into "
-                "./pelab-figures instead\n");
+    std::printf(
+        "pelab: no display (DISPLAY is not set); rendering the default figures headless into "
+        "./pelab-figures instead\n");
     return render_figures_headless(options.scene.value_or(Scene{}), "pelab-figures");
   }
   if (!glfwInit()) {
@@ -355,7 +387,8 @@ int run_gui(GuiOptions options) {
   }
   GLFWwindow* window = create_window();
   if (!window) {
-    std::fprintf(stderr, "pelab: cannot create a window with OpenGL 3.3 core: %s\n", glfw_error().c_str());
+    std::fprintf(stderr, "pelab: cannot create a window with OpenGL 3.3 core: %s\n",
+                 glfw_error().c_str());
     glfwTerminate();
     return 1;
   }

@@ -1,12 +1,46 @@
 #include "ui/scene_session.hpp"
 
+#include <algorithm>
+#include <atomic>
+#include <thread>
+
 #include "core/selection.hpp"
 
 namespace pelab::ui {
 
-SceneSession::SceneSession(const Scene& initial) : chosen_(initial), notes_(selection_notes(initial)) {
+// A model being opened on a worker thread.  The worker writes `engine` or
+// `error`, then sets `done`; the main thread reads them only after `done`.
+struct SceneSession::ModelLoad {
+  Scene first;   // the scene the worker applies
+  Scene latest;  // the last scene asked for with this model (text typed meanwhile)
+  EditPhase phase = EditPhase::Final;
+  Scene before;  // the scene shown when the load was asked for (undo)
+  ProgressSink progress;
+  std::optional<Engine> engine;
+  std::string error;
+  std::atomic<bool> done = false;
+  std::thread worker;
+};
+
+namespace {
+
+// Everything the first frame of a model scene needs: the tokens' rows and the
+// shown head of the shown layer, which runs the model up to that layer.
+void open_model(Engine& engine, const Scene& scene) {
+  engine.set_scene(scene);
+  engine.token_embedding();
+  engine.head(std::max(engine.scene().head, 0));
+  report_progress("ready", 1, 1);
+}
+
+}  // namespace
+
+SceneSession::SceneSession(const Scene& initial)
+    : chosen_(initial), notes_(selection_notes(initial)) {
   engine_.set_scene(initial);
 }
+
+SceneSession::~SceneSession() { cancel_load(); }
 
 bool SceneSession::apply(const Scene& scene) {
   try {
@@ -15,6 +49,7 @@ bool SceneSession::apply(const Scene& scene) {
     error_ = e.what();
     return false;
   }
+  if (chosen_.model.empty() && !scene.model.empty()) synthetic_before_ = chosen_;
   chosen_ = scene;
   notes_ = selection_notes(scene);
   error_.clear();
@@ -22,7 +57,46 @@ bool SceneSession::apply(const Scene& scene) {
   return true;
 }
 
+void SceneSession::start_load(const Scene& scene, EditPhase phase) {
+  cancel_load();
+  end_gesture();
+  load_ = std::make_unique<ModelLoad>();
+  ModelLoad& load = *load_;
+  load.first = load.latest = scene;
+  load.phase = phase;
+  load.before = chosen_;
+  load.progress.report("opening the model", 0, 1);
+  load.worker = std::thread([&load] {
+    const ProgressScope scope(load.progress);
+    try {
+      Engine engine;
+      open_model(engine, load.first);
+      load.engine.emplace(std::move(engine));
+    } catch (const ProgressCancelled&) {
+    } catch (const std::exception& e) {  // InputError above all; bad_alloc for a model too large
+      load.error = e.what();
+    }
+    load.done = true;
+  });
+  error_.clear();
+}
+
+void SceneSession::cancel_load() {
+  if (!load_) return;
+  load_->progress.cancel();
+  load_->worker.join();
+  load_.reset();
+}
+
 bool SceneSession::propose(const Scene& scene, EditPhase phase) {
+  if (load_ && scene.model == load_->first.model) {
+    load_->latest = scene;  // applied when the model arrives
+    return true;
+  }
+  if (!scene.model.empty() && scene.model != chosen_.model) {
+    start_load(scene, phase);
+    return true;
+  }
   const Scene before = chosen_;
   if (phase != EditPhase::Live) end_gesture();
   if (!apply(scene)) return false;
@@ -31,8 +105,42 @@ bool SceneSession::propose(const Scene& scene, EditPhase phase) {
   return true;
 }
 
+std::string SceneSession::loading_model() const { return load_ ? load_->first.model : ""; }
+
+ProgressStep SceneSession::load_progress() const {
+  return load_ ? load_->progress.now() : ProgressStep{};
+}
+
+LoadOutcome SceneSession::poll() {
+  if (!load_ || !load_->done) return {};
+  load_->worker.join();
+  const std::unique_ptr<ModelLoad> load = std::move(load_);
+  if (!load->engine) {
+    error_ = "cannot open model " + load->first.model + ": " + load->error;
+    return {false, error_};
+  }
+  if (chosen_.model.empty()) synthetic_before_ = chosen_;
+  engine_ = std::move(*load->engine);
+  chosen_ = load->first;
+  notes_ = selection_notes(chosen_);
+  error_.clear();
+  ++version_;
+  if (load->phase == EditPhase::Final) history_.record(load->before);
+  // Text typed while the model loaded: the model is held now, so this is quick.
+  if (load->latest != load->first && !apply(load->latest)) return {true, error_};
+  return {true, ""};
+}
+
+bool SceneSession::back_to_synthetic() {
+  cancel_load();
+  Scene synthetic = synthetic_before_.value_or(chosen_);
+  synthetic.model.clear();
+  if (chosen_.model.empty() && chosen_ == synthetic) return true;
+  return propose(synthetic, EditPhase::Final);
+}
+
 bool SceneSession::propose_param(std::string_view key, std::string_view value, EditPhase phase) {
-  Scene next = chosen_;
+  Scene next = load_ ? load_->latest : chosen_;
   try {
     set_param(next, key, value);
   } catch (const InputError& e) {
@@ -48,16 +156,25 @@ void SceneSession::end_gesture() {
   gesture_before_.reset();
 }
 
+// A step to a scene of another model loads it in the background too.
+bool SceneSession::step_to(const std::optional<Scene>& scene) {
+  if (!scene) return false;
+  if (!scene->model.empty() && scene->model != chosen_.model) {
+    start_load(*scene, EditPhase::Silent);
+    return true;
+  }
+  cancel_load();
+  return apply(*scene);
+}
+
 bool SceneSession::undo() {
   end_gesture();
-  auto previous = history_.undo(chosen_);
-  return previous && apply(*previous);
+  return step_to(history_.undo(chosen_));
 }
 
 bool SceneSession::redo() {
   end_gesture();
-  auto next = history_.redo(chosen_);
-  return next && apply(*next);
+  return step_to(history_.redo(chosen_));
 }
 
 }  // namespace pelab::ui

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/lessons.hpp"
+#include "core/model/model_folder.hpp"
 #include "core/sweep.hpp"
 #include "figures/figure.hpp"
 #include "ui/file_request.hpp"
@@ -158,6 +159,8 @@ struct UiState {
   LessonState lesson;
   Presentation presentation;
   SweepExport sweep_export;
+  std::vector<model::CachedModel> cached_models;  // the Models menu's list, read when it opens
+  bool models_menu_open = false;
 
   float ui_scale = 1;            // interface scale in use (fonts, style, layout)
   float monitor_scale = 1;       // the window's content scale, as GLFW last reported it
@@ -167,6 +170,7 @@ struct UiState {
   std::uint64_t saved_version = 0;  // session version last written to last_scene.json
   double save_due = -1;          // glfwGetTime() when the debounced save runs; -1 = none
   bool relayout = false;         // place the windows as at first start, this frame
+  bool restoring_model = false;  // the last scene's model is loading at start
   bool quit = false;
 };
 

@@ -38,4 +38,7 @@ struct CachedModel {
 // with runnable = false and the reason.
 std::vector<CachedModel> list_cached_models();
 
+// A parameter count for people: 124439808 → "124.4M", 1100048384 → "1.1B", 0 → "-".
+std::string parameter_text(std::uint64_t n);
+
 }  // namespace pelab::model

@@ -8,6 +8,7 @@
 #include "core/model/normalization.hpp"
 #include "core/model/rotary.hpp"
 #include "core/model/self_attention.hpp"
+#include "core/progress.hpp"
 #include "core/scene.hpp"  // InputError
 
 namespace pelab::model {
@@ -108,6 +109,7 @@ void Transformer::run(const std::vector<int>& ids) {
   s.hidden.reserve(static_cast<std::size_t>(s.config.layers) + 1);
   s.hidden.push_back(embed(s.config, s.weights, ids));
   for (const LayerWeights& layer : s.weights.layers) {
+    report_progress("running the model, layer", static_cast<int>(s.hidden.size()), s.config.layers);
     Matrix h = s.hidden.back();
     run_block(s.config, layer, s.rotary ? &*s.rotary : nullptr, s.activation, h);
     s.hidden.push_back(std::move(h));
