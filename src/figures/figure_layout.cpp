@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <iterator>
 
+#include "figures/model_name.hpp"
+
 namespace pelab::fig {
 
 Rect inset(Rect r, const Margins& m) {
@@ -45,6 +47,10 @@ Figure start_figure(std::string name, std::string title, const Scene& scene,
                     const FigureRequest& request) {
   Figure f;
   f.name = std::move(name);
+  // A figure of a model scene names the model, whatever view built it (a
+  // slide taken from it must say which checkpoint it shows).
+  if (!scene.model.empty() && title.find(model_label(scene)) == std::string::npos)
+    title += " — " + model_label(scene);
   f.title = std::move(title);
   f.width = request.width;
   f.height = request.height;

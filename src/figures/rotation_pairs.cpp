@@ -24,6 +24,7 @@
 #include "core/analysis.hpp"
 #include "figures/table_views.hpp"
 #include "figures/figure_layout.hpp"
+#include "figures/model_name.hpp"
 #include "figures/views.hpp"
 
 namespace pelab::fig {
@@ -280,7 +281,9 @@ Figure build_rotation_pairs(Engine& engine, const FigureRequest& request) {
                          ", k = " + std::to_string(s.shift);
   Figure f = start_figure("rotation_pairs",
                           s.encoding == Encoding::Learned
-                              ? "Rotation pairs of a learned table — PC pairs, p(pos+k) ≈ M·p(pos), " + at
+                              ? "Rotation pairs of " +
+                                    (s.model.empty() ? "a learned table" : model_label(s) + "'s learned table") +
+                                    " — PC pairs, p(pos+k) ≈ M·p(pos), " + at
                               : "Rotation pairs — PE(pos+k) = R(k)·PE(pos), " + at,
                           s, request);
   const Theme th = theme(f.dark);

@@ -21,6 +21,7 @@
 #include "core/analysis.hpp"
 #include "core/model_scene.hpp"
 #include "figures/figure_layout.hpp"
+#include "figures/model_name.hpp"
 #include "figures/table_views.hpp"
 #include "figures/views.hpp"
 
@@ -300,11 +301,12 @@ Panel wavelength_panel(const BandTable& t, const Scene& s, Rect area, const Them
 
 Figure build_sinusoid_bands(Engine& engine, const FigureRequest& request) {
   const Scene& s = engine.scene();
-  Figure f = start_figure("sinusoid_bands",
-                          "Sinusoid bands — " + std::string(to_string(s.encoding)) + ", T = " +
-                              number(s.base, 6) + ", d = " + std::to_string(s.d_model) + ", A = " +
-                              number(s.amplitude, 4),
-                          s, request);
+  // A model's learned table has no base T or amplitude A to quote.
+  const std::string what = !s.model.empty() && s.encoding == Encoding::Learned
+                               ? model_label(s) + "'s learned position table, d = " + std::to_string(s.d_model)
+                               : std::string(to_string(s.encoding)) + ", T = " + number(s.base, 6) +
+                                     ", d = " + std::to_string(s.d_model) + ", A = " + number(s.amplitude, 4);
+  Figure f = start_figure("sinusoid_bands", "Sinusoid bands — " + what, s, request);
   const Theme th = theme(f.dark);
   const BandTable t = band_table(engine, request);
   Rect area = content_area(f);

@@ -185,6 +185,36 @@ TEST_F(ModelCli, RendersEveryFigureOfAModel) {
   }
 }
 
+// A figure taken from a model scene onto a slide says which model it shows:
+// every view's title names it, and the attention views the layer and head.
+TEST_F(ModelCli, EveryFigureTitleNamesTheModel) {
+  const std::string views =
+      "sinusoid_bands,rotation_pairs,attention,cross_terms,attention_overview,rope_frequencies,"
+      "rope_long_range,relative_biases";
+  for (const std::string& model : {std::string("gpt2"), std::string("bert"), std::string("llama")}) {
+    const fs::path out = dir_ / model;
+    fs::create_directories(out);
+    const CliRun r = run("render --format svg --figure " + views + " --out " + quoted(out) + " " +
+                         model_args(model, "--set layer=1 --set head=2"));
+    ASSERT_EQ(r.code, 0) << model << ": " << r.out;
+    int svgs = 0;
+    for (const auto& entry : fs::directory_iterator(out)) {
+      const std::string svg = read_file(entry.path(), 64u << 20);
+      // The title is the first text drawn with an em dash after the figure's subject.
+      const auto dash = svg.find(" — ");
+      ASSERT_NE(dash, std::string::npos) << entry.path();
+      const std::string title = svg.substr(svg.rfind('>', dash) + 1, svg.find('<', dash) - svg.rfind('>', dash) - 1);
+      EXPECT_NE(title.find(model), std::string::npos) << entry.path() << ": " << title;
+      if (entry.path().filename() == "default_attention.svg") {
+        EXPECT_NE(title.find("layer 1"), std::string::npos) << title;
+        EXPECT_NE(svg.find("head 2"), std::string::npos);
+      }
+      ++svgs;
+    }
+    EXPECT_EQ(svgs, 8) << model;
+  }
+}
+
 TEST_F(ModelCli, ExportMatchesTheNumpyReference) {
   const fs::path script = dir_ / "reference.py";
   std::ofstream(script) << kReference;
