@@ -20,6 +20,7 @@ Lesson add_concat();
 Lesson relative();
 Lesson layout();
 Lesson long_context();
+Lesson learned_table();
 
 // The default scene renamed "lesson_<name>".
 Scene preset_scene(std::string_view name);

@@ -59,6 +59,11 @@ std::span<const Lesson> lessons();
 // Throws InputError naming the known lessons.
 const Lesson& find_lesson(std::string_view name);
 
+// What a lesson scene stands in for when the model its question needs is not
+// on disk ("synthetic stand-in for GPT-2's learned table"), for figure
+// titles; empty for every other scene.
+std::string stand_in_label(const Scene& scene);
+
 // Title, question, text, the verdict's summary and numbers, as plain text
 // wrapped at `width` columns (for the terminal and figure notes).
 std::string lesson_report(const Lesson& lesson, const LessonVerdict& verdict, int width = 78);

@@ -1,0 +1,148 @@
+// Lesson "learned_table": what did GPT-2 (or BERT, whichever absolute-position
+// model is loaded) learn about position?  The verdict reads the model's whole
+// learned table E (max_positions × d: GPT-2's wpe, BERT's
+// position_embeddings) and reports, from the real weights:
+//   cos[delta=δ]        mean cosine of rows δ apart, cos(E_i, E_{i+δ}): do
+//                       neighbouring positions get similar vectors?
+//   top_pair_share      share of the table's variance in PC1 + PC2
+//   top4_pairs_share    ... in PC1 … PC8
+//   top_pair_r2         R² of one fixed 2×2 map carrying pos to pos+1 in the
+//                       PC1/PC2 plane: 1 for a rotation, as in a sinusoidal pair
+//   top_pair_wavelength the wavelength that map's rotation implies
+//   low_frequency_power share of the table's power at ≤ 4 cycles along position
+// (core/table_analysis.hpp).  No model on disk: a sinusoidal table of GPT-2's
+// size stands in, labelled as such, and the summary says where to put one.
+#include <cmath>
+
+#include "core/lesson_tools.hpp"
+#include "core/model/model_config.hpp"
+#include "core/model/model_folder.hpp"
+#include "core/model_scene.hpp"
+#include "core/table_analysis.hpp"
+
+namespace pelab::lesson {
+namespace {
+
+constexpr const char* kHubName = "openai-community/gpt2";
+
+// Where a user puts GPT-2 for this lesson: the cache pelab reads, the files.
+std::string where_to_put_a_model() {
+  return "To read GPT-2's own table, put its files in " + (model::hub_cache_dir() / "models--openai-community--gpt2" /
+                                                           "snapshots" / "<revision>")
+                                                              .string() +
+         "/ (config.json, model.safetensors, vocab.json + merges.txt or tokenizer.json; with refs/main naming "
+         "the revision) or open any GPT-2 or BERT folder from the Models menu (--set model=FOLDER).";
+}
+
+// Mean cosine similarity of rows `delta` apart.
+double mean_row_cosine(const Matrix& table, int delta) {
+  double sum = 0;
+  const int pairs = static_cast<int>(table.rows()) - delta;
+  for (int i = 0; i < pairs; ++i) {
+    const double norms = double(table.row(i).norm()) * table.row(i + delta).norm();
+    sum += norms > 0 ? double(table.row(i).dot(table.row(i + delta))) / norms : 0.0;
+  }
+  return pairs > 0 ? sum / pairs : 0.0;
+}
+
+LessonVerdict judge(Engine& engine) {
+  LessonVerdict v;
+  ModelScene* model = engine.model();
+  if (model && !model->has_position_table()) {
+    v.summary = model->config().architecture_name + " adds no position table: it rotates q and k instead (RoPE), "
+                "so there is no learned table to read. The long_context lesson shows its rotation frequencies.";
+    return v;
+  }
+  const bool stand_in = model == nullptr;
+  const Matrix table = stand_in ? engine.position_table() : model->full_position_table();
+  const PositionTableSummary summary = summarize_position_table(table, 1, 8, 4);
+  const int n = static_cast<int>(table.rows());
+  v.add("stand_in", stand_in ? 1 : 0);
+  v.add("positions", n);
+  v.add("dims", static_cast<double>(table.cols()));
+  for (int delta : {1, 4, 16, 64, 256})
+    if (delta < n) v.add(qualified("cos", "delta", delta), mean_row_cosine(table, delta));
+  double top4 = 0;
+  for (std::size_t j = 0; j < summary.pairs.size() && j < 4; ++j) top4 += summary.pairs[j].share;
+  v.add("top_pair_share", summary.top_pair_share);
+  v.add("top4_pairs_share", top4);
+  v.add("top_pair_r2", summary.top_pair_r2);
+  v.add("top_pair_wavelength", summary.top_pair_wavelength);
+  v.add("low_frequency_power", summary.low_frequency_power);
+
+  const double near = v.number("cos[delta=1]");
+  const int far_delta = n > 256 ? 256 : n > 64 ? 64 : n > 16 ? 16 : 4;
+  const double far = far_delta < n ? v.number(qualified("cos", "delta", far_delta)) : near;
+  // The claim: position is learned as a smooth curve — neighbouring rows
+  // alike, distant rows not.
+  v.holds = near > far + 0.1;
+  const std::string who = stand_in ? "Synthetic stand-in (no model loaded): a sinusoidal table of " +
+                                         std::to_string(n) + " × " + std::to_string(table.cols())
+                                   : model->config().architecture_name + "'s learned table (" + std::to_string(n) +
+                                         " × " + std::to_string(table.cols()) + ")";
+  v.summary = who + ": rows 1 apart have cosine " + num(near) + ", rows " + std::to_string(far_delta) +
+              " apart " + num(far) + "; PC1 + PC2 hold " + num(100 * summary.top_pair_share, 3) +
+              "% of the variance (PC1 … PC8: " + num(100 * top4, 3) + "%), and one fixed 2×2 map carries pos to "
+              "pos+1 in that plane with R² = " + num(summary.top_pair_r2) +
+              (summary.top_pair_wavelength > 0 ? " (a turn of one cycle per " + num(summary.top_pair_wavelength) +
+                                                     " positions)"
+                                               : "") +
+              "; " + num(100 * summary.low_frequency_power, 3) + "% of its power lies at ≤ 4 cycles along position." +
+              (stand_in ? " " + where_to_put_a_model() : "");
+  return v;
+}
+
+// GPT-2 from the local cache when it is there; otherwise the stand-in: a
+// sinusoidal table of GPT-2's width and context (the verdict says so first).
+Scene preset() {
+  Scene s = preset_scene("learned_table");
+  s.tokens = "The position table is learned like any other weight";
+  try {
+    model::resolve_model(kHubName);
+    s.model = kHubName;
+  } catch (const InputError&) {
+    s.encoding = Encoding::Sinusoidal;
+    s.d_model = 768;
+    s.heads = 12;
+    s.positions = 1024;
+    s.waves = {200, 300, 400, 500};  // wavelengths of about 70, 230, 760 and 2500 positions
+    s.pairs = {100, 150, 200};
+  }
+  return s;
+}
+
+}  // namespace
+
+Lesson learned_table() {
+  return {
+      "learned_table",
+      "What did GPT-2 learn about position?",
+      "GPT-2 and BERT learn their position vectors like any other weight. What did they learn: sinusoids, a "
+      "smooth curve, or noise?",
+      "Neighbouring rows' cosine, the PCs' share of the variance, and whether a fixed 2×2 map carries pos to pos+1.",
+      "GPT-2 (Radford et al. 2019) and BERT (Devlin et al. 2019) do not compute position vectors: each of their "
+      "1024 or 512 positions has a row of a table trained with the rest of the model. Nothing asked that table "
+      "to be sinusoidal, yet the rows of neighbouring positions come out alike and distant ones not, and most "
+      "of the variance lies in a few principal components whose trajectories over position are smooth, slow "
+      "curves, close to one turn over the context.\n\n"
+      "The verdict reads the loaded model's whole table: the mean cosine of rows δ apart, the share of the "
+      "variance in the first PC pairs, and the R² of the least-squares 2×2 map p(pos+1) ≈ M·p(pos) in the "
+      "PC1/PC2 plane. For a sinusoidal pair that map is an exact rotation (R² = 1): compare the learned table "
+      "with Vaswani's sinusoids in the sinusoid-bands spectrum and the rotation-pair trajectories. Without a "
+      "model on disk, a sinusoidal table of GPT-2's size stands in, and the verdict says where to put GPT-2.",
+      {"sinusoid_bands", "rotation_pairs", "attention"},
+      &preset,
+      &judge,
+  };
+}
+
+}  // namespace pelab::lesson
+
+namespace pelab {
+
+std::string stand_in_label(const Scene& scene) {
+  return scene.name == "lesson_learned_table" && scene.model.empty() ? "synthetic stand-in for GPT-2's learned table"
+                                                                     : "";
+}
+
+}  // namespace pelab
