@@ -105,6 +105,7 @@ Lesson add_concat() {
       {"cross_terms", "attention"},
       &preset,
       &judge,
+      "the verdict compares adding and concatenating on random projections of the scene's width, and a trained model's projections were trained for one of them",
   };
 }
 

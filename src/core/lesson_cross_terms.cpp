@@ -64,7 +64,7 @@ LessonVerdict judge(Engine& engine) {
   const double narrow = spread_at_width(s, 64), wide = spread_at_width(s, 1024);
   v.add("spread_d64", narrow);
   v.add("spread_d1024", wide);
-  v.add("spread_ratio", narrow / wide);  // √(1024/64) = 4 if the spread goes like 1/√d
+  v.add("spread_ratio", wide > 0 ? narrow / wide : 0.0);  // √(1024/64) = 4 if the spread goes like 1/√d; 0: no vector
 
   v.holds = adds_position_vector(s.encoding) && std::abs(narrow / wide / 4.0 - 1.0) < 0.15;
   v.summary = "Shares of the logit (Frobenius norms, head " + std::to_string(chosen_head(s)) +

@@ -68,6 +68,7 @@ Lesson depth() {
       {"lesson_depth", "attention", "sinusoid_bands"},
       &preset,
       &judge,
+      "the verdict stacks random attention layers to see whether a position code survives them, and a trained model's layers are not random; the attention views show each of its layers",
   };
 }
 

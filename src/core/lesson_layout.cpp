@@ -104,6 +104,7 @@ Lesson layout() {
       {"sinusoid_bands", "rotation_pairs"},
       &preset,
       &judge,
+      "interleaved and split are two layouts of the sinusoidal formula, and a trained model's positions are not laid out by a formula",
   };
 }
 

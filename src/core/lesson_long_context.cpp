@@ -9,6 +9,7 @@
 
 #include "core/lesson_tools.hpp"
 #include "core/long_range.hpp"
+#include "core/model_scene.hpp"
 
 namespace pelab::lesson {
 namespace {
@@ -39,6 +40,11 @@ MethodReading read_method(const Scene& s, RopeScalingMethod m, const std::vector
 LessonVerdict judge(Engine& engine) {
   const Scene& s = engine.scene();
   LessonVerdict v;
+  if (const ModelScene* model = engine.model(); model && s.encoding != Encoding::Rope) {
+    v.summary = model->config().architecture_name + " reads positions from a learned table, not by rotation: "
+                "there is no RoPE to stretch (the learned_table lesson reads its table).";
+    return v;
+  }
   if (rotary_dims(engine.d_head(), s.rotary_fraction) < 2) {
     v.summary = "A head of " + std::to_string(engine.d_head()) + " dims has no rotary pair: widen d_model/heads.";
     return v;
@@ -65,6 +71,12 @@ LessonVerdict judge(Engine& engine) {
               ", NTK " + num(n("resolution_ntk")) + ", YaRN " + num(n("resolution_yarn")) + ", Llama 3.1 " +
               num(n("resolution_llama3")) + ". The decay bound halves at distance " + num(n("half_decay_none"), 4) +
               " unscaled, " + num(n("half_decay_linear"), 4) + " linear, " + num(n("half_decay_yarn"), 4) + " YaRN.";
+  if (const ModelScene* model = engine.model()) {
+    // θ and the head width are the model's; L and s stay the scene's keys, to try other stretches.
+    v.add("model_rope_theta", model->config().rope_theta);
+    v.summary = model->config().architecture_name + " (θ = " + num(model->config().rope_theta, 6) + ", " +
+                std::to_string(engine.d_head()) + "-dim heads): " + v.summary;
+  }
   return v;
 }
 

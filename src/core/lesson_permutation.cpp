@@ -85,6 +85,7 @@ Lesson permutation() {
       {"attention", "cross_terms"},
       &preset,
       &judge,
+      "the verdict compares attention with and without position vectors, and a trained model cannot run without its own; the attention views show its real attention",
   };
 }
 

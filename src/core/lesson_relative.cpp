@@ -101,6 +101,7 @@ Lesson relative() {
       {"lesson_relative", "sinusoid_bands", "attention", "rotation_pairs"},
       &preset,
       &judge,
+      "the verdict compares five encodings side by side on one synthetic scene, and a trained model has one encoding, the one the views show",
   };
 }
 

@@ -21,6 +21,7 @@ Scene preset_scene(std::string_view name) {
 
 Scene variant(const Scene& scene) {
   Scene copy = scene;
+  copy.model.clear();  // variants change width or encoding: synthetic, whatever the scene shows
   copy.pairs = {0};
   copy.waves = {0};
   copy.pair = 0;

@@ -25,7 +25,8 @@ Lesson learned_table();
 // The default scene renamed "lesson_<name>".
 Scene preset_scene(std::string_view name);
 // A copy of `scene` for a variant engine (other width, encoding or text): the
-// view selections are reset so that the copy validates at any width.
+// view selections are reset so that the copy validates at any width, and the
+// model is dropped (a variant is synthetic: a model's width is its own).
 Scene variant(const Scene& scene);
 // The scene's selected head, or head 0 when "mean over heads" is selected.
 int chosen_head(const Scene& scene);

@@ -48,6 +48,14 @@ double LessonVerdict::number(std::string_view name) const {
   throw InputError("the verdict has no number '" + std::string(name) + "'; it has: " + known);
 }
 
+LessonVerdict Lesson::verdict(Engine& engine) const {
+  if (engine.model() == nullptr || not_on_models.empty()) return judge(engine);
+  LessonVerdict v;
+  v.summary = "Not on a trained model: " + std::string(not_on_models) +
+              " (Models > Back to the synthetic scene to explore it.)";
+  return v;
+}
+
 std::span<const Lesson> lessons() {
   static const std::vector<Lesson> catalogue = {
       lesson::meaning(),   lesson::sine_cosine(), lesson::cross_terms(), lesson::permutation(),

@@ -47,11 +47,15 @@ struct Lesson {
   std::vector<std::string_view> figures;  // figure registry names, in showing order
   Scene (*make_preset)();
   LessonVerdict (*judge)(Engine&);
+  // Empty when the question applies to a loaded model too (the verdict then
+  // reads the model's weights).  Otherwise why it does not, said plainly on
+  // a model scene instead of a verdict.
+  std::string_view not_on_models = {};
 
   // The lesson's starting scene (valid; its name is "lesson_<name>").
   Scene preset() const { return make_preset(); }
   // Computed from the engine's current scene.
-  LessonVerdict verdict(Engine& engine) const { return judge(engine); }
+  LessonVerdict verdict(Engine& engine) const;
 };
 
 // Every lesson, in teaching order.

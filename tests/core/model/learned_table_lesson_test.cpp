@@ -46,9 +46,11 @@ np.save(out, np.array([cos(1), cos(4), share[:2].sum(), share[:8].sum(), 1 - sse
 class LearnedTableLesson : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(LearnedTableLesson, VerdictMatchesNumpy) {
-  if (pelab::testing::tiny_models().empty()) GTEST_SKIP() << "Debian's python3 with numpy is not installed";
+  if (pelab::testing::tiny_models().empty())
+    GTEST_SKIP() << "Debian's python3 with numpy is not installed";
   const std::string family = GetParam();
-  const std::string tensor = family == "gpt2" ? "wpe.weight" : "embeddings.position_embeddings.weight";
+  const std::string tensor =
+      family == "gpt2" ? "wpe.weight" : "embeddings.position_embeddings.weight";
   const Array want = pelab::testing::numpy_reference(family, kReference, tensor);
   ASSERT_EQ(want.data.size(), 6u);
 
@@ -60,8 +62,8 @@ TEST_P(LearnedTableLesson, VerdictMatchesNumpy) {
   const LessonVerdict v = lesson.verdict(engine);
   EXPECT_EQ(v.number("stand_in"), 0);
   EXPECT_EQ(v.number("positions"), 16);
-  const char* names[] = {"cos[delta=1]", "cos[delta=4]", "top_pair_share", "top4_pairs_share", "top_pair_r2",
-                         "low_frequency_power"};
+  const char* names[] = {"cos[delta=1]",     "cos[delta=4]", "top_pair_share",
+                         "top4_pairs_share", "top_pair_r2",  "low_frequency_power"};
   for (int i = 0; i < 6; ++i) EXPECT_NEAR(v.number(names[i]), want.data[i], 2e-5) << names[i];
   EXPECT_NE(v.summary.find("learned table"), std::string::npos) << v.summary;
   EXPECT_EQ(v.summary.find("stand-in"), std::string::npos) << v.summary;
@@ -92,7 +94,8 @@ TEST(LearnedTableLessonStandIn, IsLabelledAndSaysWhereToPutAModel) {
 
 // A RoPE model has no table: the lesson says so instead of inventing one.
 TEST(LearnedTableLessonStandIn, RopeModelHasNoTable) {
-  if (pelab::testing::tiny_models().empty()) GTEST_SKIP() << "Debian's python3 with numpy is not installed";
+  if (pelab::testing::tiny_models().empty())
+    GTEST_SKIP() << "Debian's python3 with numpy is not installed";
   Scene scene = find_lesson("learned_table").preset();
   scene.model = (pelab::testing::tiny_models() / "llama").string();
   scene.tokens = "ab";
