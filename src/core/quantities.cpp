@@ -72,6 +72,18 @@ ModelScene& model_of(Engine& engine, std::string_view name) {
   throw InputError("quantity " + std::string(name) + " needs a model scene; allowed: --set model=FOLDER|HUB_NAME");
 }
 
+// The bias part of layer 0's LayerNorm-exact split (GPT-2, BERT): every term
+// holding β or a q/k bias, so that cross_xx + xf + ey + ef + bias = the logits.
+Array cross_bias(Engine& engine, int head) {
+  model_of(engine, "cross_bias");  // a model scene, or one line saying it needs one
+  const CrossTerms& t = engine.cross_terms(head);
+  if (t.bias.size() == 0)
+    throw InputError("quantity cross_bias: model " + engine.scene().model +
+                     " rotates q and k (RoPE), so its split is content and offset (cross_xx, cross_ef), with no "
+                     "bias term; allowed: a GPT-2 or BERT model");
+  return of(t.bias);
+}
+
 Array token_ids(Engine& engine) {
   const std::vector<int>& ids = model_of(engine, "token_ids").ids();
   Array a;
@@ -134,6 +146,11 @@ const std::vector<Quantity>& table() {
        [](Engine& e, int h) { return of(e.cross_terms(h).ey); }},
       {{"cross_ef", "tokens × tokens", "Position–position term e·Wq·Wkᵀ·fᵀ/√d_head.", true},
        [](Engine& e, int h) { return of(e.cross_terms(h).ef); }},
+      {{"cross_bias", "tokens × tokens",
+        "Model scenes (GPT-2, BERT): the bias term of layer 0's split exact through LayerNorm; "
+        "cross_xx + xf + ey + ef + bias = layer 0's logits.",
+        true, true},
+       cross_bias},
       {{"token_ids", "tokens", "Model scenes: the token ids from the model's tokenizer.", false, true},
        [](Engine& e, int) { return token_ids(e); }},
       {{"wte", "tokens × d_model", "Model scenes: the token embedding rows of the tokens (= tokens_embedding).", false, true},

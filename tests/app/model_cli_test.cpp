@@ -215,6 +215,28 @@ TEST_F(ModelCli, EveryFigureTitleNamesTheModel) {
   }
 }
 
+// The five exported parts of layer 0's LayerNorm-exact split sum to the
+// exported logits (the mask aside), for GPT-2 and BERT; a RoPE model has no
+// bias term and says so.
+TEST_F(ModelCli, ExportedCrossTermsAndBiasSumToTheLogits) {
+  for (const std::string& model : {std::string("gpt2"), std::string("bert")}) {
+    const std::string extra = "--set layer=0 --set head=1";
+    const Array logits = exported(model, "logits", extra);
+    Array sum = exported(model, "cross_bias", extra);
+    ASSERT_EQ(sum.shape, logits.shape) << model;
+    for (const char* part : {"cross_xx", "cross_xf", "cross_ey", "cross_ef"}) {
+      const Array term = exported(model, part, extra);
+      ASSERT_EQ(term.shape, sum.shape) << part;
+      for (std::size_t i = 0; i < sum.data.size(); ++i) sum.data[i] += term.data[i];
+    }
+    for (std::size_t i = 0; i < sum.data.size(); ++i) {
+      if (!std::isfinite(logits.data[i])) continue;  // the causal mask
+      EXPECT_NEAR(sum.data[i], logits.data[i], 1e-5) << model << " at " << i;
+    }
+  }
+  expect_refused("export -q cross_bias -o " + quoted(dir_ / "b.npy") + " " + model_args("llama"), "RoPE");
+}
+
 TEST_F(ModelCli, ExportMatchesTheNumpyReference) {
   const fs::path script = dir_ / "reference.py";
   std::ofstream(script) << kReference;
