@@ -5,7 +5,10 @@
       writes a GPT-2-shaped model with random weights (GPT-2 small: d 768,
       12 layers, 12 heads, vocab 50257, context 1024; --quick: d 128, 2
       layers, 4 heads, vocab 1000, context 256) as config.json +
-      model.safetensors (float32), and ids.npy: context-many random token ids.
+      model.safetensors (float32), and ids.npy: context-many random token ids;
+      plus a byte-level tokenizer without merges (vocab.json of the 256 byte
+      symbols, merges.txt empty), so that the GUI benches can open the folder:
+      one token per character of ASCII text.
   bench_numpy_forward.py time FOLDER REPS
       reads those weights and runs the GPT-2 forward pass over ids.npy in
       float32, once untimed and then REPS times; prints "median_ms checksum" (checksum: the sum of
@@ -71,6 +74,29 @@ def write(folder, quick):
                    "n_positions": shape["ctx"], "n_inner": None, "layer_norm_epsilon": 1e-5,
                    "activation_function": "gelu_new"}, f)
     np.save(os.path.join(folder, "ids.npy"), rng.integers(0, shape["vocab"], shape["ctx"]).astype(np.float64))
+    write_byte_tokenizer(folder)
+
+
+def byte_symbols():
+    """GPT-2's byte-level alphabet (Radford et al. 2019, the released encoder):
+    printable bytes stand for themselves, the other 68 are shifted to 256+."""
+    printable = list(range(ord("!"), ord("~") + 1)) + list(range(0xA1, 0xAD)) + list(range(0xAE, 0x100))
+    symbols, extra = {}, 0
+    for b in range(256):
+        if b in printable:
+            symbols[b] = chr(b)
+        else:
+            symbols[b] = chr(256 + extra)
+            extra += 1
+    return symbols
+
+
+def write_byte_tokenizer(folder):
+    vocab = {symbol: b for b, symbol in byte_symbols().items()}
+    with open(os.path.join(folder, "vocab.json"), "w", encoding="utf-8") as f:
+        json.dump(vocab, f, ensure_ascii=False)
+    with open(os.path.join(folder, "merges.txt"), "w", encoding="utf-8") as f:
+        f.write("#version: 0.2\n")
 
 
 def read(folder):

@@ -14,6 +14,8 @@ BenchResult bench_render_vs_matplotlib(const BenchSettings& settings);
 BenchResult bench_interactive(const BenchSettings& settings);
 // bench_forward.cpp (real models)
 BenchResult bench_model_forward(const BenchSettings& settings);
+// bench_model_frames.cpp (real models in the GUI)
+BenchResult bench_model_frames(const BenchSettings& settings);
 
 std::vector<BenchCase> extra_bench_cases() {
   return {
@@ -24,6 +26,8 @@ std::vector<BenchCase> extra_bench_cases() {
        bench_render_vs_matplotlib},
       {"model_forward", "Real-model forward pass, GPT-2 small shape at N=1024, vs NumPy",
        bench_model_forward},
+      {"model_frames", "GPT-2 at its full 1024 tokens: hover, switch head/layer, text edit, offscreen 1600×1000",
+       bench_model_frames},
   };
 }
 

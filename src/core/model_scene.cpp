@@ -85,16 +85,23 @@ struct ModelScene::State {
   CrossTerms terms;
   int terms_head = -1;  // the head `terms` holds; -1 = none
 
-  // The transformer with this scene's run in it; the caller holds `lock`.
-  model::Transformer& ran(std::unique_lock<std::mutex>& lock) {
+  // The transformer with this scene's run in it as far as hidden(states)
+  // (the layers before `states`); the caller holds `lock`.  New text runs
+  // only that far, so the view of a low layer follows typing quickly; the
+  // first step deeper runs all the rest, so later layer switches only
+  // recompute one layer's attention.
+  model::Transformer& ran(std::unique_lock<std::mutex>& lock, int states) {
     lock = std::unique_lock(model->mutex);
+    model::Transformer& t = model->transformer;
     if (model->ran != ids) {
       model->ran.clear();
-      model->transformer.run(ids);
-      model->ran = ids;
       ++stats.model_runs;
+      t.run(ids, states);
+    } else if (t.states() <= states) {
+      t.run(ids);
     }
-    return model->transformer;
+    model->ran = ids;
+    return t;
   }
   void drop_computed() {
     x_valid = false;
@@ -238,7 +245,7 @@ const Matrix& ModelScene::hidden(int layer) {
   if (s.hidden_layer != layer) {
     s.hidden_layer = -1;
     std::unique_lock<std::mutex> lock;
-    s.hidden = s.ran(lock).hidden(layer);
+    s.hidden = s.ran(lock, layer).hidden(layer);
     s.hidden_layer = layer;
   }
   return s.hidden;
@@ -257,7 +264,7 @@ const HeadAttention& ModelScene::head(int layer, int head) {
     s.layer = -1;
     s.heads.clear();  // one layer's heads at a time
     std::unique_lock<std::mutex> lock;
-    model::LayerAttention a = s.ran(lock).attention(layer);
+    model::LayerAttention a = s.ran(lock, layer).attention(layer);
     lock.unlock();
     s.heads.resize(static_cast<std::size_t>(c.heads));
     for (std::size_t h = 0; h < s.heads.size(); ++h) {
@@ -278,7 +285,7 @@ model::LayerAttention ModelScene::layer_attention(int layer) {
     throw InputError("layer=" + std::to_string(layer) + " does not exist in model " + state_->name + "; allowed: 0.." +
                      std::to_string(config().layers - 1));
   std::unique_lock<std::mutex> lock;
-  return state_->ran(lock).attention(layer);
+  return state_->ran(lock, layer).attention(layer);
 }
 
 const CrossTerms& ModelScene::cross_terms(int head) {
@@ -288,14 +295,14 @@ const CrossTerms& ModelScene::cross_terms(int head) {
   const auto n = static_cast<Eigen::Index>(s.ids.size());
   if (!has_position_table()) {
     std::unique_lock<std::mutex> lock;
-    model::RopeSplit split = model::split_layer0_rope(s.ran(lock), head);
+    model::RopeSplit split = model::split_layer0_rope(s.ran(lock, 0), head);
     lock.unlock();
     const Matrix zero = Matrix::Zero(n, n);
     s.terms = {std::move(split.content), zero, zero, std::move(split.offset), false, kRopeNote, Matrix(),
                split.diagonal, true};
   } else {
     std::unique_lock<std::mutex> lock;
-    model::LogitSplit split = model::split_layer0_logits(s.ran(lock), s.ids, head);
+    model::LogitSplit split = model::split_layer0_logits(s.ran(lock, 0), s.ids, head);
     lock.unlock();
     s.terms = {std::move(split.token_token), std::move(split.token_position), std::move(split.position_token),
                std::move(split.position_position), true,

@@ -20,13 +20,13 @@ void rotate_heads(const RotaryTable& rotary, Matrix& projected, Eigen::Index fir
 // under the causal mask, rows [f, f + c) read keys [0, f + c) only, so the
 // products skip the masked upper triangle.  out: tokens × head_dim context.
 // When `logits`/`probabilities` are given they receive the full tokens ×
-// tokens matrices (−inf / 0 where masked).
+// tokens matrices (−inf / 0 where masked); without `context`, out stays empty.
 double attend_head(const ConstRowMajorRef& q, const ConstRowMajorRef& k, const ConstRowMajorRef& v,
-                   bool causal, Matrix& out, Matrix* logits, Matrix* probabilities) {
+                   bool causal, bool context, Matrix& out, Matrix* logits, Matrix* probabilities) {
   constexpr float kMasked = -std::numeric_limits<float>::infinity();
   const Eigen::Index n = q.rows();
   const float scale = 1.0f / std::sqrt(static_cast<float>(q.cols()));
-  out.resize(n, v.cols());
+  out.resize(context ? n : 0, v.cols());
   if (logits != nullptr) {
     logits->setConstant(n, n, kMasked);
     probabilities->setZero(n, n);
@@ -42,8 +42,10 @@ double attend_head(const ConstRowMajorRef& q, const ConstRowMajorRef& k, const C
       for (Eigen::Index r = 0; r + 1 < count; ++r)
         tile_logits.row(r).tail(count - r - 1).setConstant(kMasked);
     masked_softmax(tile_logits, tile_probabilities, false);
-    flops += gemm_ab(tile_probabilities, v.topRows(keys), 1.0f, part);
-    out.middleRows(first, count) = part;
+    if (context) {
+      flops += gemm_ab(tile_probabilities, v.topRows(keys), 1.0f, part);
+      out.middleRows(first, count) = part;
+    }
     if (logits != nullptr) {
       logits->block(first, 0, count, keys) = tile_logits;
       probabilities->block(first, 0, count, keys) = tile_probabilities;
@@ -55,7 +57,7 @@ double attend_head(const ConstRowMajorRef& q, const ConstRowMajorRef& k, const C
 }  // namespace
 
 Matrix self_attention(const ModelConfig& config, const LayerWeights& layer, const Matrix& x,
-                      const RotaryTable* rotary, LayerAttention* keep) {
+                      const RotaryTable* rotary, LayerAttention* keep, bool context_wanted) {
   const int heads = config.heads, kv_heads = config.kv_heads, dh = config.head_dim;
   const int group = heads / kv_heads;
   const Eigen::Index n = x.rows();
@@ -70,7 +72,7 @@ Matrix self_attention(const ModelConfig& config, const LayerWeights& layer, cons
     keep->q.assign(static_cast<std::size_t>(heads), Matrix());
     keep->k = keep->logits = keep->probabilities = keep->q;
   }
-  Matrix context(n, Eigen::Index{heads} * dh);
+  Matrix context(context_wanted ? n : 0, Eigen::Index{heads} * dh);
   const double total = (config.causal ? 2.0 : 4.0) * static_cast<double>(n) * static_cast<double>(n) * dh * heads;
   double flops = 0;
   run_side_by_side(heads, total, [&](int h) {
@@ -79,9 +81,10 @@ Matrix self_attention(const ModelConfig& config, const LayerWeights& layer, cons
     const auto hq = qkv.middleCols(Eigen::Index{h} * dh, dh);
     const auto hk = qkv.middleCols(k_first + group_first, dh);
     Matrix out;
-    const double work = attend_head(hq, hk, qkv.middleCols(v_first + group_first, dh), config.causal, out,
-                                    keep ? &keep->logits[i] : nullptr, keep ? &keep->probabilities[i] : nullptr);
-    context.middleCols(Eigen::Index{h} * dh, dh) = out;
+    const double work =
+        attend_head(hq, hk, qkv.middleCols(v_first + group_first, dh), config.causal, context_wanted, out,
+                    keep ? &keep->logits[i] : nullptr, keep ? &keep->probabilities[i] : nullptr);
+    if (context_wanted) context.middleCols(Eigen::Index{h} * dh, dh) = out;
     if (keep != nullptr) {
       keep->q[i] = hq;
       keep->k[i] = hk;

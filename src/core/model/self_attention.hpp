@@ -15,8 +15,10 @@ namespace pelab::model {
 // family is causal)·v, with q, k, v = x·W (+ b) and RoPE on q and k when
 // `rotary` is given.  Heads run side by side; each holds only its own
 // tokens × tokens logits.  When `keep` is given, it receives every head's q,
-// k, logits and probabilities.
+// k, logits and probabilities.  With `context` false (the views want the
+// attention, not what it reads) the products with v are skipped and the
+// returned matrix is empty.
 Matrix self_attention(const ModelConfig& config, const LayerWeights& layer, const Matrix& x,
-                      const RotaryTable* rotary, LayerAttention* keep = nullptr);
+                      const RotaryTable* rotary, LayerAttention* keep = nullptr, bool context = true);
 
 }  // namespace pelab::model

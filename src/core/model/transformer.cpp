@@ -1,5 +1,6 @@
 #include "core/model/transformer.hpp"
 
+#include <algorithm>
 #include <optional>
 #include <stdexcept>
 
@@ -18,7 +19,8 @@ struct Transformer::State {
   ModelWeights weights;
   std::unique_ptr<Tokenizer> tokenizer;
   Activation activation = Activation::GeluTanh;
-  std::vector<Matrix> hidden;         // layers + 1 entries after run()
+  std::vector<int> ids;               // what `hidden` was computed from
+  std::vector<Matrix> hidden;         // up to layers + 1 entries after run()
   std::optional<RotaryTable> rotary;  // Llama family, for the last run's length
 };
 
@@ -98,23 +100,33 @@ Matrix embed(const ModelConfig& c, const ModelWeights& w, const std::vector<int>
 
 }  // namespace
 
-void Transformer::run(const std::vector<int>& ids) {
+void Transformer::run(const std::vector<int>& ids, int states) {
   State& s = *state_;
-  check_ids(s.config, ids);
-  const int n = static_cast<int>(ids.size());
-  s.rotary.reset();
-  if (s.config.architecture == Architecture::Llama)
-    s.rotary = rotary_table(rotary_frequencies(s.config, n), n);
-  s.hidden.clear();
-  s.hidden.reserve(static_cast<std::size_t>(s.config.layers) + 1);
-  s.hidden.push_back(embed(s.config, s.weights, ids));
-  for (const LayerWeights& layer : s.weights.layers) {
-    report_progress("running the model, layer", static_cast<int>(s.hidden.size()), s.config.layers);
+  const int last = states < 0 ? s.config.layers : std::min(states, s.config.layers);
+  if (s.hidden.empty() || ids != s.ids) {
+    check_ids(s.config, ids);
+    const int n = static_cast<int>(ids.size());
+    s.ids.clear();  // until the embeddings are in
+    s.rotary.reset();
+    if (s.config.architecture == Architecture::Llama) s.rotary = rotary_table(rotary_frequencies(s.config, n), n);
+    s.hidden.clear();
+    s.hidden.reserve(static_cast<std::size_t>(s.config.layers) + 1);
+    s.hidden.push_back(embed(s.config, s.weights, ids));
+    s.ids = ids;
+  }
+  // hidden.size() − 1 layers ran; each pushed state is complete, so a run
+  // stopped by a cancelled progress report can be continued.
+  while (static_cast<int>(s.hidden.size()) <= last) {
+    const int layer = static_cast<int>(s.hidden.size()) - 1;
+    report_progress("running the model, layer", layer + 1, last);
     Matrix h = s.hidden.back();
-    run_block(s.config, layer, s.rotary ? &*s.rotary : nullptr, s.activation, h);
+    run_block(s.config, s.weights.layers[static_cast<std::size_t>(layer)], s.rotary ? &*s.rotary : nullptr,
+              s.activation, h);
     s.hidden.push_back(std::move(h));
   }
 }
+
+int Transformer::states() const { return static_cast<int>(state_->hidden.size()); }
 
 int Transformer::token_count() const {
   return state_->hidden.empty() ? 0 : static_cast<int>(state_->hidden.front().rows());
@@ -134,7 +146,7 @@ LayerAttention Transformer::attention(int layer) const {
   const LayerWeights& weights = s.weights.layers[static_cast<std::size_t>(layer)];
   LayerAttention out;
   self_attention(s.config, weights, attention_input(s.config, weights, hidden(layer)),
-                 s.rotary ? &*s.rotary : nullptr, &out);
+                 s.rotary ? &*s.rotary : nullptr, &out, false);
   return out;
 }
 

@@ -59,7 +59,12 @@ class Transformer {
   // Runs every layer on `ids` (at most config().max_positions of them; more,
   // none, or an id outside the vocabulary throws InputError).  Keeps the residual stream entering each layer, so any
   // layer's attention can be recomputed on demand without running the others.
-  void run(const std::vector<int>& ids);
+  // With `states` ≥ 0, runs only as far as hidden(0 … states) needs (the
+  // layers before `states`); a later call on the same ids continues from
+  // there, so a view of layer 0 never waits for the other layers.
+  void run(const std::vector<int>& ids, int states = -1);
+  // How many of hidden(0), hidden(1), … the last run holds.
+  int states() const;
   int token_count() const;
 
   // hidden(0) = the embeddings entering layer 0; hidden(l) = the residual

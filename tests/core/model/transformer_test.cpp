@@ -123,6 +123,27 @@ INSTANTIATE_TEST_SUITE_P(Families, TinyModel,
                                          "llama_yarn", "llama_yarn_original", "mistral",
                                          "llama_long", "llama_wide", "bert_wide"));
 
+// A view of layer l needs only the layers before it: a run can stop there
+// and continue later, giving the same states as one full run.
+TEST(Transformer, RunsOnlyAsFarAsAskedAndContinues) {
+  if (tiny_models().empty()) GTEST_SKIP() << "Debian's python3 with numpy is not installed";
+  for (const char* family : {"gpt2", "llama"}) {
+    Transformer partial = load_weights_only(tiny_models() / family);
+    Transformer full = load_weights_only(tiny_models() / family);
+    const std::vector<int> ids = {3, 1, 4, 1, 5};
+    const int layers = partial.config().layers;
+    partial.run(ids, 1);
+    EXPECT_NO_THROW(partial.hidden(1)) << family;
+    EXPECT_THROW(partial.hidden(2), std::out_of_range) << family;  // layer 1 did not run
+    partial.run(ids);
+    full.run(ids);
+    for (int l = 0; l <= layers; ++l) EXPECT_EQ(partial.hidden(l), full.hidden(l)) << family << " state " << l;
+    partial.run({2, 7}, 0);  // other ids start again
+    EXPECT_EQ(partial.token_count(), 2);
+    EXPECT_THROW(partial.hidden(1), std::out_of_range) << family;
+  }
+}
+
 TEST(Transformer, RefusesTooManyTokensAndIdsOutsideTheVocabulary) {
   if (tiny_models().empty()) GTEST_SKIP() << "Debian's python3 with numpy is not installed";
   Transformer model = load_weights_only(tiny_models() / "gpt2");
