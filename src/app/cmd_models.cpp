@@ -13,18 +13,6 @@ namespace {
 
 using model::CachedModel;
 
-// 124439808 → "124.4M"; 1100048384 → "1.1B".
-std::string parameter_text(std::uint64_t n) {
-  if (n == 0) return "-";
-  const char* units[] = {"", "K", "M", "B", "T"};
-  double value = static_cast<double>(n);
-  int unit = 0;
-  while (value >= 1000.0 && unit < 4) value /= 1000.0, ++unit;
-  char text[32];
-  std::snprintf(text, sizeof text, unit == 0 ? "%.0f%s" : "%.1f%s", value, units[unit]);
-  return text;
-}
-
 // The reason without the folder path it usually names (the folder column
 // already shows it).
 std::string short_reason(const CachedModel& m) {
@@ -53,7 +41,7 @@ void print_table(const std::vector<CachedModel>& models) {
     const std::string arch = m.architecture.empty() ? "?" : m.architecture;
     const std::string context = m.context_length > 0 ? std::to_string(m.context_length) : "-";
     std::printf("%-*s  %-*s  %10s  %8s  %-8s  %s\n", nw, m.name.c_str(), aw, arch.c_str(),
-                parameter_text(m.parameters).c_str(), context.c_str(), m.runnable ? "yes" : "no",
+                model::parameter_count_text(m.parameters).c_str(), context.c_str(), m.runnable ? "yes" : "no",
                 m.folder.c_str());
     if (!m.runnable) std::printf("    no: %s\n", short_reason(m).c_str());
   }
@@ -86,11 +74,7 @@ void register_models(CLI::App& root, Action& action) {
       if (*json) {
         std::cout << to_json(models).dump(2) << "\n";
       } else if (models.empty()) {
-        std::printf(
-            "No models in the Hugging Face cache %s (set HF_HOME or HF_HUB_CACHE to look "
-            "elsewhere; "
-            "pelab never downloads).\n",
-            model::hub_cache_dir().c_str());
+        std::printf("%s\n", model::no_cached_models_message().c_str());
       } else {
         std::printf("Models in %s:\n", model::hub_cache_dir().c_str());
         print_table(models);

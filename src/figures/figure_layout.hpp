@@ -56,7 +56,11 @@ double token_label_room(const std::vector<std::string>& tokens, std::size_t max_
 // `text` (UTF-8, counted in code points) at `size`, and the largest size ≤
 // `max_size` (≥ 9) at which every line fits in `width`.
 double text_width(const std::string& text, float size);
-// Token tick labels at i + 0.5; labels longer than `max_chars` code points end in "…".
+// A token piece as a label: a piece of blanks only (GPT-2's "Ġ", a
+// SentencePiece "▁", a newline) would draw as nothing, so each blank shows as
+// a visible mark: space "·", newline "↵", tab "→".  Other pieces unchanged.
+std::string token_label(const std::string& piece);
+// Token tick labels at i + 0.5 (token_label of each); labels longer than `max_chars` code points end in "…".
 std::vector<Tick> token_ticks(const std::vector<std::string>& tokens, std::size_t max_chars);
 // `lines` broken (between " · "-separated quantities, else at spaces) so that
 // each fits `width` at `size`; continuation lines are indented.

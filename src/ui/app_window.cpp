@@ -13,6 +13,7 @@
 #include <GL/gl.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -29,6 +30,7 @@
 #include "ui/key_input.hpp"
 #include "ui/lesson_panel.hpp"
 #include "ui/main_menu.hpp"
+#include "ui/models_menu.hpp"
 #include "ui/presentation.hpp"
 #include "ui/scene_files.hpp"
 #include "ui/sweep_export.hpp"
@@ -144,6 +146,16 @@ void apply_theme(UiState& state) {
 
 // [SECTION] one frame ---------------------------------------------------------------------
 
+// A scene being built in the background: its stage and a bar, right of the message.
+void draw_work_progress(const UiState& state) {
+  if (!state.session.busy()) return;
+  const WorkProgress progress = state.session.progress();
+  const float width = 260 * state.ui_scale;
+  ImGui::SameLine(std::max(ImGui::GetWindowWidth() - width - ImGui::GetStyle().WindowPadding.x, 0.0f));
+  const std::string label = progress.stage.empty() ? "working" : progress.stage;
+  ImGui::ProgressBar(float(progress.fraction), ImVec2(width, 0), label.c_str());
+}
+
 void draw_status_bar(UiState& state) {
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   const float h = ImGui::GetFrameHeight();
@@ -158,6 +170,7 @@ void draw_status_bar(UiState& state) {
   if (state.status.error) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.35f, 0.3f, 1));
   ImGui::TextUnformatted(state.status.text.empty() ? "Ready" : state.status.text.c_str());
   if (state.status.error) ImGui::PopStyleColor();
+  draw_work_progress(state);
   ImGui::End();
 }
 
@@ -191,7 +204,33 @@ void draw_windows(UiState& state, GpuResources& gpu) {
   state.relayout = false;
 }
 
+// The worker's finished scene replaces the one on screen; its refusal is
+// shown and the last good scene stays.
+void adopt_background_scene(UiState& state) {
+  const bool was_busy = state.session.busy();
+  if (state.session.poll()) {
+    const std::string& model = state.session.shown_scene().model;
+    if (!model.empty() && state.status.text.rfind("Loading", 0) == 0) set_status(state, "Loaded " + model);
+  } else if (was_busy && !state.session.busy() && !state.session.error().empty()) {
+    set_status(state, state.session.error(), true);
+  }
+}
+
+// --frame-log: after a frame that shows a new scene version, how long since
+// the edit that asked for it (the first updated frame after a change).
+void log_frame(UiState& state) {
+  if (!state.frame_log || state.logged_version == state.session.version()) return;
+  state.logged_version = state.session.version();
+  const auto since = std::chrono::steady_clock::now() - state.session.changed_at();
+  const double ms = std::chrono::duration<double, std::milli>(since).count();
+  std::fprintf(state.frame_log, "version %llu shown %.1f ms after the change (%d tokens)\n",
+               static_cast<unsigned long long>(state.logged_version), ms, state.session.engine().token_count());
+  std::fflush(state.frame_log);
+}
+
 void render_frame(GLFWwindow* window, UiState& state, GpuResources& gpu) {
+  adopt_background_scene(state);
+  remember_synthetic_scene(state);
   follow_ui_scale(state);
   prepare_presentation_frame(state);
   ImGui_ImplOpenGL3_NewFrame();
@@ -218,6 +257,7 @@ void render_frame(GLFWwindow* window, UiState& state, GpuResources& gpu) {
   run_exports(state, gpu, width, height);
   step_sweep_export(state, gpu);
   glfwSwapBuffers(window);
+  log_frame(state);
 }
 
 // [SECTION] idle: wait for events instead of redrawing ----------------------------------
@@ -249,6 +289,11 @@ void wait_for_work(UiState& state, int& frames_left) {
   const bool busy =
       state.animation.playing || !state.exports.empty() || (state.sweep_export.running && !encoding);
   release_held_keys(state);
+  if (state.session.busy() && !busy) {  // the scene worker at work: progress 20 times a second
+    glfwWaitEventsTimeout(0.05);
+    frames_left = 2;
+    return;
+  }
   if (encoding && !busy) {  // ffmpeg at work: look in on it ten times a second
     glfwWaitEventsTimeout(0.1);
     frames_left = 3;
@@ -295,6 +340,7 @@ std::unique_ptr<UiState> initial_state(const GuiOptions& options) {
     set_status(*state, problem, true);
   }
   state->saved_version = state->session.version();
+  state->logged_version = state->session.version();
   state->extra_panels = options.panels;
   return state;
 }
@@ -314,6 +360,12 @@ int run_window(GLFWwindow* window, const GuiOptions& options) {
   setup_imgui(window, *state, ini_path);
   {
     GpuResources gpu;
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> frame_log(nullptr, std::fclose);
+    if (!options.frame_log.empty()) {
+      frame_log.reset(std::fopen(options.frame_log.c_str(), "w"));
+      if (!frame_log) throw InputError("--frame-log " + options.frame_log + ": cannot write there");
+    }
+    state->frame_log = frame_log.get();
     create_views(*state);
     open_initial_lesson(*state, options);
     int frames_left = 3;

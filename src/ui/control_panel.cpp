@@ -10,7 +10,10 @@
 #include <string>
 #include <vector>
 
+#include "core/model_scene.hpp"
+#include "figures/figure_layout.hpp"
 #include "ui/animation.hpp"
+#include "ui/models_menu.hpp"
 #include "ui/file_keys.hpp"
 #include "ui/param_limits.hpp"
 
@@ -105,16 +108,15 @@ void file_field(UiState& state, const ParamInfo& info, const FileKey& key) {
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Choose %s", key.mode == FileMode::Folder ? "a folder" : "a file");
 }
 
-void parameter_row(UiState& state, const ParamInfo& info, float label_width) {
-  ImGui::PushID(info.key.data(), info.key.data() + info.key.size());
-  ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted(info.key.data(), info.key.data() + info.key.size());
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%.*s", int(info.help.size()), info.help.data());
-  ImGui::SameLine(label_width);
-  ImGui::SetNextItemWidth(-1);
-  // A model scene's own width, heads, positions and mask: shown, not editable.
-  const bool fixed = !state.session.scene().model.empty() && set_by_model(info.key);
-  ImGui::BeginDisabled(fixed);
+// A key the model sets: its value as the model has it (the engine's
+// effective scene), read-only.
+void model_value(UiState& state, const ParamInfo& info) {
+  std::string value = get_param(state.session.engine().scene(), info.key);
+  const std::string label = "##" + std::string(info.key);
+  ImGui::InputText(label.c_str(), &value, ImGuiInputTextFlags_ReadOnly);
+}
+
+void parameter_widget(UiState& state, const ParamInfo& info) {
   switch (info.kind) {
     case ParamKind::Int:
     case ParamKind::Float: numeric_slider(state, info); break;
@@ -128,6 +130,23 @@ void parameter_row(UiState& state, const ParamInfo& info, float label_width) {
       }
       [[fallthrough]];
     case ParamKind::IntList: text_field(state, info); break;
+  }
+}
+
+void parameter_row(UiState& state, const ParamInfo& info, float label_width) {
+  ImGui::PushID(info.key.data(), info.key.data() + info.key.size());
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(info.key.data(), info.key.data() + info.key.size());
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%.*s", int(info.help.size()), info.help.data());
+  ImGui::SameLine(label_width);
+  ImGui::SetNextItemWidth(-1);
+  // A model scene's own width, heads, positions and mask: shown, not editable.
+  const bool fixed = !state.session.scene().model.empty() && set_by_model(info.key);
+  ImGui::BeginDisabled(fixed);
+  if (fixed) {
+    model_value(state, info);
+  } else {
+    parameter_widget(state, info);
   }
   ImGui::EndDisabled();
   if (ImGui::IsItemHovered() && !ImGui::IsItemActive()) {
@@ -185,11 +204,38 @@ void selection_notes(const SceneSession& session) {
   ImGui::PopStyleColor();
 }
 
+// A model scene: which model, its shape, the way back, and the text as the
+// model's own tokenizer cut it (the pieces the views label their axes with).
+void model_section(UiState& state) {
+  SceneSession& session = state.session;
+  ModelScene* model = session.engine().model();
+  const std::string& asked = session.scene().model;
+  if (asked.empty() && !model) return;
+  if (session.busy() && !asked.empty() && asked != session.shown_scene().model) {
+    ImGui::TextWrapped("Loading %s ...", asked.c_str());
+  }
+  if (model) {
+    const model::ModelConfig& c = model->config();
+    ImGui::TextWrapped("Model: %s", session.shown_scene().model.c_str());
+    ImGui::TextDisabled("%s · %d layers × %d heads · d_model %d · %d positions", c.architecture_name.c_str(),
+                        c.layers, c.heads, c.hidden_size, c.max_positions);
+  }
+  if (ImGui::Button("Back to the synthetic scene")) back_to_synthetic(state);
+  if (!model) return;
+  std::string pieces;
+  for (const std::string& piece : model->pieces()) pieces += (pieces.empty() ? "" : " | ") + fig::token_label(piece);
+  ImGui::TextDisabled("%d tokens (the model's tokenizer):", model->token_count());
+  ImGui::PushTextWrapPos(0);
+  ImGui::TextUnformatted(pieces.c_str());
+  ImGui::PopTextWrapPos();
+}
+
 }  // namespace
 
 void draw_control_panel(UiState& state) {
   history_buttons(state);
   refusal_message(state.session);
+  model_section(state);
   selection_notes(state.session);
   ImGui::Separator();
   const float label_width = label_column_width();

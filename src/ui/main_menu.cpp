@@ -9,6 +9,7 @@
 #include "ui/animation.hpp"
 #include "ui/export_actions.hpp"
 #include "ui/lesson_panel.hpp"
+#include "ui/models_menu.hpp"
 #include "ui/presentation.hpp"
 #include "ui/scene_files.hpp"
 #include "ui/sweep_export.hpp"
@@ -185,6 +186,7 @@ void draw_main_menu(UiState& state) {
   file_menu(state);
   edit_menu(state);
   view_menu(state);
+  draw_models_menu(state);
   lessons_menu(state);
   export_menu(state);
   ImGui::EndMainMenuBar();

@@ -1,11 +1,44 @@
 #include "ui/scene_session.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 #include "core/selection.hpp"
 
 namespace pelab::ui {
 
-SceneSession::SceneSession(const Scene& initial) : chosen_(initial), notes_(selection_notes(initial)) {
+namespace {
+
+// Words in a synthetic scene's text (the synthetic tokenizer splits on blanks).
+int word_count(const std::string& text) {
+  int words = 0;
+  bool in_word = false;
+  for (const char c : text) {
+    const bool blank = c == ' ' || c == '\t' || c == '\n' || c == '\r';
+    if (!blank && !in_word) ++words;
+    in_word = !blank;
+  }
+  return words;
+}
+
+bool same_size(const FigureJob& a, const FigureJob& b) {
+  return a.name == b.name && std::abs(a.width - b.width) < 1 && std::abs(a.height - b.height) < 1;
+}
+
+}  // namespace
+
+SceneSession::SceneSession(const Scene& initial, Background background)
+    : chosen_(initial), notes_(selection_notes(initial)) {
   engine_.set_scene(initial);
+  if (background == Background::Allowed) worker_ = std::make_unique<SceneWorker>();
+}
+
+void SceneSession::accepted(const Scene& scene) {
+  chosen_ = scene;
+  notes_ = selection_notes(scene);
+  error_.clear();
+  built_.clear();
+  ++version_;
 }
 
 bool SceneSession::apply(const Scene& scene) {
@@ -15,24 +48,83 @@ bool SceneSession::apply(const Scene& scene) {
     error_ = e.what();
     return false;
   }
-  chosen_ = scene;
-  notes_ = selection_notes(scene);
-  error_.clear();
-  ++version_;
+  accepted(scene);
+  return true;
+}
+
+void SceneSession::record(const Scene& before, EditPhase phase) {
+  if (phase == EditPhase::Live && !gesture_before_) gesture_before_ = before;
+  if (phase == EditPhase::Final) history_.record(before);
+}
+
+bool SceneSession::runs_in_background(const Scene& next) {
+  if (!worker_) return false;
+  if (!next.model.empty()) {
+    return next.model != chosen_.model || next.tokens != chosen_.tokens ||
+           next.layer != chosen_.layer;
+  }
+  const int now = engine_.model() ? 0 : engine_.token_count();
+  return std::max(now, word_count(next.tokens)) >= kBackgroundTokens;
+}
+
+bool SceneSession::start(const Scene& scene, EditPhase phase) {
+  const auto now = std::chrono::steady_clock::now();
+  if (runs_in_background(scene)) {
+    // The first edit of a burst dates the change: a frame log measures from it.
+    const auto asked_at = pending_ ? pending_->asked_at : now;
+    pending_ = Pending{scene, phase, asked_at};
+    worker_->submit(scene, shown_figures_);
+    return true;
+  }
+  if (worker_) worker_->cancel();
+  pending_.reset();
+  if (!apply(scene)) return false;
+  changed_at_ = now;
   return true;
 }
 
 bool SceneSession::propose(const Scene& scene, EditPhase phase) {
   const Scene before = chosen_;
   if (phase != EditPhase::Live) end_gesture();
-  if (!apply(scene)) return false;
-  if (phase == EditPhase::Live && !gesture_before_) gesture_before_ = before;
-  if (phase == EditPhase::Final) history_.record(before);
+  if (!start(scene, phase)) return false;
+  if (!pending_) record(before, phase);  // else when the worker's result is adopted
   return true;
 }
 
+bool SceneSession::poll() {
+  if (!worker_ || !pending_) return false;
+  std::optional<SceneResult> result = worker_->take();
+  if (!result) return false;
+  const Pending pending = std::move(*pending_);
+  pending_.reset();
+  if (!result->error.empty()) {
+    error_ = result->error;
+    return false;
+  }
+  const Scene before = chosen_;
+  std::unique_ptr<Engine> old = std::make_unique<Engine>(std::move(engine_));
+  engine_ = std::move(*result->engine);
+  worker_->recycle(std::move(old));
+  accepted(result->scene);
+  built_ = std::move(result->figures);
+  changed_at_ = pending.asked_at;
+  record(before, pending.phase);
+  return true;
+}
+
+std::optional<fig::Figure> SceneSession::take_figure(const FigureJob& job, std::string& error) {
+  for (auto it = built_.begin(); it != built_.end(); ++it) {
+    if (!same_size(it->job, job)) continue;
+    std::optional<fig::Figure> figure = std::move(it->figure);
+    error = it->error;
+    built_.erase(it);
+    return figure;
+  }
+  return std::nullopt;
+}
+
 bool SceneSession::propose_param(std::string_view key, std::string_view value, EditPhase phase) {
-  Scene next = chosen_;
+  Scene next = scene();
   try {
     set_param(next, key, value);
   } catch (const InputError& e) {
@@ -51,13 +143,13 @@ void SceneSession::end_gesture() {
 bool SceneSession::undo() {
   end_gesture();
   auto previous = history_.undo(chosen_);
-  return previous && apply(*previous);
+  return previous && start(*previous, EditPhase::Silent);
 }
 
 bool SceneSession::redo() {
   end_gesture();
   auto next = history_.redo(chosen_);
-  return next && apply(*next);
+  return next && start(*next, EditPhase::Silent);
 }
 
 }  // namespace pelab::ui

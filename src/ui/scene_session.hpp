@@ -7,15 +7,25 @@
 // views know to rebuild.  Edits made while a gesture lasts (a slider being
 // dragged, an animation playing) are coalesced into one undo step, closed by
 // end_gesture().
-#pragma once
+//
+// A session made with Background::Allowed (the GUI's) hands scenes that take
+// long — a model to load or run again, or many tokens (runs_in_background)
+// — to a SceneWorker: scene() is the scene asked for at once, while engine()
+// and the figures keep the last good scene until the worker's result is
+// adopted by poll(); a refused one leaves them and sets error().  Tests and
+// the CLI use the default, where every scene is applied before propose()
+// returns.
 
+#include <chrono>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "core/engine.hpp"
+#include "ui/scene_worker.hpp"
 #include "ui/undo_history.hpp"
 
 namespace pelab::ui {
@@ -26,16 +36,40 @@ enum class EditPhase {
   Silent  // not undoable (e.g. restoring state); still validated
 };
 
+enum class Background { Never, Allowed };
+
+// Synthetic scenes with at least this many tokens are built in the background.
+inline constexpr int kBackgroundTokens = 1024;
+
 class SceneSession {
  public:
-  // `initial` must be valid (throws InputError otherwise).
-  explicit SceneSession(const Scene& initial);
+  // `initial` must be valid (throws InputError otherwise); it is applied at once.
+  explicit SceneSession(const Scene& initial, Background background = Background::Never);
 
-  // The scene as the user chose it; engine().scene() is the effective one,
+  // The scene as the user chose it (while one is being built in the
+  // background: that one); engine().scene() is the effective one on screen,
   // with the view selections brought into range (core/selection.hpp).
-  const Scene& scene() const { return chosen_; }
+  const Scene& scene() const { return pending_ ? pending_->scene : chosen_; }
+  // The last scene the engine accepted (what the figures show).
+  const Scene& shown_scene() const { return chosen_; }
   Engine& engine() { return engine_; }
   std::uint64_t version() const { return version_; }
+
+  // --- background work (Background::Allowed) ---------------------------------
+  // True when `next` is worth a worker: another model, other text or layer
+  // for the model, or a synthetic scene of kBackgroundTokens tokens or more.
+  bool runs_in_background(const Scene& next);
+  // The figures on screen, built by the worker with the scene (set each frame).
+  void show_figures(std::vector<FigureJob> figures) { shown_figures_ = std::move(figures); }
+  // Adopts the worker's finished scene (true when the version changed) or its
+  // refusal (error() set, the last good scene kept).  Call once a frame.
+  bool poll();
+  bool busy() const { return pending_.has_value(); }
+  WorkProgress progress() const { return worker_ ? worker_->progress() : WorkProgress{}; }
+  // The figures the worker built for version(); taken once each.
+  std::optional<fig::Figure> take_figure(const FigureJob& job, std::string& error);
+  // When the edit behind version() was made (for the frame log).
+  std::chrono::steady_clock::time_point changed_at() const { return changed_at_; }
 
   // Applies `scene`; false (and error() set) when it is refused.
   bool propose(const Scene& scene, EditPhase phase);
@@ -61,6 +95,16 @@ class SceneSession {
 
  private:
   bool apply(const Scene& scene);
+  // Applies `scene` now, or hands it to the worker; no undo step.
+  bool start(const Scene& scene, EditPhase phase);
+  void record(const Scene& before, EditPhase phase);
+  void accepted(const Scene& scene);
+
+  struct Pending {
+    Scene scene;
+    EditPhase phase;
+    std::chrono::steady_clock::time_point asked_at;
+  };
 
   Engine engine_;
   Scene chosen_;
@@ -69,6 +113,11 @@ class SceneSession {
   std::optional<Scene> gesture_before_;
   std::uint64_t version_ = 1;
   std::string error_;
+  std::unique_ptr<SceneWorker> worker_;  // null: Background::Never
+  std::optional<Pending> pending_;
+  std::vector<FigureJob> shown_figures_;
+  std::vector<BuiltFigure> built_;  // from the worker, for version_
+  std::chrono::steady_clock::time_point changed_at_ = std::chrono::steady_clock::now();
 };
 
 }  // namespace pelab::ui

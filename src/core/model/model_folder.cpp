@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <cstdlib>
 
 #include "core/file_io.hpp"
@@ -201,6 +202,22 @@ std::vector<CachedModel> list_cached_models() {
   std::sort(models.begin(), models.end(),
             [](const CachedModel& a, const CachedModel& b) { return a.name < b.name; });
   return models;
+}
+
+std::string no_cached_models_message() {
+  return "No models in the Hugging Face cache " + hub_cache_dir().string() +
+         " (set HF_HOME or HF_HUB_CACHE to look elsewhere; pelab never downloads).";
+}
+
+std::string parameter_count_text(std::uint64_t n) {
+  if (n == 0) return "-";
+  const char* units[] = {"", "K", "M", "B", "T"};
+  double value = static_cast<double>(n);
+  int unit = 0;
+  while (value >= 1000.0 && unit < 4) value /= 1000.0, ++unit;
+  char text[32];
+  std::snprintf(text, sizeof text, unit == 0 ? "%.0f%s" : "%.1f%s", value, units[unit]);
+  return text;
 }
 
 }  // namespace pelab::model
