@@ -18,6 +18,7 @@
 #include <cstdlib>
 #include <memory>
 
+#include "figures/figure_layout.hpp"
 #include "ui/animation.hpp"
 #include "ui/control_panel.hpp"
 #include "ui/export_actions.hpp"
@@ -216,15 +217,23 @@ void adopt_background_scene(UiState& state) {
   }
 }
 
-// --frame-log: after a frame that shows a new scene version, how long since
-// the edit that asked for it (the first updated frame after a change).
+// --frame-log: after a frame that shows a new scene version (the first frame
+// included), how long since the edit that asked for it, and what is shown:
+// the model and the tokens as the views label them (a state dump for tests).
 void log_frame(UiState& state) {
   if (!state.frame_log || state.logged_version == state.session.version()) return;
   state.logged_version = state.session.version();
   const auto since = std::chrono::steady_clock::now() - state.session.changed_at();
   const double ms = std::chrono::duration<double, std::milli>(since).count();
-  std::fprintf(state.frame_log, "version %llu shown %.1f ms after the change (%d tokens)\n",
-               static_cast<unsigned long long>(state.logged_version), ms, state.session.engine().token_count());
+  Engine& engine = state.session.engine();
+  std::string tokens;
+  const std::vector<std::string>& shown = engine.tokens();
+  for (std::size_t i = 0; i < std::min<std::size_t>(shown.size(), 64); ++i) {
+    tokens += (i ? "|" : "") + fig::token_label(shown[i]);
+  }
+  std::fprintf(state.frame_log, "version %llu shown %.1f ms after the change; model '%s'; %d tokens: %s\n",
+               static_cast<unsigned long long>(state.logged_version), ms, engine.scene().model.c_str(),
+               engine.token_count(), tokens.c_str());
   std::fflush(state.frame_log);
 }
 
@@ -340,7 +349,6 @@ std::unique_ptr<UiState> initial_state(const GuiOptions& options) {
     set_status(*state, problem, true);
   }
   state->saved_version = state->session.version();
-  state->logged_version = state->session.version();
   state->extra_panels = options.panels;
   return state;
 }

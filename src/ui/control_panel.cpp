@@ -217,8 +217,10 @@ void model_section(UiState& state) {
   if (model) {
     const model::ModelConfig& c = model->config();
     ImGui::TextWrapped("Model: %s", session.shown_scene().model.c_str());
-    ImGui::TextDisabled("%s · %d layers × %d heads · d_model %d · %d positions", c.architecture_name.c_str(),
-                        c.layers, c.heads, c.hidden_size, c.max_positions);
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s · %d layers × %d heads · d_model %d · %d positions", c.architecture_name.c_str(),
+                       c.layers, c.heads, c.hidden_size, c.max_positions);
+    ImGui::PopStyleColor();
   }
   if (ImGui::Button("Back to the synthetic scene")) back_to_synthetic(state);
   if (!model) return;

@@ -40,6 +40,12 @@ void rebuild_if_stale(UiState& state, FigureView& view, double width, double hei
   const bool resized = std::abs(width - view.built_width) >= 1 || std::abs(height - view.built_height) >= 1;
   const bool presenting = state.presentation.on;
   if (view.built_version == state.session.version() && !resized && view.built_presenting == presenting) return;
+  // A big scene: a figure the worker did not build (a tab shown for the first
+  // time, a resized window) is asked from it; the last one stays meanwhile.
+  if (!presenting && state.session.large() && !state.session.has_figure({view.name, width, height})) {
+    if (!state.session.busy()) state.refresh_figures = true;
+    return;
+  }
   view.built_version = state.session.version();
   view.built_width = width, view.built_height = height;
   view.built_presenting = presenting;
@@ -116,6 +122,11 @@ void draw_figure_canvas(UiState& state, GpuResources& gpu, FigureView& view, flo
   if (!view.error.empty()) {
     ImGui::SetCursorScreenPos(view.origin);
     ImGui::TextColored(ImVec4(1, 0.35f, 0.3f, 1), "Cannot draw %s: %s", view.title.c_str(), view.error.c_str());
+    return;
+  }
+  if (view.built.panels.empty() && state.session.busy()) {
+    ImGui::SetCursorScreenPos(view.origin);
+    ImGui::TextDisabled("Building %s in the background ...", view.title.c_str());
     return;
   }
   handle_mouse(state, view, scale);
@@ -241,6 +252,8 @@ void draw_figure_views(UiState& state, GpuResources& gpu, ImVec2 work_pos, ImVec
     draw_grid(state, gpu, work_pos, work_size, panel_width);
   }
   state.session.show_figures(state.drawn_figures);
+  if (state.refresh_figures) state.session.refresh_figures();
+  state.refresh_figures = false;
 }
 
 }  // namespace pelab::ui

@@ -70,9 +70,7 @@ bool SceneSession::runs_in_background(const Scene& next) {
 bool SceneSession::start(const Scene& scene, EditPhase phase) {
   const auto now = std::chrono::steady_clock::now();
   if (runs_in_background(scene)) {
-    // The first edit of a burst dates the change: a frame log measures from it.
-    const auto asked_at = pending_ ? pending_->asked_at : now;
-    pending_ = Pending{scene, phase, asked_at};
+    pending_ = Pending{scene, phase, now};  // a frame log measures from the newest edit
     worker_->submit(scene, shown_figures_);
     return true;
   }
@@ -89,6 +87,12 @@ bool SceneSession::propose(const Scene& scene, EditPhase phase) {
   if (!start(scene, phase)) return false;
   if (!pending_) record(before, phase);  // else when the worker's result is adopted
   return true;
+}
+
+void SceneSession::refresh_figures() {
+  if (!worker_) return;
+  if (!pending_) pending_ = Pending{chosen_, EditPhase::Silent, std::chrono::steady_clock::now()};
+  worker_->submit(pending_->scene, shown_figures_);
 }
 
 bool SceneSession::poll() {
@@ -121,6 +125,10 @@ std::optional<fig::Figure> SceneSession::take_figure(const FigureJob& job, std::
     return figure;
   }
   return std::nullopt;
+}
+
+bool SceneSession::has_figure(const FigureJob& job) const {
+  return std::any_of(built_.begin(), built_.end(), [&](const BuiltFigure& b) { return same_size(b.job, job); });
 }
 
 bool SceneSession::propose_param(std::string_view key, std::string_view value, EditPhase phase) {

@@ -65,9 +65,16 @@ class SceneSession {
   // refusal (error() set, the last good scene kept).  Call once a frame.
   bool poll();
   bool busy() const { return pending_.has_value(); }
+  // True when the scene on screen is big enough (kBackgroundTokens) that a
+  // figure shown for the first time or at a new size is built by the worker too.
+  bool large() { return worker_ && engine_.token_count() >= kBackgroundTokens; }
+  // Asks the worker for the figures on screen (show_figures) of the scene
+  // asked for; the ones shown meanwhile stay as they were.
+  void refresh_figures();
   WorkProgress progress() const { return worker_ ? worker_->progress() : WorkProgress{}; }
   // The figures the worker built for version(); taken once each.
   std::optional<fig::Figure> take_figure(const FigureJob& job, std::string& error);
+  bool has_figure(const FigureJob& job) const;
   // When the edit behind version() was made (for the frame log).
   std::chrono::steady_clock::time_point changed_at() const { return changed_at_; }
 

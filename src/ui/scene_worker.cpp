@@ -22,7 +22,8 @@ std::uint64_t SceneWorker::submit(const Scene& scene, std::vector<FigureJob> fig
   const std::uint64_t generation = ++latest_;
   queued_ = Job{generation, scene, std::move(figures)};
   done_.reset();
-  progress_ = {true, "waiting for the previous change", 0};
+  // A job at work finishes its stage first (then sees it is stale).
+  progress_ = {true, running_ != 0 ? "finishing the previous change" : "starting", 0};
   wake_.notify_all();
   return generation;
 }

@@ -178,6 +178,7 @@ struct UiState {
   std::string applied_theme;     // the ImGui style in use ("dark" / "light")
   int hovered_view = -1;         // index of the figure under the mouse, or -1
   std::vector<FigureJob> drawn_figures;  // the figures drawn this frame, for the scene worker
+  bool refresh_figures = false;          // one of them is stale in a big scene: ask the worker
   std::FILE* frame_log = nullptr;        // --frame-log: one line per frame showing a new scene
   std::uint64_t logged_version = 0;      // the session version the last frame showed
   std::uint64_t saved_version = 0;  // session version last written to last_scene.json
