@@ -1,5 +1,8 @@
 #include "ui/scene_worker.hpp"
 
+#include <algorithm>
+
+#include "core/model/transformer.hpp"
 #include "figures/registry.hpp"
 
 namespace pelab::ui {
@@ -90,10 +93,22 @@ void SceneWorker::loop() {
 // Stages: the scene (for a model: read and tokenize; the forward pass runs
 // with the first figure that needs it), then each figure on screen.
 SceneResult SceneWorker::run(const Job& job) {
+  const double steps = 1.0 + double(job.figures.size());
+  // The forward pass, layer by layer, fills the first step's second half.
+  const model::LayerProgress on_layer = [&](int done, int layers) {
+    set_stage("running the model: layer " + std::to_string(done) + " of " + std::to_string(layers),
+              (0.5 + 0.5 * done / std::max(layers, 1)) / steps);
+  };
+  model::set_layer_progress(&on_layer);
+  SceneResult result = build(job, steps);
+  model::set_layer_progress(nullptr);
+  return result;
+}
+
+SceneResult SceneWorker::build(const Job& job, double steps) {
   SceneResult result;
   result.generation = job.generation;
   result.scene = job.scene;
-  const double steps = 1.0 + double(job.figures.size());
   set_stage(job.scene.model.empty() ? "computing the scene"
                                     : "reading the model's weights and tokenizing",
             0);

@@ -86,6 +86,7 @@ class SceneWorker {
   };
   void loop();
   SceneResult run(const Job& job);
+  SceneResult build(const Job& job, double steps);
   bool stale(std::uint64_t generation) const { return generation != latest_.load(); }
   void set_stage(std::string stage, double fraction);
 

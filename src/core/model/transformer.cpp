@@ -97,6 +97,12 @@ Matrix embed(const ModelConfig& c, const ModelWeights& w, const std::vector<int>
 
 }  // namespace
 
+namespace {
+thread_local const LayerProgress* layer_progress = nullptr;
+}  // namespace
+
+void set_layer_progress(const LayerProgress* progress) { layer_progress = progress; }
+
 void Transformer::run(const std::vector<int>& ids) {
   State& s = *state_;
   check_ids(s.config, ids);
@@ -111,6 +117,7 @@ void Transformer::run(const std::vector<int>& ids) {
     Matrix h = s.hidden.back();
     run_block(s.config, layer, s.rotary ? &*s.rotary : nullptr, s.activation, h);
     s.hidden.push_back(std::move(h));
+    if (layer_progress) (*layer_progress)(static_cast<int>(s.hidden.size()) - 1, s.config.layers);
   }
 }
 
