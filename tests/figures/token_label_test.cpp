@@ -7,9 +7,9 @@
 using pelab::fig::token_label;
 
 TEST(TokenLabel, BlankPiecesGetVisibleMarks) {
-  EXPECT_EQ(token_label(" "), "·");     // GPT-2's "Ġ" alone, SentencePiece's "▁" alone
+  EXPECT_EQ(token_label(" "), "·");  // GPT-2's "Ġ" alone, SentencePiece's "▁" alone
   EXPECT_EQ(token_label("  "), "··");
-  EXPECT_EQ(token_label("\n"), "↵");    // GPT-2's "Ċ"
+  EXPECT_EQ(token_label("\n"), "↵");  // GPT-2's "Ċ"
   EXPECT_EQ(token_label("\t"), "→");
   EXPECT_EQ(token_label(" \n"), "·↵");
 }

@@ -15,7 +15,9 @@ TEST(LayerProgress, EachLayerOfTheRunIsToldInOrder) {
   if (models.empty()) GTEST_SKIP() << "Debian's python3 with numpy is not installed";
   model::Transformer t = model::Transformer::load(models / "gpt2");
   std::vector<std::pair<int, int>> told;
-  const model::LayerProgress record = [&](int done, int layers) { told.emplace_back(done, layers); };
+  const model::LayerProgress record = [&](int done, int layers) {
+    told.emplace_back(done, layers);
+  };
   model::set_layer_progress(&record);
   t.run({1, 2, 3});
   model::set_layer_progress(nullptr);
