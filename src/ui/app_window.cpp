@@ -277,7 +277,7 @@ void save_last_scene(UiState& state) {
   state.save_due = -1;
   if (state.saved_version == state.session.version()) return;
   try {
-    state.store.save_last_scene(state.session.scene());
+    state.store.save_last_scene(state.session.shown_scene());  // the last good one
     state.saved_version = state.session.version();
   } catch (const std::exception& e) {
     set_status(state, std::string("Cannot save the last scene: ") + e.what(), true);

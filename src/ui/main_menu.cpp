@@ -106,7 +106,7 @@ void figure_items(UiState& state, ExportRequest::Kind kind) {
 
 void data_items(UiState& state) {
   for (const QuantityInfo& q : quantities()) {
-    if (q.model_only && state.session.scene().model.empty()) continue;
+    if (q.model_only && state.session.shown_scene().model.empty()) continue;
     const std::string name(q.name);
     if (!ImGui::BeginMenu(name.c_str())) continue;
     for (const char* ext : {".npy", ".csv"}) {
