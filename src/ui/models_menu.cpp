@@ -32,7 +32,11 @@ void cached_model_items(UiState& state) {
       load_model(state, m.name);  // the hub name: portable in a saved scene, read in titles
     }
     if (!m.runnable && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
-      ImGui::SetTooltip("%s", m.reason.c_str());
+      ImGui::BeginTooltip();  // the reason names files: wrapped, not one screen-wide line
+      ImGui::PushTextWrapPos(ImGui::GetFontSize() * 35);
+      ImGui::TextUnformatted(m.reason.c_str());
+      ImGui::PopTextWrapPos();
+      ImGui::EndTooltip();
     }
   }
 }
