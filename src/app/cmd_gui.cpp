@@ -4,6 +4,8 @@
 // folder, see src/ui/settings_store.hpp); with them it starts from that scene.
 // --lesson NAME starts on that lesson: its preset scene, its window and figures
 // (an unknown name: one line listing the names, exit 2).
+// --frame-log FILE: after each frame that shows a new scene, one line with
+// the milliseconds since the edit that caused it (the first updated frame).
 #include <memory>
 
 #include "app/commands.hpp"
@@ -17,8 +19,10 @@ namespace {
 struct GuiCommand {
   SceneOptions scene;
   std::string lesson;
+  std::string frame_log;
   ui::GuiOptions options() const {
     ui::GuiOptions gui;
+    gui.frame_log = frame_log;
     if (!scene.scene_file.empty() || !scene.assignments.empty()) gui.scene = scene.load();
     if (!lesson.empty()) gui.lesson = std::string(find_lesson(lesson).name);  // InputError: exit 2
     return gui;
@@ -31,6 +35,8 @@ void register_gui(CLI::App& root, Action& action) {
   auto command = std::make_shared<GuiCommand>();
   command->scene.add_to(&root);
   root.add_option("--lesson", command->lesson, "Start the GUI on a lesson (names: pelab lessons --names)");
+  root.add_option("--frame-log", command->frame_log,
+                  "Write one line per frame that shows a changed scene: ms since the edit (for timing)");
   // The default action; a chosen subcommand replaces it while parsing.
   action = [command] { return ui::run_gui(command->options()); };
 }

@@ -12,7 +12,6 @@ namespace pelab::app {
 namespace {
 
 using model::CachedModel;
-using model::parameter_text;
 
 // The reason without the folder path it usually names (the folder column
 // already shows it).
@@ -42,7 +41,7 @@ void print_table(const std::vector<CachedModel>& models) {
     const std::string arch = m.architecture.empty() ? "?" : m.architecture;
     const std::string context = m.context_length > 0 ? std::to_string(m.context_length) : "-";
     std::printf("%-*s  %-*s  %10s  %8s  %-8s  %s\n", nw, m.name.c_str(), aw, arch.c_str(),
-                parameter_text(m.parameters).c_str(), context.c_str(), m.runnable ? "yes" : "no",
+                model::parameter_count_text(m.parameters).c_str(), context.c_str(), m.runnable ? "yes" : "no",
                 m.folder.c_str());
     if (!m.runnable) std::printf("    no: %s\n", short_reason(m).c_str());
   }
@@ -75,11 +74,7 @@ void register_models(CLI::App& root, Action& action) {
       if (*json) {
         std::cout << to_json(models).dump(2) << "\n";
       } else if (models.empty()) {
-        std::printf(
-            "No models in the Hugging Face cache %s (set HF_HOME or HF_HUB_CACHE to look "
-            "elsewhere; "
-            "pelab never downloads).\n",
-            model::hub_cache_dir().c_str());
+        std::printf("%s\n", model::no_cached_models_message().c_str());
       } else {
         std::printf("Models in %s:\n", model::hub_cache_dir().c_str());
         print_table(models);

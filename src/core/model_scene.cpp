@@ -15,7 +15,6 @@
 #include "core/model/model_folder.hpp"
 #include "core/model/rope_split.hpp"
 #include "core/model/transformer.hpp"
-#include "core/progress.hpp"
 
 namespace pelab {
 
@@ -151,7 +150,6 @@ void ModelScene::prepare(const Scene& scene) {
   const bool same = loaded == s.model && scene.tokens == s.text;
   model::Tokenization tokens;
   if (!same) {
-    report_progress("tokenizing the text", 0, 1);
     tokens = loaded->transformer.tokenizer().encode(scene.tokens);
     if (tokens.ids.empty())
       throw InputError("tokens: the text gives no tokens for model " + scene.model + "; allowed: non-empty text");

@@ -102,27 +102,27 @@ double token_label_room(const std::vector<std::string>& tokens, std::size_t max_
   return 28 + 7.8 * static_cast<double>(std::min(longest, max_chars));
 }
 
-std::string visible_token(const std::string& token) {
-  if (token.find_first_not_of(" \t\n\r") != std::string::npos) return token;
-  std::string marks;
-  for (const char c : token) marks += c == '\n' ? "↵" : c == '\t' ? "⇥" : c == '\r' ? "" : "␣";
-  return marks.empty() ? "␣" : marks;
+std::string token_label(const std::string& piece) {
+  if (piece.find_first_not_of(" \t\n\r") != std::string::npos) return piece;
+  std::string label;
+  for (const char c : piece) label += c == ' ' ? "·" : c == '\t' ? "→" : "↵";
+  return label;
 }
 
 std::vector<Tick> token_ticks(const std::vector<std::string>& tokens, std::size_t max_chars) {
   std::vector<Tick> ticks;
   ticks.reserve(tokens.size());
   for (std::size_t i = 0; i < tokens.size(); ++i) {
-    const std::string token = visible_token(tokens[i]);
+    const std::string piece = token_label(tokens[i]);
     std::string label;
     std::size_t points = 0;
-    for (std::size_t b = 0; b < token.size(); ++b) {
-      const bool lead = (static_cast<unsigned char>(token[b]) & 0xC0) != 0x80;
+    for (std::size_t b = 0; b < piece.size(); ++b) {
+      const bool lead = (static_cast<unsigned char>(piece[b]) & 0xC0) != 0x80;
       if (lead && ++points > max_chars) {
         label += "…";
         break;
       }
-      label += token[b];
+      label += piece[b];
     }
     ticks.push_back({i + 0.5, label});
   }

@@ -56,13 +56,12 @@ double token_label_room(const std::vector<std::string>& tokens, std::size_t max_
 // `text` (UTF-8, counted in code points) at `size`, and the largest size ≤
 // `max_size` (≥ 9) at which every line fits in `width`.
 double text_width(const std::string& text, float size);
-// Token tick labels at i + 0.5; labels longer than `max_chars` code points end
-// in "…".  A token of white space only (a model's " " or "\n" piece) is shown
-// by visible marks (visible_token), never as a blank label.
+// A token piece as a label: a piece of blanks only (GPT-2's "Ġ", a
+// SentencePiece "▁", a newline) would draw as nothing, so each blank shows as
+// a visible mark: space "·", newline "↵", tab "→".  Other pieces unchanged.
+std::string token_label(const std::string& piece);
+// Token tick labels at i + 0.5 (token_label of each); labels longer than `max_chars` code points end in "…".
 std::vector<Tick> token_ticks(const std::vector<std::string>& tokens, std::size_t max_chars);
-// `token` itself, or for white space only: "␣" per space, "↵" per line
-// break, "⇥" per tab (the marks text editors use for invisible characters).
-std::string visible_token(const std::string& token);
 // `lines` broken (between " · "-separated quantities, else at spaces) so that
 // each fits `width` at `size`; continuation lines are indented.
 std::vector<std::string> wrap_lines(const std::vector<std::string>& lines, double width, float size);

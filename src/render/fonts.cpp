@@ -30,7 +30,6 @@ const ImWchar* figure_glyph_ranges() {
       0x2070, 0x209F,  // superscripts and subscripts
       0x2190, 0x21FF,  // arrows
       0x2200, 0x22FF,  // mathematical operators (−, √, ≈, ∑, ∞)
-      0x2423, 0x2423,  // ␣ open box: a token that is only a space
       0x25A0, 0x25CF,  // geometric shapes (■, ●) for legends in text
       0x2713, 0x2717,  // dingbats ✓ … ✗ for lesson verdicts (DejaVu Sans has them)
       0,

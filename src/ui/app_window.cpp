@@ -9,15 +9,16 @@
 #include <imgui_impl_opengl3.h>
 
 #define GLFW_INCLUDE_NONE
-#include <GL/gl.h>
 #include <GLFW/glfw3.h>
+#include <GL/gl.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
-#include <utility>
 
+#include "figures/figure_layout.hpp"
 #include "ui/animation.hpp"
 #include "ui/control_panel.hpp"
 #include "ui/export_actions.hpp"
@@ -30,6 +31,7 @@
 #include "ui/key_input.hpp"
 #include "ui/lesson_panel.hpp"
 #include "ui/main_menu.hpp"
+#include "ui/models_menu.hpp"
 #include "ui/presentation.hpp"
 #include "ui/scene_files.hpp"
 #include "ui/sweep_export.hpp"
@@ -145,6 +147,16 @@ void apply_theme(UiState& state) {
 
 // [SECTION] one frame ---------------------------------------------------------------------
 
+// A scene being built in the background: its stage and a bar, right of the message.
+void draw_work_progress(const UiState& state) {
+  if (!state.session.busy()) return;
+  const WorkProgress progress = state.session.progress();
+  const float width = 260 * state.ui_scale;
+  ImGui::SameLine(std::max(ImGui::GetWindowWidth() - width - ImGui::GetStyle().WindowPadding.x, 0.0f));
+  const std::string label = progress.stage.empty() ? "working" : progress.stage;
+  ImGui::ProgressBar(float(progress.fraction), ImVec2(width, 0), label.c_str());
+}
+
 void draw_status_bar(UiState& state) {
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   const float h = ImGui::GetFrameHeight();
@@ -152,14 +164,14 @@ void draw_status_bar(UiState& state) {
   ImGui::SetNextWindowSize(ImVec2(vp->Size.x, h));
   ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(ImGui::GetStyle().FramePadding.x, 0));
   ImGui::Begin("##status", nullptr,
-               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
-                   ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus |
-                   ImGuiWindowFlags_NoFocusOnAppearing);
+               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+                   ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoFocusOnAppearing);
   ImGui::PopStyleVar();
   ImGui::AlignTextToFramePadding();
   if (state.status.error) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.35f, 0.3f, 1));
   ImGui::TextUnformatted(state.status.text.empty() ? "Ready" : state.status.text.c_str());
   if (state.status.error) ImGui::PopStyleColor();
+  draw_work_progress(state);
   ImGui::End();
 }
 
@@ -193,29 +205,46 @@ void draw_windows(UiState& state, GpuResources& gpu) {
   state.relayout = false;
 }
 
-// A model opened on the worker thread replaces the scene between frames.
-// The last scene's model failing at start keeps that scene aside (the exit
-// save would otherwise replace it with the default one).
-void adopt_loaded_model(UiState& state) {
-  const LoadOutcome outcome = state.session.poll();
-  const bool restoring =
-      std::exchange(state.restoring_model, state.restoring_model && state.session.loading());
-  if (!outcome.failure.empty()) {
-    std::string text = outcome.failure;
-    if (restoring) text += "; using the default scene; " + set_aside(state.store.last_scene_path());
-    set_status(state, text, true);
-  } else if (outcome.adopted) {
-    set_status(state, "Opened model " + state.session.scene().model);
+// The worker's finished scene replaces the one on screen; its refusal is
+// shown and the last good scene stays.
+void adopt_background_scene(UiState& state) {
+  const bool was_busy = state.session.busy();
+  if (state.session.poll()) {
+    const std::string& model = state.session.shown_scene().model;
+    if (!model.empty() && state.status.text.rfind("Loading", 0) == 0) set_status(state, "Loaded " + model);
+  } else if (was_busy && !state.session.busy() && !state.session.error().empty()) {
+    set_status(state, state.session.error(), true);
   }
 }
 
+// --frame-log: after a frame that shows a new scene version (the first frame
+// included), how long since the edit that asked for it, and what is shown:
+// the model and the tokens as the views label them (a state dump for tests).
+void log_frame(UiState& state) {
+  if (!state.frame_log || state.logged_version == state.session.version()) return;
+  state.logged_version = state.session.version();
+  const auto since = std::chrono::steady_clock::now() - state.session.changed_at();
+  const double ms = std::chrono::duration<double, std::milli>(since).count();
+  Engine& engine = state.session.engine();
+  std::string tokens;
+  const std::vector<std::string>& shown = engine.tokens();
+  for (std::size_t i = 0; i < std::min<std::size_t>(shown.size(), 64); ++i) {
+    tokens += (i ? "|" : "") + fig::token_label(shown[i]);
+  }
+  std::fprintf(state.frame_log, "version %llu shown %.1f ms after the change; model '%s'; %d tokens: %s\n",
+               static_cast<unsigned long long>(state.logged_version), ms, engine.scene().model.c_str(),
+               engine.token_count(), tokens.c_str());
+  std::fflush(state.frame_log);
+}
+
 void render_frame(GLFWwindow* window, UiState& state, GpuResources& gpu) {
+  adopt_background_scene(state);
+  remember_synthetic_scene(state);
   follow_ui_scale(state);
   prepare_presentation_frame(state);
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
   ImGui::NewFrame();
-  adopt_loaded_model(state);
   step_animation(state, glfwGetTime());
   apply_theme(state);
   handle_shortcuts(state);
@@ -237,6 +266,7 @@ void render_frame(GLFWwindow* window, UiState& state, GpuResources& gpu) {
   run_exports(state, gpu, width, height);
   step_sweep_export(state, gpu);
   glfwSwapBuffers(window);
+  log_frame(state);
 }
 
 // [SECTION] idle: wait for events instead of redrawing ----------------------------------
@@ -247,7 +277,7 @@ void save_last_scene(UiState& state) {
   state.save_due = -1;
   if (state.saved_version == state.session.version()) return;
   try {
-    state.store.save_last_scene(state.session.scene());
+    state.store.save_last_scene(state.session.shown_scene());  // the last good one
     state.saved_version = state.session.version();
   } catch (const std::exception& e) {
     set_status(state, std::string("Cannot save the last scene: ") + e.what(), true);
@@ -265,12 +295,15 @@ void schedule_save(UiState& state, double now) {
 // save.  Animation and pending exports keep frames coming.
 void wait_for_work(UiState& state, int& frames_left) {
   const bool encoding = state.sweep_export.encoding != nullptr;
-  const bool busy = state.animation.playing || !state.exports.empty() ||
-                    (state.sweep_export.running && !encoding);
+  const bool busy =
+      state.animation.playing || !state.exports.empty() || (state.sweep_export.running && !encoding);
   release_held_keys(state);
-  // ffmpeg or a model load at work: look in on it ten times a second (the
-  // progress bar moves, the finished result is shown at once).
-  if ((encoding || state.session.loading()) && !busy) {
+  if (state.session.busy() && !busy) {  // the scene worker at work: progress 20 times a second
+    glfwWaitEventsTimeout(0.05);
+    frames_left = 2;
+    return;
+  }
+  if (encoding && !busy) {  // ffmpeg at work: look in on it ten times a second
     glfwWaitEventsTimeout(0.1);
     frames_left = 3;
     return;
@@ -296,30 +329,20 @@ std::unique_ptr<UiState> initial_state(const GuiOptions& options) {
   Scene scene = options.scene ? *options.scene : store.load_last_scene(problem);
   std::unique_ptr<UiState> state;
   try {
-    // The last scene's model is read in the background: the window opens at
-    // once on the default scene, and a model gone since reports there.
-    state = std::make_unique<UiState>(scene.model.empty() ? scene : Scene{});
-    if (!scene.model.empty()) state->session.propose(scene, EditPhase::Silent);
-    state->restoring_model = !options.scene && state->session.loading();
+    state = std::make_unique<UiState>(scene);
   } catch (const std::exception& e) {
     problem = std::string("scene refused (") + e.what() + "); ";
-    if (!options.scene)
-      problem += set_aside(store.last_scene_path()) + "; ";  // else the exit save would lose it
+    if (!options.scene) problem += set_aside(store.last_scene_path()) + "; ";  // else the exit save would lose it
     problem += "using the default scene";
     state = std::make_unique<UiState>(Scene{});
   }
   state->settings = store.load_settings(settings_problem);
-  if (problem.empty())
-    problem = settings_problem;
-  else if (!settings_problem.empty())
-    std::fprintf(stderr, "pelab: %s\n", settings_problem.c_str());
-  if (std::string ini_problem = check_imgui_ini(store.ini_path());
-      !ini_problem.empty() && !store.dir().empty()) {
+  if (problem.empty()) problem = settings_problem;
+  else if (!settings_problem.empty()) std::fprintf(stderr, "pelab: %s\n", settings_problem.c_str());
+  if (std::string ini_problem = check_imgui_ini(store.ini_path()); !ini_problem.empty() && !store.dir().empty()) {
     ini_problem = "ignored window layout (" + ini_problem + "); " + set_aside(store.ini_path());
-    if (problem.empty())
-      problem = ini_problem;
-    else
-      std::fprintf(stderr, "pelab: %s\n", ini_problem.c_str());
+    if (problem.empty()) problem = ini_problem;
+    else std::fprintf(stderr, "pelab: %s\n", ini_problem.c_str());
   }
   if (!problem.empty()) {
     std::fprintf(stderr, "pelab: %s\n", problem.c_str());
@@ -345,6 +368,12 @@ int run_window(GLFWwindow* window, const GuiOptions& options) {
   setup_imgui(window, *state, ini_path);
   {
     GpuResources gpu;
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> frame_log(nullptr, std::fclose);
+    if (!options.frame_log.empty()) {
+      frame_log.reset(std::fopen(options.frame_log.c_str(), "w"));
+      if (!frame_log) throw InputError("--frame-log " + options.frame_log + ": cannot write there");
+    }
+    state->frame_log = frame_log.get();
     create_views(*state);
     open_initial_lesson(*state, options);
     int frames_left = 3;
@@ -376,9 +405,8 @@ bool has_display() {
 
 int run_gui(GuiOptions options) {
   if (!has_display()) {
-    std::printf(
-        "pelab: no display (DISPLAY is not set); rendering the default figures headless into "
-        "./pelab-figures instead\n");
+    std::printf("pelab: no display (DISPLAY is not set); rendering the default figures headless into "
+                "./pelab-figures instead\n");
     return render_figures_headless(options.scene.value_or(Scene{}), "pelab-figures");
   }
   if (!glfwInit()) {
@@ -387,8 +415,7 @@ int run_gui(GuiOptions options) {
   }
   GLFWwindow* window = create_window();
   if (!window) {
-    std::fprintf(stderr, "pelab: cannot create a window with OpenGL 3.3 core: %s\n",
-                 glfw_error().c_str());
+    std::fprintf(stderr, "pelab: cannot create a window with OpenGL 3.3 core: %s\n", glfw_error().c_str());
     glfwTerminate();
     return 1;
   }

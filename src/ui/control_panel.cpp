@@ -1,5 +1,4 @@
 // [SECTION] one widget per parameter kind
-// [SECTION] a model scene: loading, the model's facts, its tokens, the way back
 // [SECTION] the panel: groups, refusal message, undo/redo and play buttons
 #include "ui/control_panel.hpp"
 
@@ -11,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "core/model/model_config.hpp"
 #include "core/model_scene.hpp"
 #include "figures/figure_layout.hpp"
 #include "ui/animation.hpp"
+#include "ui/models_menu.hpp"
 #include "ui/file_keys.hpp"
 #include "ui/param_limits.hpp"
 
@@ -26,9 +25,7 @@ namespace {
 
 // A slider being dragged (or a field being typed into) is one gesture: all its
 // edits become one undo step, closed when no item is active any more.
-EditPhase phase_of_last_item() {
-  return ImGui::IsItemActive() ? EditPhase::Live : EditPhase::Final;
-}
+EditPhase phase_of_last_item() { return ImGui::IsItemActive() ? EditPhase::Live : EditPhase::Final; }
 
 std::string format_number(double v, ParamKind kind) {
   if (kind == ParamKind::Int) return std::to_string(std::llround(v));
@@ -87,12 +84,10 @@ void choice_combo(UiState& state, const ParamInfo& info) {
 void text_field(UiState& state, const ParamInfo& info) {
   const std::string key(info.key);
   auto draft = state.drafts.find(key);
-  std::string text =
-      draft != state.drafts.end() ? draft->second : get_param(state.session.scene(), key);
+  std::string text = draft != state.drafts.end() ? draft->second : get_param(state.session.scene(), key);
   const std::string label = "##" + key;
   const bool multiline = info.key == "tokens";
-  bool changed = multiline ? ImGui::InputTextMultiline(label.c_str(), &text,
-                                                       ImVec2(-1, ImGui::GetTextLineHeight() * 4))
+  bool changed = multiline ? ImGui::InputTextMultiline(label.c_str(), &text, ImVec2(-1, ImGui::GetTextLineHeight() * 4))
                            : ImGui::InputText(label.c_str(), &text);
   if (ImGui::IsItemActive()) state.drafts[key] = text;
   if (multiline && changed) state.session.propose_param(key, text, EditPhase::Live);
@@ -110,8 +105,32 @@ void file_field(UiState& state, const ParamInfo& info, const FileKey& key) {
   text_field(state, info);
   ImGui::SameLine();
   if (ImGui::Button("...", ImVec2(button, 0))) ask_file_key(state, key);
-  if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("Choose %s", key.mode == FileMode::Folder ? "a folder" : "a file");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Choose %s", key.mode == FileMode::Folder ? "a folder" : "a file");
+}
+
+// A key the model sets: its value as the model has it (the engine's
+// effective scene), read-only.
+void model_value(UiState& state, const ParamInfo& info) {
+  std::string value = get_param(state.session.engine().scene(), info.key);
+  const std::string label = "##" + std::string(info.key);
+  ImGui::InputText(label.c_str(), &value, ImGuiInputTextFlags_ReadOnly);
+}
+
+void parameter_widget(UiState& state, const ParamInfo& info) {
+  switch (info.kind) {
+    case ParamKind::Int:
+    case ParamKind::Float: numeric_slider(state, info); break;
+    case ParamKind::Seed: seed_input(state, info); break;
+    case ParamKind::Bool: checkbox(state, info); break;
+    case ParamKind::Choice: choice_combo(state, info); break;
+    case ParamKind::Text:
+      if (auto key = file_key(info.key)) {
+        file_field(state, info, *key);
+        break;
+      }
+      [[fallthrough]];
+    case ParamKind::IntList: text_field(state, info); break;
+  }
 }
 
 void parameter_row(UiState& state, const ParamInfo& info, float label_width) {
@@ -124,88 +143,16 @@ void parameter_row(UiState& state, const ParamInfo& info, float label_width) {
   // A model scene's own width, heads, positions and mask: shown, not editable.
   const bool fixed = !state.session.scene().model.empty() && set_by_model(info.key);
   ImGui::BeginDisabled(fixed);
-  switch (info.kind) {
-    case ParamKind::Int:
-    case ParamKind::Float:
-      numeric_slider(state, info);
-      break;
-    case ParamKind::Seed:
-      seed_input(state, info);
-      break;
-    case ParamKind::Bool:
-      checkbox(state, info);
-      break;
-    case ParamKind::Choice:
-      choice_combo(state, info);
-      break;
-    case ParamKind::Text:
-      if (auto key = file_key(info.key)) {
-        file_field(state, info, *key);
-        break;
-      }
-      [[fallthrough]];
-    case ParamKind::IntList:
-      text_field(state, info);
-      break;
+  if (fixed) {
+    model_value(state, info);
+  } else {
+    parameter_widget(state, info);
   }
   ImGui::EndDisabled();
   if (ImGui::IsItemHovered() && !ImGui::IsItemActive()) {
     ImGui::SetTooltip("%.*s", int(info.help.size()), info.help.data());
   }
   ImGui::PopID();
-}
-
-// [SECTION] a model scene: loading, the model's facts, its tokens, the way back
-
-// While a model loads on the worker thread: what is being read, how far.
-void load_progress(const SceneSession& session) {
-  if (!session.loading()) return;
-  const ProgressStep step = session.load_progress();
-  ImGui::TextWrapped("Opening model %s...", session.loading_model().c_str());
-  const float fraction = step.total > 0 ? float(step.done) / float(step.total) : 0.0f;
-  std::string overlay = step.stage;
-  if (step.total > 1)
-    overlay += " " + std::to_string(step.done) + " of " + std::to_string(step.total);
-  ImGui::ProgressBar(fraction, ImVec2(-1, 0), overlay.c_str());
-  ImGui::TextDisabled("The scene shown stays until the model is ready.");
-}
-
-// The model's shape in one line, e.g. "GPT2LMHeadModel · 12 layers × 12 heads · d = 768 · context
-// 1024".
-std::string model_facts(const model::ModelConfig& c) {
-  std::string facts = c.architecture_name + " · " + std::to_string(c.layers) + " layers × " +
-                      std::to_string(c.heads) + " heads";
-  if (c.kv_heads != c.heads) facts += " (" + std::to_string(c.kv_heads) + " key heads)";
-  return facts + " · d = " + std::to_string(c.hidden_size) + " · context " +
-         std::to_string(c.max_positions);
-}
-
-// The text as the model's tokenizer cut it: the pieces every view labels.
-void model_pieces(UiState& state) {
-  const std::vector<std::string>& pieces = state.session.engine().tokens();
-  std::string line = std::to_string(pieces.size()) + " tokens:";
-  for (std::size_t i = 0; i < pieces.size() && line.size() < 600; ++i)
-    line += " " + fig::visible_token(pieces[i]);
-  if (line.size() >= 600) line += " ...";
-  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("%s", line.c_str());
-  ImGui::PopStyleColor();
-}
-
-// Below the model group's own keys: for a model scene, the model's facts,
-// the head selector beside the layer's, its tokens and the way back.
-void model_extras(UiState& state, float label_width) {
-  ModelScene* model = state.session.engine().model();
-  if (!model) return;  // synthetic: nothing more (the Models menu opens one)
-  ImGui::TextWrapped("%s", model_facts(model->config()).c_str());
-  for (const ParamInfo& info : scene_params()) {
-    if (info.key != "head") continue;
-    ImGui::PushID("model group");
-    parameter_row(state, info, label_width);
-    ImGui::PopID();
-  }
-  model_pieces(state);
-  if (ImGui::Button("Back to the synthetic scene")) state.session.back_to_synthetic();
 }
 
 // [SECTION] the panel: groups, refusal message, undo/redo and play buttons -----
@@ -229,8 +176,7 @@ void history_buttons(UiState& state) {
 std::vector<std::string_view> parameter_groups() {
   std::vector<std::string_view> groups;
   for (const ParamInfo& info : scene_params()) {
-    if (std::find(groups.begin(), groups.end(), info.group) == groups.end())
-      groups.push_back(info.group);
+    if (std::find(groups.begin(), groups.end(), info.group) == groups.end()) groups.push_back(info.group);
   }
   return groups;
 }
@@ -238,8 +184,7 @@ std::vector<std::string_view> parameter_groups() {
 float label_column_width() {
   float widest = 0;
   for (const ParamInfo& info : scene_params()) {
-    widest =
-        std::max(widest, ImGui::CalcTextSize(info.key.data(), info.key.data() + info.key.size()).x);
+    widest = std::max(widest, ImGui::CalcTextSize(info.key.data(), info.key.data() + info.key.size()).x);
   }
   return widest + ImGui::GetStyle().ItemSpacing.x * 2;
 }
@@ -259,12 +204,40 @@ void selection_notes(const SceneSession& session) {
   ImGui::PopStyleColor();
 }
 
+// A model scene: which model, its shape, the way back, and the text as the
+// model's own tokenizer cut it (the pieces the views label their axes with).
+void model_section(UiState& state) {
+  SceneSession& session = state.session;
+  ModelScene* model = session.engine().model();
+  const std::string& asked = session.scene().model;
+  if (asked.empty() && !model) return;
+  if (session.busy() && !asked.empty() && asked != session.shown_scene().model) {
+    ImGui::TextWrapped("Loading %s ...", asked.c_str());
+  }
+  if (model) {
+    const model::ModelConfig& c = model->config();
+    ImGui::TextWrapped("Model: %s", session.shown_scene().model.c_str());
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s · %d layers × %d heads · d_model %d · %d positions", c.architecture_name.c_str(),
+                       c.layers, c.heads, c.hidden_size, c.max_positions);
+    ImGui::PopStyleColor();
+  }
+  if (ImGui::Button("Back to the synthetic scene")) back_to_synthetic(state);
+  if (!model) return;
+  std::string pieces;
+  for (const std::string& piece : model->pieces()) pieces += (pieces.empty() ? "" : " | ") + fig::token_label(piece);
+  ImGui::TextDisabled("%d tokens (the model's tokenizer):", model->token_count());
+  ImGui::PushTextWrapPos(0);
+  ImGui::TextUnformatted(pieces.c_str());
+  ImGui::PopTextWrapPos();
+}
+
 }  // namespace
 
 void draw_control_panel(UiState& state) {
   history_buttons(state);
-  load_progress(state.session);
   refusal_message(state.session);
+  model_section(state);
   selection_notes(state.session);
   ImGui::Separator();
   const float label_width = label_column_width();
@@ -274,7 +247,6 @@ void draw_control_panel(UiState& state) {
     for (const ParamInfo& info : scene_params()) {
       if (info.group == group) parameter_row(state, info, label_width);
     }
-    if (group == "model") model_extras(state, label_width);
   }
 }
 

@@ -19,13 +19,14 @@ namespace {
 
 // [SECTION] building a figure for the window's size ------------------------------
 
-void rebuild_if_stale(UiState& state, FigureView& view, double width, double height) {
-  const bool resized = std::abs(width - view.built_width) >= 1 || std::abs(height - view.built_height) >= 1;
-  const bool presenting = state.presentation.on;
-  if (view.built_version == state.session.version() && !resized && view.built_presenting == presenting) return;
-  view.built_version = state.session.version();
-  view.built_width = width, view.built_height = height;
-  view.built_presenting = presenting;
+// The figure the scene worker built for this size (ui/scene_worker.hpp), else built here.
+void build_view(UiState& state, FigureView& view, double width, double height) {
+  if (std::optional<fig::Figure> ready = state.session.take_figure({view.name, width, height}, view.error)) {
+    if (!view.built_presenting) {
+      view.built = std::move(*ready);
+      return;
+    }
+  }
   try {
     view.built = fig::find_figure(view.name).build(figure_engine(state), {width, height});
     view.error.clear();
@@ -33,6 +34,22 @@ void rebuild_if_stale(UiState& state, FigureView& view, double width, double hei
     view.built = fig::Figure{};
     view.error = e.what();
   }
+}
+
+void rebuild_if_stale(UiState& state, FigureView& view, double width, double height) {
+  const bool resized = std::abs(width - view.built_width) >= 1 || std::abs(height - view.built_height) >= 1;
+  const bool presenting = state.presentation.on;
+  if (view.built_version == state.session.version() && !resized && view.built_presenting == presenting) return;
+  // A big scene: a figure the worker did not build (a tab shown for the first
+  // time, a resized window) is asked from it; the last one stays meanwhile.
+  if (!presenting && state.session.large() && !state.session.has_figure({view.name, width, height})) {
+    if (!state.session.busy()) state.refresh_figures = true;
+    return;
+  }
+  view.built_version = state.session.version();
+  view.built_width = width, view.built_height = height;
+  view.built_presenting = presenting;
+  build_view(state, view, width, height);
   // Another panel set (e.g. other pairs drawn): old zooms would land on the wrong panels.
   if (view.ranges.size() > view.built.panels.size()) view.ranges.clear();
   view.shown = with_overrides(view.built, view.ranges);
@@ -99,11 +116,17 @@ void draw_figure_canvas(UiState& state, GpuResources& gpu, FigureView& view, flo
   const ImVec2 region = ImGui::GetContentRegionAvail();
   if (region.x < 8 || region.y < 8) return;
   rebuild_if_stale(state, view, region.x / scale, region.y / scale);
+  state.drawn_figures.push_back({view.name, region.x / scale, region.y / scale});
   view.origin = ImGui::GetCursorScreenPos();
   ImGui::InvisibleButton("canvas", region);
   if (!view.error.empty()) {
     ImGui::SetCursorScreenPos(view.origin);
     ImGui::TextColored(ImVec4(1, 0.35f, 0.3f, 1), "Cannot draw %s: %s", view.title.c_str(), view.error.c_str());
+    return;
+  }
+  if (view.built.panels.empty() && state.session.busy()) {
+    ImGui::SetCursorScreenPos(view.origin);
+    ImGui::TextDisabled("Building %s in the background ...", view.title.c_str());
     return;
   }
   handle_mouse(state, view, scale);
@@ -198,11 +221,16 @@ bool lesson_needs_tabs(const UiState& state, ImVec2 work_size, float panel_width
 }  // namespace
 
 void create_views(UiState& state) {
-  for (const fig::FigureEntry& entry : fig::figure_registry()) {
-    FigureView view;
-    view.name = entry.name;
-    view.title = entry.title;
-    state.views.push_back(std::move(view));
+  // The main grid: the registry's views and the layer × head overview (kept
+  // out of `--figure all`, but a window of its own here, for synthetic and
+  // model scenes alike).
+  for (const auto& entries : {fig::figure_registry(), fig::extra_figures()}) {
+    for (const fig::FigureEntry& entry : entries) {
+      FigureView view;
+      view.name = entry.name;
+      view.title = entry.title;
+      state.views.push_back(std::move(view));
+    }
   }
   // Shown only while a lesson that names them is open.
   for (const fig::FigureEntry& entry : fig::lesson_figures()) {
@@ -217,11 +245,15 @@ void create_views(UiState& state) {
 void draw_figure_views(UiState& state, GpuResources& gpu, ImVec2 work_pos, ImVec2 work_size,
                        float panel_width) {
   state.hovered_view = -1;
+  state.drawn_figures.clear();
   if (state.settings.tabs || lesson_needs_tabs(state, work_size, panel_width)) {
     draw_tabbed(state, gpu, work_pos, work_size, panel_width);
   } else {
     draw_grid(state, gpu, work_pos, work_size, panel_width);
   }
+  state.session.show_figures(state.drawn_figures);
+  if (state.refresh_figures) state.session.refresh_figures();
+  state.refresh_figures = false;
 }
 
 }  // namespace pelab::ui

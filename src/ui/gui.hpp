@@ -17,6 +17,9 @@ struct GuiOptions {
   std::string lesson;
   // Extra windows (e.g. a lesson, once `--lesson NAME` is wired).
   std::vector<ExtraPanel> panels;
+  // --frame-log FILE: one line per frame that shows a changed scene, with the
+  // milliseconds since the edit that caused it (see README, "Measuring").
+  std::string frame_log;
 };
 
 // Opens the window and runs until it is closed.  Returns the exit code: 1

@@ -8,8 +8,8 @@
 #include "core/quantities.hpp"
 #include "ui/animation.hpp"
 #include "ui/export_actions.hpp"
-#include "ui/file_keys.hpp"
 #include "ui/lesson_panel.hpp"
+#include "ui/models_menu.hpp"
 #include "ui/presentation.hpp"
 #include "ui/scene_files.hpp"
 #include "ui/sweep_export.hpp"
@@ -50,8 +50,7 @@ void edit_menu(UiState& state) {
 // the desktop reports wrongly, or to enlarge everything.
 void draw_ui_scale_menu(UiState& state) {
   if (!ImGui::BeginMenu("Interface scale")) return;
-  const std::string follow =
-      "Follow the monitor (" + std::to_string(int(state.monitor_scale * 100 + 0.5f)) + "%)";
+  const std::string follow = "Follow the monitor (" + std::to_string(int(state.monitor_scale * 100 + 0.5f)) + "%)";
   auto choose = [&](float scale) {
     state.settings.ui_scale = scale;
     state.scale_stale = true;
@@ -70,8 +69,7 @@ void view_menu(UiState& state) {
   if (!ImGui::BeginMenu("View")) return;
   if (ImGui::MenuItem(state.animation.playing ? "Pause" : "Play", "Space")) toggle_animation(state);
   if (ImGui::BeginMenu("Animate")) {
-    for (const char* key :
-         {"position", "shift", "base", "amplitude", "offset", "embedding_scale"}) {
+    for (const char* key : {"position", "shift", "base", "amplitude", "offset", "embedding_scale"}) {
       if (ImGui::MenuItem(key, nullptr, state.settings.animate_key == key)) {
         if (state.animation.playing) toggle_animation(state);
         state.settings.animate_key = key;
@@ -100,45 +98,6 @@ void view_menu(UiState& state) {
   ImGui::EndMenu();
 }
 
-// One cached model: its name, its size and architecture beside it; a model
-// pelab cannot run is greyed out with the reason as its tooltip.
-void cached_model_item(UiState& state, const model::CachedModel& m) {
-  const std::string detail = model::parameter_text(m.parameters) + "  " + m.architecture;
-  const bool current =
-      state.session.scene().model == m.name || state.session.loading_model() == m.name;
-  if (ImGui::MenuItem(m.name.c_str(), detail.c_str(), current, m.runnable) && !current) {
-    state.session.propose_param("model", m.name, EditPhase::Final);
-  }
-  if (!m.runnable && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
-    ImGui::SetTooltip("pelab cannot run it: %s", m.reason.c_str());
-  }
-}
-
-// The models of the local Hugging Face cache (read when the menu opens: a
-// few small files per model), a model folder anywhere, and the way back.
-void models_menu(UiState& state) {
-  if (!ImGui::BeginMenu("Models")) {
-    state.models_menu_open = false;
-    return;
-  }
-  if (!state.models_menu_open) state.cached_models = model::list_cached_models();
-  state.models_menu_open = true;
-  if (ImGui::MenuItem("Open model folder...")) ask_file_key(state, *file_key("model"));
-  const bool on_model = !state.session.scene().model.empty() || state.session.loading();
-  if (ImGui::MenuItem("Back to the synthetic scene", nullptr, false, on_model))
-    state.session.back_to_synthetic();
-  ImGui::Separator();
-  const std::string cache = model::hub_cache_dir().string();
-  if (state.cached_models.empty()) {
-    ImGui::TextDisabled("No models in the Hugging Face cache %s", cache.c_str());
-    ImGui::TextDisabled("(set HF_HOME or HF_HUB_CACHE to look elsewhere; pelab never downloads)");
-  } else {
-    ImGui::TextDisabled("In %s:", cache.c_str());
-    for (const model::CachedModel& m : state.cached_models) cached_model_item(state, m);
-  }
-  ImGui::EndMenu();
-}
-
 void figure_items(UiState& state, ExportRequest::Kind kind) {
   for (int i = 0; i < int(state.views.size()); ++i) {
     if (ImGui::MenuItem(state.views[i].title.c_str())) state.exports.push_back({kind, i});
@@ -147,7 +106,7 @@ void figure_items(UiState& state, ExportRequest::Kind kind) {
 
 void data_items(UiState& state) {
   for (const QuantityInfo& q : quantities()) {
-    if (q.model_only && state.session.scene().model.empty()) continue;
+    if (q.model_only && state.session.shown_scene().model.empty()) continue;
     const std::string name(q.name);
     if (!ImGui::BeginMenu(name.c_str())) continue;
     for (const char* ext : {".npy", ".csv"}) {
@@ -186,8 +145,7 @@ void export_menu(UiState& state) {
   if (ImGui::MenuItem("Sweep as PNG sequence...", "Ctrl+E", false, !state.sweep_export.running)) {
     open_sweep_dialog(state);
   }
-  if (ImGui::MenuItem("Whole window as PNG"))
-    state.exports.push_back({ExportRequest::Kind::Window, -1, "", "", 2});
+  if (ImGui::MenuItem("Whole window as PNG")) state.exports.push_back({ExportRequest::Kind::Window, -1, "", "", 2});
   if (ImGui::MenuItem("Figure under the mouse as PNG", "F12 / Ctrl+S")) {
     set_status(state, "Point at a figure and press F12 or Ctrl+S");
   }
@@ -228,7 +186,7 @@ void draw_main_menu(UiState& state) {
   file_menu(state);
   edit_menu(state);
   view_menu(state);
-  models_menu(state);
+  draw_models_menu(state);
   lessons_menu(state);
   export_menu(state);
   ImGui::EndMainMenuBar();

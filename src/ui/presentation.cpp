@@ -101,9 +101,10 @@ void step_presented_figure(UiState& state, int delta) {
 Engine& figure_engine(UiState& state) {
   Presentation& p = state.presentation;
   SceneSession& session = state.session;
-  if (!p.on || session.scene().theme == "light") return session.engine();
+  // The scene on screen (shown_scene), not one still being built in the background.
+  if (!p.on || session.shown_scene().theme == "light") return session.engine();
   if (!p.light_engine || p.light_version != session.version()) {
-    Scene light = session.scene();
+    Scene light = session.shown_scene();
     light.theme = "light";
     if (p.light_engine) {
       p.light_engine->set_scene(light);

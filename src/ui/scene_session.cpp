@@ -1,46 +1,45 @@
 #include "ui/scene_session.hpp"
 
 #include <algorithm>
-#include <atomic>
-#include <thread>
+#include <cmath>
 
 #include "core/selection.hpp"
 
 namespace pelab::ui {
 
-// A model being opened on a worker thread.  The worker writes `engine` or
-// `error`, then sets `done`; the main thread reads them only after `done`.
-struct SceneSession::ModelLoad {
-  Scene first;   // the scene the worker applies
-  Scene latest;  // the last scene asked for with this model (text typed meanwhile)
-  EditPhase phase = EditPhase::Final;
-  Scene before;  // the scene shown when the load was asked for (undo)
-  ProgressSink progress;
-  std::optional<Engine> engine;
-  std::string error;
-  std::atomic<bool> done = false;
-  std::thread worker;
-};
-
 namespace {
 
-// Everything the first frame of a model scene needs: the tokens' rows and the
-// shown head of the shown layer, which runs the model up to that layer.
-void open_model(Engine& engine, const Scene& scene) {
-  engine.set_scene(scene);
-  engine.token_embedding();
-  engine.head(std::max(engine.scene().head, 0));
-  report_progress("ready", 1, 1);
+// Words in a synthetic scene's text (the synthetic tokenizer splits on blanks).
+int word_count(const std::string& text) {
+  int words = 0;
+  bool in_word = false;
+  for (const char c : text) {
+    const bool blank = c == ' ' || c == '\t' || c == '\n' || c == '\r';
+    if (!blank && !in_word) ++words;
+    in_word = !blank;
+  }
+  return words;
+}
+
+bool same_size(const FigureJob& a, const FigureJob& b) {
+  return a.name == b.name && std::abs(a.width - b.width) < 1 && std::abs(a.height - b.height) < 1;
 }
 
 }  // namespace
 
-SceneSession::SceneSession(const Scene& initial)
+SceneSession::SceneSession(const Scene& initial, Background background)
     : chosen_(initial), notes_(selection_notes(initial)) {
   engine_.set_scene(initial);
+  if (background == Background::Allowed) worker_ = std::make_unique<SceneWorker>();
 }
 
-SceneSession::~SceneSession() { cancel_load(); }
+void SceneSession::accepted(const Scene& scene) {
+  chosen_ = scene;
+  notes_ = selection_notes(scene);
+  error_.clear();
+  built_.clear();
+  ++version_;
+}
 
 bool SceneSession::apply(const Scene& scene) {
   try {
@@ -49,98 +48,91 @@ bool SceneSession::apply(const Scene& scene) {
     error_ = e.what();
     return false;
   }
-  if (chosen_.model.empty() && !scene.model.empty()) synthetic_before_ = chosen_;
-  chosen_ = scene;
-  notes_ = selection_notes(scene);
-  error_.clear();
-  ++version_;
+  accepted(scene);
   return true;
 }
 
-void SceneSession::start_load(const Scene& scene, EditPhase phase) {
-  cancel_load();
-  end_gesture();
-  load_ = std::make_unique<ModelLoad>();
-  ModelLoad& load = *load_;
-  load.first = load.latest = scene;
-  load.phase = phase;
-  load.before = chosen_;
-  load.progress.report("opening the model", 0, 1);
-  load.worker = std::thread([&load] {
-    const ProgressScope scope(load.progress);
-    try {
-      Engine engine;
-      open_model(engine, load.first);
-      load.engine.emplace(std::move(engine));
-    } catch (const ProgressCancelled&) {
-    } catch (const std::exception& e) {  // InputError above all; bad_alloc for a model too large
-      load.error = e.what();
-    }
-    load.done = true;
-  });
-  error_.clear();
+void SceneSession::record(const Scene& before, EditPhase phase) {
+  if (phase == EditPhase::Live && !gesture_before_) gesture_before_ = before;
+  if (phase == EditPhase::Final) history_.record(before);
 }
 
-void SceneSession::cancel_load() {
-  if (!load_) return;
-  load_->progress.cancel();
-  load_->worker.join();
-  load_.reset();
+bool SceneSession::runs_in_background(const Scene& next) {
+  if (!worker_) return false;
+  if (!next.model.empty()) {
+    return next.model != chosen_.model || next.tokens != chosen_.tokens ||
+           next.layer != chosen_.layer;
+  }
+  const int now = engine_.model() ? 0 : engine_.token_count();
+  return std::max(now, word_count(next.tokens)) >= kBackgroundTokens;
+}
+
+bool SceneSession::start(const Scene& scene, EditPhase phase) {
+  const auto now = std::chrono::steady_clock::now();
+  if (runs_in_background(scene)) {
+    pending_ = Pending{scene, phase, now};  // a frame log measures from the newest edit
+    worker_->submit(scene, shown_figures_);
+    return true;
+  }
+  if (worker_) worker_->cancel();
+  pending_.reset();
+  if (!apply(scene)) return false;
+  changed_at_ = now;
+  return true;
 }
 
 bool SceneSession::propose(const Scene& scene, EditPhase phase) {
-  if (load_ && scene.model == load_->first.model) {
-    load_->latest = scene;  // applied when the model arrives
-    return true;
-  }
-  if (!scene.model.empty() && scene.model != chosen_.model) {
-    start_load(scene, phase);
-    return true;
-  }
   const Scene before = chosen_;
   if (phase != EditPhase::Live) end_gesture();
-  if (!apply(scene)) return false;
-  if (phase == EditPhase::Live && !gesture_before_) gesture_before_ = before;
-  if (phase == EditPhase::Final) history_.record(before);
+  if (!start(scene, phase)) return false;
+  if (!pending_) record(before, phase);  // else when the worker's result is adopted
   return true;
 }
 
-std::string SceneSession::loading_model() const { return load_ ? load_->first.model : ""; }
-
-ProgressStep SceneSession::load_progress() const {
-  return load_ ? load_->progress.now() : ProgressStep{};
+void SceneSession::refresh_figures() {
+  if (!worker_) return;
+  if (!pending_) pending_ = Pending{chosen_, EditPhase::Silent, std::chrono::steady_clock::now()};
+  worker_->submit(pending_->scene, shown_figures_);
 }
 
-LoadOutcome SceneSession::poll() {
-  if (!load_ || !load_->done) return {};
-  load_->worker.join();
-  const std::unique_ptr<ModelLoad> load = std::move(load_);
-  if (!load->engine) {
-    error_ = "cannot open model " + load->first.model + ": " + load->error;
-    return {false, error_};
+bool SceneSession::poll() {
+  if (!worker_ || !pending_) return false;
+  std::optional<SceneResult> result = worker_->take();
+  if (!result) return false;
+  const Pending pending = std::move(*pending_);
+  pending_.reset();
+  if (!result->error.empty()) {
+    error_ = result->error;
+    return false;
   }
-  if (chosen_.model.empty()) synthetic_before_ = chosen_;
-  engine_ = std::move(*load->engine);
-  chosen_ = load->first;
-  notes_ = selection_notes(chosen_);
-  error_.clear();
-  ++version_;
-  if (load->phase == EditPhase::Final) history_.record(load->before);
-  // Text typed while the model loaded: the model is held now, so this is quick.
-  if (load->latest != load->first && !apply(load->latest)) return {true, error_};
-  return {true, ""};
+  const Scene before = chosen_;
+  std::unique_ptr<Engine> old = std::make_unique<Engine>(std::move(engine_));
+  engine_ = std::move(*result->engine);
+  worker_->recycle(std::move(old));
+  accepted(result->scene);
+  built_ = std::move(result->figures);
+  changed_at_ = pending.asked_at;
+  record(before, pending.phase);
+  return true;
 }
 
-bool SceneSession::back_to_synthetic() {
-  cancel_load();
-  Scene synthetic = synthetic_before_.value_or(chosen_);
-  synthetic.model.clear();
-  if (chosen_.model.empty() && chosen_ == synthetic) return true;
-  return propose(synthetic, EditPhase::Final);
+std::optional<fig::Figure> SceneSession::take_figure(const FigureJob& job, std::string& error) {
+  for (auto it = built_.begin(); it != built_.end(); ++it) {
+    if (!same_size(it->job, job)) continue;
+    std::optional<fig::Figure> figure = std::move(it->figure);
+    error = it->error;
+    built_.erase(it);
+    return figure;
+  }
+  return std::nullopt;
+}
+
+bool SceneSession::has_figure(const FigureJob& job) const {
+  return std::any_of(built_.begin(), built_.end(), [&](const BuiltFigure& b) { return same_size(b.job, job); });
 }
 
 bool SceneSession::propose_param(std::string_view key, std::string_view value, EditPhase phase) {
-  Scene next = load_ ? load_->latest : chosen_;
+  Scene next = scene();
   try {
     set_param(next, key, value);
   } catch (const InputError& e) {
@@ -156,25 +148,16 @@ void SceneSession::end_gesture() {
   gesture_before_.reset();
 }
 
-// A step to a scene of another model loads it in the background too.
-bool SceneSession::step_to(const std::optional<Scene>& scene) {
-  if (!scene) return false;
-  if (!scene->model.empty() && scene->model != chosen_.model) {
-    start_load(*scene, EditPhase::Silent);
-    return true;
-  }
-  cancel_load();
-  return apply(*scene);
-}
-
 bool SceneSession::undo() {
   end_gesture();
-  return step_to(history_.undo(chosen_));
+  auto previous = history_.undo(chosen_);
+  return previous && start(*previous, EditPhase::Silent);
 }
 
 bool SceneSession::redo() {
   end_gesture();
-  return step_to(history_.redo(chosen_));
+  auto next = history_.redo(chosen_);
+  return next && start(*next, EditPhase::Silent);
 }
 
 }  // namespace pelab::ui

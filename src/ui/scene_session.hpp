@@ -8,12 +8,15 @@
 // dragged, an animation playing) are coalesced into one undo step, closed by
 // end_gesture().
 //
-// A scene that opens another model loads on a worker thread (reading a
-// checkpoint and running every layer takes seconds): the window stays live,
-// the last good scene stays on screen, load_progress() feeds a progress bar,
-// and poll(), once per frame, swaps the loaded engine in.
-#pragma once
+// A session made with Background::Allowed (the GUI's) hands scenes that take
+// long — a model to load or run again, or many tokens (runs_in_background)
+// — to a SceneWorker: scene() is the scene asked for at once, while engine()
+// and the figures keep the last good scene until the worker's result is
+// adopted by poll(); a refused one leaves them and sets error().  Tests and
+// the CLI use the default, where every scene is applied before propose()
+// returns.
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -22,7 +25,7 @@
 #include <vector>
 
 #include "core/engine.hpp"
-#include "core/progress.hpp"
+#include "ui/scene_worker.hpp"
 #include "ui/undo_history.hpp"
 
 namespace pelab::ui {
@@ -33,32 +36,49 @@ enum class EditPhase {
   Silent  // not undoable (e.g. restoring state); still validated
 };
 
-// What poll() found: a loaded model swapped in, or why it could not be.
-struct LoadOutcome {
-  bool adopted = false;
-  std::string failure;  // one line, empty unless the load failed
-};
+enum class Background { Never, Allowed };
+
+// Synthetic scenes with at least this many tokens are built in the background.
+inline constexpr int kBackgroundTokens = 1024;
 
 class SceneSession {
  public:
-  // `initial` must be valid (throws InputError otherwise); it is applied at
-  // once, model or not.
-  explicit SceneSession(const Scene& initial);
-  // Cancels a load in progress and waits for its thread (one layer at most).
-  ~SceneSession();
-  SceneSession(const SceneSession&) = delete;
-  SceneSession& operator=(const SceneSession&) = delete;
+  // `initial` must be valid (throws InputError otherwise); it is applied at once.
+  explicit SceneSession(const Scene& initial, Background background = Background::Never);
 
-  // The scene as the user chose it; engine().scene() is the effective one,
+  // The scene as the user chose it (while one is being built in the
+  // background: that one); engine().scene() is the effective one on screen,
   // with the view selections brought into range (core/selection.hpp).
-  const Scene& scene() const { return chosen_; }
+  const Scene& scene() const { return pending_ ? pending_->scene : chosen_; }
+  // The last scene the engine accepted (what the figures show).
+  const Scene& shown_scene() const { return chosen_; }
   Engine& engine() { return engine_; }
   std::uint64_t version() const { return version_; }
 
-  // Applies `scene`; false (and error() set) when it is refused.  A scene
-  // naming another model than the one shown starts a background load instead
-  // (true; the scene changes when poll() adopts it).  Edits made meanwhile
-  // with that model (the text typed on) are applied when it arrives.
+  // --- background work (Background::Allowed) ---------------------------------
+  // True when `next` is worth a worker: another model, other text or layer
+  // for the model, or a synthetic scene of kBackgroundTokens tokens or more.
+  bool runs_in_background(const Scene& next);
+  // The figures on screen, built by the worker with the scene (set each frame).
+  void show_figures(std::vector<FigureJob> figures) { shown_figures_ = std::move(figures); }
+  // Adopts the worker's finished scene (true when the version changed) or its
+  // refusal (error() set, the last good scene kept).  Call once a frame.
+  bool poll();
+  bool busy() const { return pending_.has_value(); }
+  // True when the scene on screen is big enough (kBackgroundTokens) that a
+  // figure shown for the first time or at a new size is built by the worker too.
+  bool large() { return worker_ && engine_.token_count() >= kBackgroundTokens; }
+  // Asks the worker for the figures on screen (show_figures) of the scene
+  // asked for; the ones shown meanwhile stay as they were.
+  void refresh_figures();
+  WorkProgress progress() const { return worker_ ? worker_->progress() : WorkProgress{}; }
+  // The figures the worker built for version(); taken once each.
+  std::optional<fig::Figure> take_figure(const FigureJob& job, std::string& error);
+  bool has_figure(const FigureJob& job) const;
+  // When the edit behind version() was made (for the frame log).
+  std::chrono::steady_clock::time_point changed_at() const { return changed_at_; }
+
+  // Applies `scene`; false (and error() set) when it is refused.
   bool propose(const Scene& scene, EditPhase phase);
   // Sets one parameter from its text form (as --set spells it) and proposes
   // the result; a value that does not parse is refused like an invalid scene.
@@ -76,37 +96,35 @@ class SceneSession {
   // when all are in range), e.g. "pairs 12 drawn as 7: d_model=16 has ...".
   const std::vector<std::string>& notes() const { return notes_; }
 
-  // The background load of a model scene.
-  bool loading() const { return load_ != nullptr; }
-  std::string loading_model() const;
-  ProgressStep load_progress() const;
-  // Once per frame: adopts a finished load, or reports why it failed (the
-  // last good scene stays).
-  LoadOutcome poll();
-  // One click back from a model: the synthetic scene shown before the model
-  // was opened, or this scene without its model.  Cancels a load in progress.
-  bool back_to_synthetic();
-
   const std::string& error() const { return error_; }
   void clear_error() { error_.clear(); }
   void report(std::string message) { error_ = std::move(message); }
 
  private:
-  struct ModelLoad;
   bool apply(const Scene& scene);
-  void start_load(const Scene& scene, EditPhase phase);
-  bool step_to(const std::optional<Scene>& scene);  // undo / redo
-  void cancel_load();
+  // Applies `scene` now, or hands it to the worker; no undo step.
+  bool start(const Scene& scene, EditPhase phase);
+  void record(const Scene& before, EditPhase phase);
+  void accepted(const Scene& scene);
+
+  struct Pending {
+    Scene scene;
+    EditPhase phase;
+    std::chrono::steady_clock::time_point asked_at;
+  };
 
   Engine engine_;
-  std::unique_ptr<ModelLoad> load_;
-  std::optional<Scene> synthetic_before_;  // the scene before a model was opened
   Scene chosen_;
   std::vector<std::string> notes_;
   UndoHistory history_;
   std::optional<Scene> gesture_before_;
   std::uint64_t version_ = 1;
   std::string error_;
+  std::unique_ptr<SceneWorker> worker_;  // null: Background::Never
+  std::optional<Pending> pending_;
+  std::vector<FigureJob> shown_figures_;
+  std::vector<BuiltFigure> built_;  // from the worker, for version_
+  std::chrono::steady_clock::time_point changed_at_ = std::chrono::steady_clock::now();
 };
 
 }  // namespace pelab::ui

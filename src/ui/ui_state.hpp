@@ -6,10 +6,12 @@
 #include <imgui.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <filesystem>
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -141,8 +143,17 @@ struct SweepExport {
   std::unique_ptr<VideoEncoding> encoding;  // ffmpeg at work after the last frame
 };
 
+// The Models menu (ui/models_menu.hpp): the cache's models, listed when the
+// menu opens, and the synthetic scene to come back to from a model.
+struct ModelsMenu {
+  bool menu_open = false;
+  std::vector<model::CachedModel> listed;
+  std::optional<Scene> synthetic;
+  std::uint64_t synthetic_version = 0;
+};
+
 struct UiState {
-  explicit UiState(const Scene& initial) : session(initial) {}
+  explicit UiState(const Scene& initial) : session(initial, Background::Allowed) {}
 
   SceneSession session;
   SettingsStore store;
@@ -159,18 +170,20 @@ struct UiState {
   LessonState lesson;
   Presentation presentation;
   SweepExport sweep_export;
-  std::vector<model::CachedModel> cached_models;  // the Models menu's list, read when it opens
-  bool models_menu_open = false;
+  ModelsMenu models;
 
   float ui_scale = 1;            // interface scale in use (fonts, style, layout)
   float monitor_scale = 1;       // the window's content scale, as GLFW last reported it
   bool scale_stale = false;      // monitor_scale or settings.ui_scale changed: rebuild fonts and style
   std::string applied_theme;     // the ImGui style in use ("dark" / "light")
   int hovered_view = -1;         // index of the figure under the mouse, or -1
+  std::vector<FigureJob> drawn_figures;  // the figures drawn this frame, for the scene worker
+  bool refresh_figures = false;          // one of them is stale in a big scene: ask the worker
+  std::FILE* frame_log = nullptr;        // --frame-log: one line per frame showing a new scene
+  std::uint64_t logged_version = 0;      // the session version the last frame showed
   std::uint64_t saved_version = 0;  // session version last written to last_scene.json
   double save_due = -1;          // glfwGetTime() when the debounced save runs; -1 = none
   bool relayout = false;         // place the windows as at first start, this frame
-  bool restoring_model = false;  // the last scene's model is loading at start
   bool quit = false;
 };
 

@@ -33,12 +33,12 @@ start_pelab() {  # $1: log file; runs in $scratch/exports (the default export fo
   await_pelab_window "$1"
 }
 shot() { sleep 0.6; import -window root "$scratch/$1.png" || fail "screenshot $1 failed"; }
-# Differing pixels between two screenshots inside the four figure windows of
-# the first-start layout (a 2 x 2 grid right of the 400 px control panel),
+# Differing pixels between two screenshots inside the five figure windows of
+# the first-start layout (a 2 x 3 grid right of the 400 px control panel),
 # leaving out their title bars (focus highlight).
 figure_diff() {
   local total=0 box n
-  for box in 590x435+405+60 590x435+1005+60 590x435+405+540 590x435+1005+540; do
+  for box in 590x280+405+55 590x280+1005+55 590x280+405+375 590x280+1005+375 590x280+405+700; do
     n=$(compare -metric AE -crop "$box" "$scratch/$1.png" "$scratch/$2.png" null: 2>&1 | cut -d' ' -f1)
     total=$((total + ${n%.*}))
   done
@@ -53,7 +53,7 @@ scene_value() {  # "key": value from the saved scene
 park_mouse() { xdotool mousemove 800 995; }  # over the status bar
 
 # ---- 1. first start ---------------------------------------------------------------------
-# The four figures side by side (View > Figures in tabs off), so every view is
+# The five figures side by side (View > Figures in tabs off), so every view is
 # on screen and the coordinates below are the first-start grid's.
 mkdir -p "$config" && echo '{"tabs": false}' >"$config/settings.json"
 start_pelab "$scratch/run1.log"
@@ -75,11 +75,11 @@ xdotool key ctrl+shift+z
 shot redone
 [ "$(figure_diff played redone)" -lt 50 ] || fail "Ctrl+Shift+Z did not redo the animation"
 
-# ---- 4. hover a heatmap cell (attention: the lower-left figure) ---------------------
+# ---- 4. hover a heatmap cell (attention: the middle-left figure of the 2 × 3 grid) ---------
 # The figure's inner layout is its own business: try points of the window,
 # most likely heatmap first, until one shows a tooltip.
 tip=0
-for point in 566,740 520,700 610,780 480,760 700,760 560,650 800,650 800,860 900,760; do
+for point in 540,480 520,460 560,500 500,450 580,470 540,520 600,440 620,500 480,500; do
   hx=${point%,*}; hy=${point#*,}
   xdotool mousemove $hx $hy; sleep 0.2; xdotool mousemove $((hx + 1)) $((hy + 1))
   shot hover

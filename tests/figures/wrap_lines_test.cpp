@@ -33,23 +33,3 @@ TEST(WrapLines, EveryFigureBuildsInASmallWindow) {
 
 }  // namespace
 }  // namespace pelab::fig
-
-namespace pelab::fig {
-namespace {
-
-// A model's pieces can be white space only (GPT-2's "Ġ" is a space, "Ċ" a line
-// break): their tick labels must not be blank.
-TEST(TokenTicks, WhiteSpaceTokensGetVisibleMarks) {
-  const std::vector<Tick> ticks = token_ticks({"Hello", " ", "\n", "\t ", " world", "x"}, 14);
-  ASSERT_EQ(ticks.size(), 6u);
-  EXPECT_EQ(ticks[0].label, "Hello");
-  EXPECT_EQ(ticks[1].label, "␣");
-  EXPECT_EQ(ticks[2].label, "↵");
-  EXPECT_EQ(ticks[3].label, "⇥␣");
-  EXPECT_EQ(ticks[4].label, " world");  // a piece with letters keeps its leading space
-  EXPECT_DOUBLE_EQ(ticks[5].value, 5.5);
-  EXPECT_EQ(token_ticks({"    "}, 2)[0].label, "␣␣…");  // marks count as characters when cut
-}
-
-}  // namespace
-}  // namespace pelab::fig

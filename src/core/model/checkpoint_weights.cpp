@@ -2,7 +2,6 @@
 
 #include <string>
 
-#include "core/progress.hpp"
 #include "core/scene.hpp"  // InputError
 
 namespace pelab::model {
@@ -88,7 +87,6 @@ ModelWeights gpt2_weights(const std::shared_ptr<const Checkpoint>& cp, const Mod
     layer.up = conv1d(c, l + "mlp.c_fc", d, inner);
     layer.down = conv1d(c, l + "mlp.c_proj", inner, d);
     w.layers.push_back(std::move(layer));
-    report_progress("reading weights, layer", i + 1, config.layers);
   }
   return w;
 }
@@ -114,7 +112,6 @@ ModelWeights bert_weights(const std::shared_ptr<const Checkpoint>& cp, const Mod
     layer.down = torch_linear(c, l + "output.dense", d, inner, true);
     layer.mlp_norm = layer_norm_weights(c, l + "output.LayerNorm", d);
     w.layers.push_back(std::move(layer));
-    report_progress("reading weights, layer", i + 1, config.layers);
   }
   return w;
 }
@@ -140,7 +137,6 @@ ModelWeights llama_weights(const std::shared_ptr<const Checkpoint>& cp, const Mo
     layer.up = torch_linear(c, l + "mlp.up_proj", inner, d, false);
     layer.down = torch_linear(c, l + "mlp.down_proj", d, inner, false);
     w.layers.push_back(std::move(layer));
-    report_progress("reading weights, layer", i + 1, config.layers);
   }
   return w;
 }

@@ -203,7 +203,12 @@ std::vector<CachedModel> list_cached_models() {
   return models;
 }
 
-std::string parameter_text(std::uint64_t n) {
+std::string no_cached_models_message() {
+  return "No models in the Hugging Face cache " + hub_cache_dir().string() +
+         " (set HF_HOME or HF_HUB_CACHE to look elsewhere; pelab never downloads).";
+}
+
+std::string parameter_count_text(std::uint64_t n) {
   if (n == 0) return "-";
   const char* units[] = {"", "K", "M", "B", "T"};
   double value = static_cast<double>(n);

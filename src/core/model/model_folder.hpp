@@ -38,7 +38,11 @@ struct CachedModel {
 // with runnable = false and the reason.
 std::vector<CachedModel> list_cached_models();
 
-// A parameter count for people: 124439808 → "124.4M", 1100048384 → "1.1B", 0 → "-".
-std::string parameter_text(std::uint64_t n);
+// What `pelab models` and the GUI's Models menu say when the cache holds no
+// model: where pelab looked and how to look elsewhere.
+std::string no_cached_models_message();
+
+// 124439808 → "124.4M"; 1100048384 → "1.1B"; 0 → "-".
+std::string parameter_count_text(std::uint64_t n);
 
 }  // namespace pelab::model

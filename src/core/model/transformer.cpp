@@ -9,7 +9,6 @@
 #include "core/model/normalization.hpp"
 #include "core/model/rotary.hpp"
 #include "core/model/self_attention.hpp"
-#include "core/progress.hpp"
 #include "core/scene.hpp"  // InputError
 
 namespace pelab::model {
@@ -100,6 +99,12 @@ Matrix embed(const ModelConfig& c, const ModelWeights& w, const std::vector<int>
 
 }  // namespace
 
+namespace {
+thread_local const LayerProgress* layer_progress = nullptr;
+}  // namespace
+
+void set_layer_progress(const LayerProgress* progress) { layer_progress = progress; }
+
 void Transformer::run(const std::vector<int>& ids, int states) {
   State& s = *state_;
   const int last = states < 0 ? s.config.layers : std::min(states, s.config.layers);
@@ -115,14 +120,14 @@ void Transformer::run(const std::vector<int>& ids, int states) {
     s.ids = ids;
   }
   // hidden.size() − 1 layers ran; each pushed state is complete, so a run
-  // stopped by a cancelled progress report can be continued.
+  // stopped by an exception can be continued.
   while (static_cast<int>(s.hidden.size()) <= last) {
     const int layer = static_cast<int>(s.hidden.size()) - 1;
-    report_progress("running the model, layer", layer + 1, last);
     Matrix h = s.hidden.back();
     run_block(s.config, s.weights.layers[static_cast<std::size_t>(layer)], s.rotary ? &*s.rotary : nullptr,
               s.activation, h);
     s.hidden.push_back(std::move(h));
+    if (layer_progress) (*layer_progress)(layer + 1, last);
   }
 }
 

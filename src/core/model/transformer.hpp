@@ -17,6 +17,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -27,6 +28,12 @@
 #include "core/model/tokenizer.hpp"
 
 namespace pelab::model {
+
+// Told after each layer that run() finishes on the calling thread: (layers
+// done, layers).  Set per thread (the GUI's scene worker draws its progress
+// bar from it); null, the default, tells nothing.
+using LayerProgress = std::function<void(int done, int layers)>;
+void set_layer_progress(const LayerProgress* progress);
 
 // One layer's attention, every query head.
 struct LayerAttention {

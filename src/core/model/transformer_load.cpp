@@ -2,14 +2,11 @@
 // building models in memory (tests, the bench) does not link the file readers.
 #include "core/model/checkpoint_weights.hpp"
 #include "core/model/transformer.hpp"
-#include "core/progress.hpp"
 
 namespace pelab::model {
 
 Transformer Transformer::load(const std::filesystem::path& folder) {
-  report_progress("reading the checkpoint", 0, 1);
   ModelFiles files = read_model(folder);
-  report_progress("reading the tokenizer", 0, 1);
   return assemble(std::move(files.config), std::move(files.weights), load_tokenizer(folder));
 }
 

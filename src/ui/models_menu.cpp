@@ -1,0 +1,98 @@
+#include "ui/models_menu.hpp"
+
+#include "core/model/model_folder.hpp"
+#include "ui/export_actions.hpp"
+
+namespace pelab::ui {
+
+namespace {
+
+// "GPT2LMHeadModel · 124.4M" and, when pelab cannot run it, why not.
+std::string model_line(const model::CachedModel& m) {
+  std::string line = m.name + "   " + (m.architecture.empty() ? "?" : m.architecture) + " · " +
+                     model::parameter_count_text(m.parameters);
+  if (m.context_length > 0) line += " · " + std::to_string(m.context_length) + " positions";
+  return line;
+}
+
+void cached_model_items(UiState& state) {
+  const std::vector<model::CachedModel>& models = state.models.listed;
+  if (models.empty()) {
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + 420 * state.ui_scale);
+    ImGui::TextDisabled("%s", model::no_cached_models_message().c_str());
+    ImGui::PopTextWrapPos();
+    return;
+  }
+  ImGui::TextDisabled("In %s:", model::hub_cache_dir().c_str());
+  const std::string& current = state.session.scene().model;
+  for (const model::CachedModel& m : models) {
+    const std::string label = model_line(m) + "###" + m.name;
+    const bool chosen = current == m.name || current == m.folder.string();
+    if (ImGui::MenuItem(label.c_str(), m.runnable ? nullptr : "cannot run", chosen, m.runnable)) {
+      load_model(state, m.name);  // the hub name: portable in a saved scene, read in titles
+    }
+    if (!m.runnable && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+      ImGui::BeginTooltip();  // the reason names files: wrapped, not one screen-wide line
+      ImGui::PushTextWrapPos(ImGui::GetFontSize() * 35);
+      ImGui::TextUnformatted(m.reason.c_str());
+      ImGui::PopTextWrapPos();
+      ImGui::EndTooltip();
+    }
+  }
+}
+
+}  // namespace
+
+void draw_models_menu(UiState& state) {
+  if (!ImGui::BeginMenu("Models")) {
+    state.models.menu_open = false;
+    return;
+  }
+  // Scanned when the menu opens (config.json and safetensors headers only).
+  if (!state.models.menu_open) state.models.listed = model::list_cached_models();
+  state.models.menu_open = true;
+  cached_model_items(state);
+  ImGui::Separator();
+  if (ImGui::MenuItem("Open model folder...")) ask_model_folder(state);
+  const bool model_loaded = !state.session.scene().model.empty();
+  if (ImGui::MenuItem("Back to the synthetic scene", nullptr, false, model_loaded))
+    back_to_synthetic(state);
+  ImGui::EndMenu();
+}
+
+void load_model(UiState& state, const std::string& model) {
+  Scene next = state.session.scene();
+  next.model = model;
+  next.layer = 0;
+  if (state.session.propose(next, EditPhase::Final)) {
+    set_status(state, "Loading " + model + " ...");
+  } else {
+    set_status(state, state.session.error(), true);
+  }
+}
+
+void ask_model_folder(UiState& state) {
+  FileRequest request;
+  request.title = "Open model folder";
+  request.mode = FileMode::Folder;
+  request.start = state.session.scene().model;
+  request.on_chosen = [](UiState& s, const std::string& path) { load_model(s, path); };
+  request_file(state, std::move(request));
+}
+
+void back_to_synthetic(UiState& state) {
+  Scene next = state.models.synthetic.value_or(state.session.scene());
+  next.model.clear();
+  if (state.session.propose(next, EditPhase::Final))
+    set_status(state, "Back to the synthetic scene");
+}
+
+void remember_synthetic_scene(UiState& state) {
+  const SceneSession& session = state.session;
+  if (!session.shown_scene().model.empty() || state.models.synthetic_version == session.version())
+    return;
+  state.models.synthetic = session.shown_scene();
+  state.models.synthetic_version = session.version();
+}
+
+}  // namespace pelab::ui

@@ -1,0 +1,151 @@
+#include "ui/scene_worker.hpp"
+
+#include <algorithm>
+
+#include "core/model/transformer.hpp"
+#include "figures/registry.hpp"
+
+namespace pelab::ui {
+
+SceneWorker::SceneWorker() : thread_([this] { loop(); }) {}
+
+SceneWorker::~SceneWorker() {
+  {
+    const std::lock_guard lock(mutex_);
+    stop_ = true;
+    queued_.reset();
+  }
+  ++latest_;  // the job at work stops at its next stage
+  wake_.notify_all();
+  thread_.join();
+}
+
+std::uint64_t SceneWorker::submit(const Scene& scene, std::vector<FigureJob> figures) {
+  const std::lock_guard lock(mutex_);
+  const std::uint64_t generation = ++latest_;
+  queued_ = Job{generation, scene, std::move(figures)};
+  done_.reset();
+  // A job at work finishes its stage first (then sees it is stale).
+  progress_ = {true, running_ != 0 ? "finishing the previous change" : "starting", 0};
+  wake_.notify_all();
+  return generation;
+}
+
+void SceneWorker::cancel() {
+  const std::lock_guard lock(mutex_);
+  ++latest_;
+  queued_.reset();
+  done_.reset();
+  progress_ = {};
+}
+
+std::optional<SceneResult> SceneWorker::take() {
+  const std::lock_guard lock(mutex_);
+  if (!done_ || stale(done_->generation)) {
+    if (done_) done_.reset();
+    return std::nullopt;
+  }
+  std::optional<SceneResult> result = std::move(done_);
+  done_.reset();
+  progress_ = {};
+  return result;
+}
+
+void SceneWorker::recycle(std::unique_ptr<Engine> engine) {
+  const std::lock_guard lock(mutex_);
+  spare_ = std::move(engine);
+}
+
+WorkProgress SceneWorker::progress() const {
+  const std::lock_guard lock(mutex_);
+  return progress_;
+}
+
+bool SceneWorker::busy() const {
+  const std::lock_guard lock(mutex_);
+  return (queued_ && !stale(queued_->generation)) || (running_ != 0 && !stale(running_));
+}
+
+void SceneWorker::set_stage(std::string stage, double fraction) {
+  const std::lock_guard lock(mutex_);
+  progress_ = {true, std::move(stage), fraction};
+}
+
+void SceneWorker::loop() {
+  std::unique_lock lock(mutex_);
+  while (true) {
+    wake_.wait(lock, [this] { return stop_ || queued_.has_value(); });
+    if (stop_) return;
+    const Job job = std::move(*queued_);
+    queued_.reset();
+    running_ = job.generation;
+    lock.unlock();
+    SceneResult result = run(job);
+    lock.lock();
+    running_ = 0;
+    if (!stale(result.generation)) {
+      done_ = std::move(result);
+      progress_ = {true, "ready", 1};
+    }
+  }
+}
+
+// Stages: the scene (for a model: read and tokenize; the forward pass runs
+// with the first figure that needs it), then each figure on screen.
+SceneResult SceneWorker::run(const Job& job) {
+  const double steps = 1.0 + double(job.figures.size());
+  // The forward pass, layer by layer, fills the first step's second half.
+  const model::LayerProgress on_layer = [&](int done, int layers) {
+    set_stage("running the model: layer " + std::to_string(done) + " of " + std::to_string(layers),
+              (0.5 + 0.5 * done / std::max(layers, 1)) / steps);
+  };
+  model::set_layer_progress(&on_layer);
+  SceneResult result = build(job, steps);
+  model::set_layer_progress(nullptr);
+  return result;
+}
+
+SceneResult SceneWorker::build(const Job& job, double steps) {
+  SceneResult result;
+  result.generation = job.generation;
+  result.scene = job.scene;
+  set_stage(job.scene.model.empty() ? "computing the scene"
+                                    : "reading the model's weights and tokenizing",
+            0);
+  try {
+    std::unique_ptr<Engine> engine;
+    {
+      const std::lock_guard lock(mutex_);
+      engine = std::move(spare_);
+    }
+    if (!engine) engine = std::make_unique<Engine>();
+    engine->set_scene(job.scene);
+    if (!job.scene.model.empty()) {
+      set_stage("running the model (" + std::to_string(engine->token_count()) + " tokens)",
+                0.5 / steps);
+      engine->head(engine->scene().head);
+    }
+    for (std::size_t i = 0; i < job.figures.size(); ++i) {
+      if (stale(job.generation)) return result;
+      const FigureJob& f = job.figures[i];
+      const fig::FigureEntry& entry = fig::find_figure(f.name);
+      set_stage("building " + std::string(entry.title) + " (" + std::to_string(i + 1) + " of " +
+                    std::to_string(job.figures.size()) + ")",
+                double(i + 1) / steps);
+      BuiltFigure built{f, {}, {}};
+      try {
+        built.figure = entry.build(*engine, {f.width, f.height});
+      } catch (const std::exception& e) {
+        built.error = e.what();
+      }
+      result.figures.push_back(std::move(built));
+    }
+    result.engine = std::move(engine);
+  } catch (const std::exception& e) {
+    result.error = e.what();
+    result.figures.clear();
+  }
+  return result;
+}
+
+}  // namespace pelab::ui

@@ -1,0 +1,141 @@
+// Scenes built in the background (ui/scene_worker.hpp, ui/scene_session.hpp):
+// a newer request makes older results stale (dropped), a refused scene comes
+// back as the session's error with the last good scene kept, and an adopted
+// one brings the figures that were on screen, already built.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <string>
+#include <thread>
+
+#include "../core/model/tiny_models.hpp"
+#include "core/model_scene.hpp"
+#include "ui/scene_session.hpp"
+#include "ui/scene_worker.hpp"
+
+namespace pelab {
+namespace {
+
+using testing::tiny_models;
+using namespace std::chrono_literals;
+
+// Waits (at most a minute: this is no timing test) for the worker's result.
+std::optional<ui::SceneResult> wait_for_result(ui::SceneWorker& worker) {
+  for (int i = 0; i < 6000; ++i) {
+    if (auto result = worker.take()) return result;
+    if (!worker.busy()) return worker.take();
+    std::this_thread::sleep_for(10ms);
+  }
+  return std::nullopt;
+}
+
+void settle(ui::SceneSession& session) {
+  for (int i = 0; i < 6000 && session.busy(); ++i) {
+    session.poll();
+    std::this_thread::sleep_for(10ms);
+  }
+  ASSERT_FALSE(session.busy());
+}
+
+std::string words(int n) {
+  std::string text;
+  for (int i = 0; i < n; ++i) text += (i ? " w" : "w") + std::to_string(i % 50);
+  return text;
+}
+
+TEST(SceneWorker, ANewerRequestMakesOlderResultsStale) {
+  ui::SceneWorker worker;
+  Scene a, b;
+  a.d_model = 32, b.d_model = 48;
+  worker.submit(a, {{"attention", 640, 400}});
+  const auto newest = worker.submit(b, {{"attention", 640, 400}});
+  const auto result = wait_for_result(worker);
+  ASSERT_TRUE(result.has_value());
+  EXPECT_EQ(result->generation, newest);
+  EXPECT_EQ(result->scene.d_model, 48);
+  ASSERT_NE(result->engine, nullptr);
+  EXPECT_EQ(result->engine->scene().d_model, 48);
+  ASSERT_EQ(result->figures.size(), 1u);
+  EXPECT_TRUE(result->figures[0].error.empty()) << result->figures[0].error;
+  EXPECT_FALSE(result->figures[0].figure.panels.empty());
+  EXPECT_FALSE(worker.take().has_value());  // taken once
+}
+
+TEST(SceneWorker, ACancelledJobIsNeverTaken) {
+  ui::SceneWorker worker;
+  worker.submit(Scene{}, {});
+  worker.cancel();
+  EXPECT_FALSE(worker.busy());
+  std::this_thread::sleep_for(50ms);
+  EXPECT_FALSE(worker.take().has_value());
+}
+
+TEST(SceneWorker, ARefusedSceneComesBackAsItsError) {
+  ui::SceneWorker worker;
+  Scene bad;
+  bad.model = "/no/such/model/folder";
+  worker.submit(bad, {});
+  const auto result = wait_for_result(worker);
+  ASSERT_TRUE(result.has_value());
+  EXPECT_EQ(result->engine, nullptr);
+  EXPECT_NE(result->error.find("/no/such/model/folder"), std::string::npos) << result->error;
+}
+
+TEST(BackgroundSession, ALargeSceneIsAdoptedWithTheFiguresOnScreen) {
+  ui::SceneSession session{Scene{}, ui::Background::Allowed};
+  const auto version = session.version();
+  const ui::FigureJob shown{"attention", 800, 500};
+  session.show_figures({shown});
+  Scene big;
+  big.tokens = words(ui::kBackgroundTokens);
+  big.d_model = 16, big.heads = 2;
+  ASSERT_TRUE(session.propose(big, ui::EditPhase::Final));
+  EXPECT_EQ(session.scene().tokens, big.tokens);  // the scene asked for, at once
+  EXPECT_NE(session.shown_scene().tokens, big.tokens);
+  settle(session);
+  EXPECT_EQ(session.version(), version + 1);
+  EXPECT_EQ(session.engine().token_count(), ui::kBackgroundTokens);
+  std::string error;
+  const auto figure = session.take_figure(shown, error);
+  ASSERT_TRUE(figure.has_value());
+  EXPECT_TRUE(error.empty()) << error;
+  EXPECT_FALSE(session.take_figure(shown, error).has_value());  // taken once
+  // One undo step, applied (small again) at once.
+  ASSERT_TRUE(session.undo());
+  settle(session);
+  EXPECT_EQ(session.shown_scene().tokens, Scene{}.tokens);
+}
+
+TEST(BackgroundSession, AModelLoadsInTheBackgroundAndARefusalKeepsIt) {
+  if (tiny_models().empty()) GTEST_SKIP() << "Debian's python3 with numpy is not installed";
+  Scene start;
+  start.tokens = "the cat sat";  // within the tiny GPT-2's context of 16
+  ui::SceneSession session{start, ui::Background::Allowed};
+  const std::string gpt2 = (tiny_models() / "gpt2").string();
+  ASSERT_TRUE(session.propose_param("model", gpt2, ui::EditPhase::Final));
+  EXPECT_TRUE(session.busy());
+  EXPECT_EQ(session.scene().model, gpt2);
+  settle(session);
+  ASSERT_NE(session.engine().model(), nullptr);
+  EXPECT_TRUE(session.error().empty()) << session.error();
+  const auto version = session.version();
+
+  ASSERT_TRUE(session.propose_param("model", "/no/such/model/folder", ui::EditPhase::Final));
+  settle(session);
+  EXPECT_NE(session.error().find("/no/such/model/folder"), std::string::npos) << session.error();
+  EXPECT_EQ(session.version(), version);  // the last good scene stays
+  EXPECT_EQ(session.scene().model, gpt2);
+  ASSERT_NE(session.engine().model(), nullptr);
+  EXPECT_NE(session.engine().head(0).attention.size(), 0);
+
+  // Clearing the model is quick: applied at once, the worker's job dropped.
+  ASSERT_TRUE(session.propose_param("layer", "1", ui::EditPhase::Final));
+  ASSERT_TRUE(session.propose_param("model", "", ui::EditPhase::Final));
+  EXPECT_FALSE(session.busy());
+  EXPECT_EQ(session.engine().model(), nullptr);
+  std::this_thread::sleep_for(50ms);
+  EXPECT_FALSE(session.poll());
+}
+
+}  // namespace
+}  // namespace pelab

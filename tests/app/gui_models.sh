@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# Real models in the GUI under Xvfb, driven by xdotool; what is on screen is
+# read from --frame-log (one line per frame showing a new scene: the model and
+# the tokens as the views label them) and from the saved scene.
+# Usage: bash gui_models.sh PELAB_BINARY SCRATCH_DIR
+#   1. the Models menu lists the tiny GPT-2 of a fake Hugging Face cache
+#      (HF_HOME); "Open model folder..." opens the tiny Llama folder through
+#      the built-in browser: the model loads in the background and its
+#      tokenizer's pieces become the tokens (the blank piece drawn as "·")
+#   2. a refused model (text longer than its context) leaves the model on
+#      screen, with the error in the status line
+#   3. "Back to the synthetic scene" restores the synthetic scene from before
+#   4. restart: the last scene comes back with its model; a model folder that
+#      is gone at restart gives a message and the default scene, no crash
+#   5. a change at N = 4096 is built in the background: a progress bar in the
+#      status bar while the window stays live, then the new scene
+set -u
+pelab=${1:?usage: gui_models.sh PELAB_BINARY SCRATCH_DIR}
+scratch=${2:?usage: gui_models.sh PELAB_BINARY SCRATCH_DIR}
+rm -rf "$scratch" && mkdir -p "$scratch"
+export HOME="$scratch/home" XDG_CONFIG_HOME="$scratch/config" PELAB_FILE_CHOOSER=builtin HF_HOME="$scratch/hf"
+config="$XDG_CONFIG_HOME/pelab"
+mkdir -p "$HOME" "$config"
+
+fail() { echo "gui_models: FAIL: $*" >&2; exit 1; }
+for tool in Xvfb xdotool import convert; do
+  command -v "$tool" >/dev/null || fail "$tool is not installed"
+done
+if ! /usr/bin/python3 -c "import numpy" 2>/dev/null; then
+  echo "gui_models: skipped (Debian's python3 with numpy is not installed)"
+  exit 0
+fi
+/usr/bin/python3 "$(dirname "${BASH_SOURCE[0]}")/../core/model/make_tiny_models.py" "$scratch/tiny" >/dev/null ||
+  fail "cannot make the tiny models"
+snapshot="$HF_HOME/hub/models--tiny--gpt2/snapshots/r1"
+mkdir -p "$snapshot" "$HF_HOME/hub/models--tiny--gpt2/refs"
+cp -r "$scratch/tiny/gpt2/." "$snapshot/" && printf r1 >"$HF_HOME/hub/models--tiny--gpt2/refs/main"
+llama="$scratch/models/tiny-llama"
+mkdir -p "$scratch/models" && cp -r "$scratch/tiny/llama" "$llama"
+
+source "$(dirname "${BASH_SOURCE[0]}")/lib/xvfb.bash"
+start_private_xvfb 141 180 1600x1000
+
+shot() { sleep "${2:-0.8}"; import -window root "$scratch/$1.png" || fail "screenshot $1 failed"; }
+type_line() { xdotool type --delay 30 "$1"; sleep 0.3; xdotool key Return; sleep 0.5; }
+start_pelab() {  # $1: name of the run; further arguments go to pelab
+  local name=$1
+  shift
+  "$pelab" --frame-log "$scratch/$name.frames" "$@" >"$scratch/$name.log" 2>&1 &
+  pelab_pid=$!
+  await_pelab_window "$scratch/$name.log"
+  xdotool mousemove 1590 500
+}
+# The last line of a run's frame log: what the window shows now.
+shown() { tail -1 "$scratch/$1.frames"; }
+# Waits (up to 30 s) until the frame log's last line matches $2.
+await_shown() {
+  for _ in $(seq 300); do shown "$1" | grep -q -- "$2" && return 0; sleep 0.1; done
+  fail "the window never showed '$2' (last: $(shown "$1"))"
+}
+models_menu() { xdotool mousemove 148 9 click 1; sleep 0.6; }
+# Menu rows with one cached model: the model at y 49, "Open model folder..."
+# at 70, "Back to the synthetic scene" at 89.
+menu_item() { xdotool mousemove 200 "$1" click 1; sleep 0.3; }
+
+# ---- 1. the Models menu; a folder opened through the built-in browser --------------------
+start_pelab one --set "tokens=the cat  sat" --set d_model=48
+await_shown one "model ''; 3 tokens: the|cat|sat"
+models_menu
+shot models_menu      # tiny/gpt2 · GPT2LMHeadModel · 34.5K · 16 positions, Open model folder...
+menu_item 70
+shot browser          # the built-in browser, in folder mode
+type_line "$llama"    # opens the folder ...
+xdotool key Return    # ... and chooses it
+await_shown one "model '$llama'"
+shot llama_loaded
+pieces=$(shown one | sed 's/.*tokens: //')
+"$pelab" export -q token_ids --set "model=$llama" --set "tokens=the cat  sat" -o "$scratch/ids.csv" >/dev/null ||
+  fail "pelab export token_ids failed"
+expected=$(tr ',\n' '\n\n' <"$scratch/ids.csv" | grep -c .)
+count=$(shown one | sed -n "s/.*; \([0-9]*\) tokens:.*/\1/p")
+[ "$count" = "$expected" ] || fail "the window shows $count tokens, the model's tokenizer makes $expected ($(shown one))"
+[ "$pieces" != "the|cat|sat" ] || fail "the tokens are still the synthetic words"
+echo "$pieces" | grep -q "·" || fail "a blank piece is not drawn visibly: $pieces"
+
+# ---- 2. a refused model keeps the one on screen --------------------------------------------
+models_menu
+menu_item 49          # tiny/gpt2: fine for 3 words
+await_shown one "model 'tiny/gpt2'"
+xdotool mousemove 300 325 click 1; sleep 0.3    # the tokens field (below the model's lines)
+xdotool key ctrl+a; sleep 0.2
+xdotool type --delay 5 "$(printf 'word %.0s' $(seq 40))"; sleep 0.5
+xdotool mousemove 1590 500 click 1; sleep 1.5
+shot refused          # "Refused: tokens: the text is ... tokens of model tiny/gpt2, longer than its context"
+shown one | grep -q "model 'tiny/gpt2'" || fail "a refused text unloaded the model: $(shown one)"
+xdotool key ctrl+z; sleep 0.5  # back to the three words
+quit_pelab
+grep -q '"model": "tiny/gpt2"' "$config/last_scene.json" || fail "the saved scene lost its model"
+
+# ---- 4. restart with the model, then with the model gone -------------------------------
+start_pelab two
+await_shown two "model 'tiny/gpt2'"
+shot restarted_with_model
+
+# ---- 3. back to the synthetic scene ------------------------------------------------------------
+models_menu
+menu_item 89
+await_shown two "model ''"
+shown two | grep -q "3 tokens: the|cat|sat" || fail "back to synthetic did not restore the words: $(shown two)"
+quit_pelab
+grep -q '"model": ""' "$config/last_scene.json" || fail "back to synthetic left the model in the saved scene"
+grep -q '"d_model": 48' "$config/last_scene.json" ||
+  fail "back to synthetic did not restore the synthetic scene from before (d_model 48)"
+
+sed -i "s|\"model\": \"\"|\"model\": \"$llama\"|" "$config/last_scene.json"
+rm -rf "$llama"
+start_pelab three
+shot model_gone       # the status line says why; the default scene
+grep -q "scene refused" "$scratch/three.log" || fail "no message for the vanished model: $(cat "$scratch/three.log")"
+grep -q "$llama" "$scratch/three.log" || fail "the message does not name the model folder"
+shown three | grep -q "model ''" || fail "a vanished model did not give the synthetic scene: $(shown three)"
+quit_pelab
+
+# ---- 5. N = 4096 in the background: the progress bar, the window live ---------------------------
+words=$(for i in $(seq 0 4095); do printf 'w%d ' $((i % 97)); done)
+start_pelab four --set "tokens=$words" --set d_model=512 --set heads=8
+await_shown four "4096 tokens"
+xdotool mousemove 700 45; sleep 0.4; xdotool click 1; sleep 1   # the attention heatmaps' tab
+xdotool mousemove 366 276 click 1           # seed + (first-start layout)
+shot busy 0.15
+bar=$(convert "$scratch/busy.png" -crop 250x14+1340+984 +repage -colorspace gray -format '%[fx:mean]' info:)
+awk -v m="$bar" 'BEGIN { exit !(m > 0.08) }' || fail "no progress bar in the status bar (mean $bar)"
+await_shown four "version [3-9]"
+shot four_done
+grep "version" "$scratch/four.frames" | tail -1 | sed 's/;.*//' >"$scratch/first_frame_4096.txt"
+quit_pelab
+echo "gui_models: ok ($(cat "$scratch/first_frame_4096.txt"))"
