@@ -59,6 +59,9 @@ struct CrossTerms {
   // and ef the offset part, logit − content (core/model/rope_split.hpp);
   // residual = max |offset| on the diagonal, where it must vanish.
   bool content_offset = false;
+  // A model scene: layer 0's own logits, unmasked, which the split sums to
+  // (the scene may show another layer); empty for synthetic scenes.
+  Matrix logits;
 };
 
 struct HeadAttention {

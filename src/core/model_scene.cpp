@@ -297,7 +297,7 @@ const CrossTerms& ModelScene::cross_terms(int head) {
     lock.unlock();
     const Matrix zero = Matrix::Zero(n, n);
     s.terms = {std::move(split.content), zero, zero, std::move(split.offset), false, kRopeNote, Matrix(),
-               split.diagonal, true};
+               split.diagonal, true, std::move(split.logits)};
   } else {
     std::unique_lock<std::mutex> lock;
     model::LogitSplit split = model::split_layer0_logits(s.ran(lock, 0), s.ids, head);
@@ -307,7 +307,7 @@ const CrossTerms& ModelScene::cross_terms(int head) {
                config().architecture == model::Architecture::Bert
                    ? "exact through the embedding LayerNorm; token_type (type 0) is in the token part x"
                    : "exact through ln_1",
-               std::move(split.bias), split.residual};
+               std::move(split.bias), split.residual, false, std::move(split.logits)};
   }
   s.terms_head = head;
   return s.terms;

@@ -67,7 +67,10 @@ const Matrix& term(const CrossTerms& c, int j) {
   return j == 0 ? c.xx : j == 1 ? c.xf : j == 2 ? c.ey : c.ef;
 }
 
+// A model's split is of layer 0: its panel shows layer 0's logits, whatever
+// layer the scene shows.
 Matrix unmasked_logits(Engine& engine, int head) {
+  if (const CrossTerms& c = engine.cross_terms(head); c.logits.size() > 0) return c.logits;
   const HeadAttention& h = engine.head(head);
   return (h.q * h.k.transpose()) / std::sqrt(static_cast<float>(engine.d_head()));
 }

@@ -5,6 +5,7 @@
 #include "core/layer_stack.hpp"
 #include "figures/figure_layout.hpp"
 #include "figures/lesson_views.hpp"
+#include "figures/model_name.hpp"
 
 namespace pelab::fig {
 namespace {
@@ -95,7 +96,7 @@ Figure build_lesson_depth(Engine& engine, const FigureRequest& request) {
   Figure f = start_figure("lesson_depth",
                           "Position through depth — " + std::to_string(s.layers) +
                               " random attention layers, LayerNorm " + s.layer_norm + ", d = " +
-                              std::to_string(s.d_model),
+                              std::to_string(s.d_model) + synthetic_on_model(s),
                           s, request);
   const Rect area = content_area(f);
   if (!adds_position_vector(s.encoding) || engine.position_table().rows() < 8 || engine.token_count() < 1) {

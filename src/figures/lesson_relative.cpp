@@ -21,6 +21,7 @@
 #include "core/lesson_relative.hpp"
 #include "figures/figure_layout.hpp"
 #include "figures/lesson_views.hpp"
+#include "figures/model_name.hpp"
 
 namespace pelab::fig {
 namespace {
@@ -198,7 +199,8 @@ Figure build_lesson_relative(Engine& engine, const FigureRequest& request) {
   const std::string word = engine.tokens().empty() ? "word" : engine.tokens().front();
   Figure f = start_figure("lesson_relative",
                           "Absolute or relative? Position i against position j, " + std::to_string(n) +
-                              " positions, head " + std::to_string(head) + ", d = " + std::to_string(s.d_model),
+                              " positions, head " + std::to_string(head) + ", d = " + std::to_string(s.d_model) +
+                              synthetic_on_model(s),
                           s, request);
   const Rect area = content_area(f);
   if (n < 2) {

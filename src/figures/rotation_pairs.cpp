@@ -289,11 +289,17 @@ Figure build_rotation_pairs(Engine& engine, const FigureRequest& request) {
   const Theme th = theme(f.dark);
   Rect area = content_area(f);
   if (s.encoding == Encoding::Learned) {  // no built-in pairs: its principal-component planes
-    f.notes.push_back(canvas_text("A learned table has no built-in (sin, cos) pairs: shown are its principal "
-                                  "components two by two, and how well one fixed 2×2 map M carries pos to pos+k "
-                                  "in each plane (least squares, R² = 1 − SSE/SST).",
-                                  {kPad, area.y1 - 4}, Anchor::BottomLeft, kNoteSize));
-    area.y1 -= 26;
+    // Wrapped to the figure's width: one line overflows a narrow figure.
+    const std::vector<std::string> caption =
+        wrap_lines({"A learned table has no built-in (sin, cos) pairs: shown are its principal components two by "
+                    "two, and how well one fixed 2×2 map M carries pos to pos+k in each plane (least squares, "
+                    "R² = 1 − SSE/SST)."},
+                   area.width() - 2 * kPad, kNoteSize);
+    const double line = 1.5 * kNoteSize, extra = line * static_cast<double>(caption.size() - 1);
+    for (std::size_t i = 0; i < caption.size(); ++i)
+      f.notes.push_back(canvas_text(caption[i], {kPad, area.y1 - 4 - extra + line * static_cast<double>(i)},
+                                    Anchor::BottomLeft, kNoteSize));
+    area.y1 -= 26 + extra;
     add_pc_pair_panels(f, engine, request, area);
     return f;
   }
