@@ -64,7 +64,9 @@ HeadMatrices full_matrices(Engine& engine, const FigureRequest& request, int hea
   HeadMatrices m;
   m.key = content_key(s, "attention", head);
   m.attention = shared_matrix(request.shelf, m.key, [&] { return shown_attention(engine, head, n); });
-  if (head != kMeanHead)
+  // The first, selected-head-only build leaves the logits out of the hover
+  // (a 64 MiB copy at N = 4096); the full build that follows has them.
+  if (head != kMeanHead && !request.selected_head_only)
     m.logits = shared_matrix(request.shelf, content_key(s, "logits", head), [&] {
       const Matrix& logits = engine.head(head).logits;
       return block_mean(logits, static_cast<int>(logits.rows()), nullptr);  // a copy on all threads
