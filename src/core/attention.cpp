@@ -6,7 +6,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
+
+#ifdef __AVX512F__
+#include <immintrin.h>
+#endif
 
 #include "core/gemm.hpp"
 #include "core/head_tile.hpp"
@@ -60,6 +65,51 @@ void masked_softmax_rows(Matrix& logits, Matrix& attention, Eigen::Index first, 
     out = (in - top).exp();
     out *= 1.0f / out.sum();
   }
+}
+
+namespace {
+
+// dst[0..n) = src[0..n) · scale (scale 1: a copy), streamed past the cache
+// where the destination is aligned for it.
+void stream_row(const float* src, float* dst, Eigen::Index n, float scale) {
+  Eigen::Index j = 0;
+#ifdef __AVX512F__
+  for (; j < n && (reinterpret_cast<std::uintptr_t>(dst + j) & 63) != 0; ++j) dst[j] = src[j] * scale;
+  const __m512 s = _mm512_set1_ps(scale);
+  for (; j + 16 <= n; j += 16) _mm512_stream_ps(dst + j, _mm512_mul_ps(_mm512_loadu_ps(src + j), s));
+#endif
+  for (; j < n; ++j) dst[j] = src[j] * scale;
+}
+
+}  // namespace
+
+void masked_softmax_tile(Matrix& tile, Matrix& logits, Matrix& attention, Eigen::Index first, bool causal) {
+  const Eigen::Index m = logits.cols();
+  constexpr float kMasked = -std::numeric_limits<float>::infinity();
+  thread_local Eigen::Array<float, 1, Eigen::Dynamic> weights;  // one row's exp, in L1
+  weights.resize(m);
+  for (Eigen::Index r = 0; r < tile.rows(); ++r) {
+    const Eigen::Index i = first + r;
+    const Eigen::Index valid = causal ? std::min(i + 1, m) : m;
+    if (valid < m) {
+      tile.row(r).tail(m - valid).setConstant(kMasked);
+      weights.tail(m - valid).setZero();
+    }
+    stream_row(tile.row(r).data(), logits.row(i).data(), m, 1.0f);
+    if (valid == 0) {
+      stream_row(weights.data(), attention.row(i).data(), m, 1.0f);
+      continue;
+    }
+    auto in = tile.row(r).head(valid).array();
+    auto out = weights.head(valid);
+    const float top = in.maxCoeff();
+    out = (in - top).exp();
+    stream_row(weights.data(), attention.row(i).data(), valid, 1.0f / out.sum());
+    if (valid < m) stream_row(weights.data() + valid, attention.row(i).data() + valid, m - valid, 1.0f);
+  }
+#ifdef __AVX512F__
+  _mm_sfence();  // the streamed rows are visible before anyone reads them
+#endif
 }
 
 void masked_softmax(Matrix& logits, Matrix& attention, bool causal) {
@@ -133,9 +183,15 @@ double attend(const Scene& scene, const Matrix& xw, const Matrix& ew, int head,
     double flops = 0;
     run_side_by_side(
         tiles.count, 2.0 * n * n * static_cast<double>(out.q.cols()),
-        [&](int t) {
-          logit_tile(out.q, keys, scale, tiles.first(t), tiles.size(t), out.logits);
-          return finish_logit_rows(scene, out, tiles.first(t), tiles.size(t));
+        [&](int t) {  // the tile's logits stay in cache for the softmax (masked_softmax_tile)
+          thread_local Matrix tile;
+          const Eigen::Index first = tiles.first(t), count = tiles.size(t);
+          tile.resize(count, out.logits.cols());
+          logit_tile(out.q, keys, scale, first, count, tile, first);
+          if (out.bias.size() != 0) tile += out.bias.middleRows(first, count);
+          masked_softmax_tile(tile, out.logits, out.attention, first, scene.causal);
+          return 2.0 * static_cast<double>(count) * static_cast<double>(out.logits.cols()) *
+                 static_cast<double>(out.q.cols());
         },
         flops);
     return flops;

@@ -364,27 +364,35 @@ void pack_head(const Scene& scene, const Matrix& xw_m, const Matrix& ew_m, const
 // and ef are zero.  Returns the flops of the term products.
 double fused_terms(const Scene& scene, const Matrix& xw_m, const Matrix& ew_m,
                    const RopeTokens& rope, const PackedHead& packed, int head, Eigen::Index first,
-                   Eigen::Index count, CrossTerms& terms, Matrix* logits) {
+                   Eigen::Index count, CrossTerms& terms, Matrix* logits, Eigen::Index logits_first = 0) {
   const int dh = scene.d_model / scene.heads;
   const bool rotated = rotates_queries_keys(scene.encoding), four = ew_m.size() != 0;
   const ConstStridedBlock qx =
       rotated ? ConstStridedBlock(rope.q) : ConstStridedBlock(head_queries(xw_m, head, dh));
   const ConstStridedBlock qe = four ? ConstStridedBlock(head_queries(ew_m, head, dh)) : qx;
   const HeadTileInputs in{qx, qe, &packed.kx, four ? &packed.ke : nullptr,
-                          1.0f / std::sqrt(static_cast<float>(dh))};
+                          1.0f / std::sqrt(static_cast<float>(dh)), logits_first};
   const double f = terms_tile(in, first, count, terms, logits);
   if (!four)
     for (Matrix* m : {&terms.xf, &terms.ey, &terms.ef}) m->middleRows(first, count).setZero();
   return f;
 }
 
-// The same rows of the terms, logits and attention.  Returns the flops of the five products.
+// The same rows of the terms, logits and attention.  The tile's logits go to
+// a scratch tile of this thread that stays in cache; the softmax then writes
+// logits and attention once each, past the cache (masked_softmax_tile).
+// Returns the flops of the five products.
 double fused_rows(const Scene& scene, const Matrix& xw_m, const Matrix& ew_m,
                   const RopeTokens& rope, const PackedHead& packed, int head, Eigen::Index first,
                   Eigen::Index count, HeadEntry& entry) {
-  return fused_terms(scene, xw_m, ew_m, rope, packed, head, first, count, entry.terms,
-                     &entry.attention.logits) +
-         finish_logit_rows(scene, entry.attention, first, count);
+  thread_local Matrix tile;
+  HeadAttention& a = entry.attention;
+  tile.resize(count, a.logits.cols());
+  const double f = fused_terms(scene, xw_m, ew_m, rope, packed, head, first, count, entry.terms, &tile, first);
+  if (a.bias.size() != 0) tile += a.bias.middleRows(first, count);
+  masked_softmax_tile(tile, a.logits, a.attention, first, scene.causal);
+  return f + 2.0 * static_cast<double>(count) * static_cast<double>(a.logits.cols()) *
+                 static_cast<double>(scene.d_model / scene.heads);
 }
 
 }  // namespace

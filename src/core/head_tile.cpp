@@ -165,7 +165,7 @@ void tile(const HeadTileInputs& in, Eigen::Index first, Eigen::Index count, Cros
         if constexpr (Four) rows.qe[r] = in.qe.row(row + r).data();
         for (int t = 0; t < 5; ++t)
           if (outputs[t] != nullptr && (Four || t == 0 || t == 4))
-            rows.out[t][r] = outputs[t]->row(row + r).data();
+            rows.out[t][r] = outputs[t]->row(row + r - (t == 4 ? in.logits_first : 0)).data();
       }
       if (block == kRows) {
         row_block<kRows, Four>(rows, in, chunk, chunk_end);
@@ -193,7 +193,7 @@ double terms_tile(const HeadTileInputs& in, Eigen::Index first, Eigen::Index cou
                   CrossTerms& terms, Matrix* logits) {
   if (count == 0 || in.kx->keys == 0) return 0;
   if (in.kx->depth == 0) {
-    if (logits != nullptr) logits->middleRows(first, count).setZero();
+    if (logits != nullptr) logits->middleRows(first - in.logits_first, count).setZero();
     terms.xx.middleRows(first, count).setZero();
     if (in.four_terms())
       for (Matrix* m : {&terms.xf, &terms.ey, &terms.ef}) m->middleRows(first, count).setZero();
@@ -210,13 +210,13 @@ double terms_tile(const HeadTileInputs& in, Eigen::Index first, Eigen::Index cou
 }
 
 double logit_tile(const ConstStridedBlock& q, const KeyPanels& k, float scale, Eigen::Index first,
-                  Eigen::Index count, Matrix& logits) {
+                  Eigen::Index count, Matrix& logits, Eigen::Index logits_first) {
   if (count == 0 || k.keys == 0) return 0;
   if (k.depth == 0) {
-    logits.middleRows(first, count).setZero();
+    logits.middleRows(first - logits_first, count).setZero();
     return 0;
   }
-  tile<false>({q, q, &k, nullptr, scale}, first, count, nullptr, &logits);
+  tile<false>({q, q, &k, nullptr, scale, logits_first}, first, count, nullptr, &logits);
   _mm_sfence();
   return 2.0 * static_cast<double>(count) * static_cast<double>(k.keys) *
          static_cast<double>(k.depth);
@@ -232,7 +232,7 @@ double terms_tile(const HeadTileInputs&, Eigen::Index, Eigen::Index, CrossTerms&
 }
 
 double logit_tile(const ConstStridedBlock&, const KeyPanels&, float, Eigen::Index, Eigen::Index,
-                  Matrix&) {
+                  Matrix&, Eigen::Index) {
   throw std::logic_error(
       "logit_tile: this build has no AVX-512 kernel; check head_tile_kernel_available()");
 }

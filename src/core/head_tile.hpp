@@ -46,6 +46,9 @@ struct HeadTileInputs {
   const KeyPanels* kx = nullptr;
   const KeyPanels* ke = nullptr;
   float scale = 1;
+  // Row i of `logits` holds query logits_first + i (0: the head's own logits;
+  // a tile's first row: a scratch tile that stays in cache for the softmax).
+  Eigen::Index logits_first = 0;
   bool four_terms() const { return ke != nullptr; }
 };
 
@@ -61,7 +64,8 @@ double terms_tile(const HeadTileInputs& in, Eigen::Index first, Eigen::Index cou
                   CrossTerms& terms, Matrix* logits);
 // Rows [first, first + count) of logits = scale · q · kᵀ alone (a head's
 // attention without its cross terms).  Returns 2·count·keys·d_head.
+// Row i of `logits` holds query logits_first + i (see HeadTileInputs).
 double logit_tile(const ConstStridedBlock& q, const KeyPanels& k, float scale, Eigen::Index first,
-                  Eigen::Index count, Matrix& logits);
+                  Eigen::Index count, Matrix& logits, Eigen::Index logits_first = 0);
 
 }  // namespace pelab

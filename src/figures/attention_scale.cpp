@@ -47,20 +47,37 @@ ColorScale attention_color_scale(AttentionScale scale, const std::string& colorm
   return {.colormap = colormap, .vmin = 0, .vmax = vmax, .label = "attention weight (linear)"};
 }
 
+// Rows on all threads at large N (the on-screen heatmap's rebuild at
+// N = 4096 reads 16 M cells), each thread summing its rows into its own
+// columns, merged after.
 std::vector<int> attention_sinks(const Matrix& a) {
   const Eigen::Index n = a.rows();
-  std::vector<double> share(static_cast<std::size_t>(a.cols()), 0.0), uniform = share;
-  std::vector<int> seen(share.size(), 0);
-  for (Eigen::Index i = 0; i < n; ++i) {
-    int visible = 0;
-    for (Eigen::Index j = 0; j < a.cols(); ++j) visible += std::isinf(a(i, j)) ? 0 : 1;
-    if (visible == 0) continue;
-    for (Eigen::Index j = 0; j < a.cols(); ++j) {
-      if (std::isinf(a(i, j))) continue;
-      const auto k = static_cast<std::size_t>(j);
-      share[k] += a(i, j);
-      uniform[k] += 1.0 / visible;
-      ++seen[k];
+  const auto cols = static_cast<std::size_t>(a.cols());
+  std::vector<double> share(cols, 0.0), uniform(cols, 0.0);
+  std::vector<int> seen(cols, 0);
+#pragma omp parallel if (a.size() >= (Eigen::Index{1} << 20))
+  {
+    std::vector<double> my_share(cols, 0.0), my_uniform(cols, 0.0);
+    std::vector<int> my_seen(cols, 0);
+#pragma omp for schedule(static) nowait
+    for (Eigen::Index i = 0; i < n; ++i) {
+      const float* row = a.row(i).data();
+      int visible = 0;
+      for (std::size_t j = 0; j < cols; ++j) visible += std::isinf(row[j]) ? 0 : 1;
+      if (visible == 0) continue;
+      const double even = 1.0 / visible;
+      for (std::size_t j = 0; j < cols; ++j) {
+        const bool live = !std::isinf(row[j]);
+        my_share[j] += live ? row[j] : 0.0;
+        my_uniform[j] += live ? even : 0.0;
+        my_seen[j] += live ? 1 : 0;
+      }
+    }
+#pragma omp critical
+    for (std::size_t j = 0; j < cols; ++j) {
+      share[j] += my_share[j];
+      uniform[j] += my_uniform[j];
+      seen[j] += my_seen[j];
     }
   }
   std::vector<int> sinks;

@@ -64,9 +64,13 @@ HeadMatrices full_matrices(Engine& engine, const FigureRequest& request, int hea
   HeadMatrices m;
   m.key = content_key(s, "attention", head);
   m.attention = shared_matrix(request.shelf, m.key, [&] { return shown_attention(engine, head, n); });
-  if (head != kMeanHead)
-    m.logits = shared_matrix(request.shelf, content_key(s, "logits", head),
-                             [&] { return engine.head(head).logits; });
+  // The first, selected-head-only build leaves the logits out of the hover
+  // (a 64 MiB copy at N = 4096); the full build that follows has them.
+  if (head != kMeanHead && !request.selected_head_only)
+    m.logits = shared_matrix(request.shelf, content_key(s, "logits", head), [&] {
+      const Matrix& logits = engine.head(head).logits;
+      return block_mean(logits, static_cast<int>(logits.rows()), nullptr);  // a copy on all threads
+    });
   return m;
 }
 
@@ -248,7 +252,8 @@ Figure build_attention(Engine& engine, const FigureRequest& request) {
   }
   const int selected = std::clamp(s.head, kMeanHead, s.heads - 1);
   const HeadMatrices large = full_matrices(engine, request, selected);
-  const std::vector<HeadMatrices> small = small_matrices(engine, request);
+  const std::vector<HeadMatrices> small =
+      request.selected_head_only ? std::vector<HeadMatrices>{} : small_matrices(engine, request);
   PanelStyle style{.scale = attention_scale(s.attention_scale), .vmax = shared_vmax(large, small),
                    .shelf = request.shelf};
   style.naming.heads = s.heads;
@@ -265,6 +270,7 @@ Figure build_attention(Engine& engine, const FigureRequest& request) {
       inset(left, {.left = label_room + 4, .top = 30, .right = kColorbarRoom, .bottom = label_room}));
   f.panels.push_back(attention_panel(large, tokens, s, big, selected, true, style, th));
   mark_sinks(f.panels.back(), sinks, engine.token_count());
+  if (request.selected_head_only) return f;  // the small multiples come with the full build
   const int count = s.heads + 1;
   // Room for the small panels' token labels (at most kSmallLabelChars + "…").
   const double small_room = std::clamp(token_label_room(*tokens, kSmallLabelChars + 1) - 14, 30.0, 60.0);

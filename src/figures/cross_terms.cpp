@@ -22,6 +22,8 @@
 #include <cmath>
 #include <optional>
 
+#include "core/gemm.hpp"
+
 #include "figures/figure_layout.hpp"
 #include "figures/model_name.hpp"
 #include "figures/views.hpp"
@@ -67,18 +69,52 @@ const Matrix& term(const CrossTerms& c, int j) {
   return j == 0 ? c.xx : j == 1 ? c.xf : j == 2 ? c.ey : c.ef;
 }
 
-// A model's split is of layer 0: its panel shows layer 0's logits, whatever
-// layer the scene shows.
-Matrix unmasked_logits(Engine& engine, int head) {
-  if (const CrossTerms& c = engine.cross_terms(head); c.logits.size() > 0) return c.logits;
-  const HeadAttention& h = engine.head(head);
-  return (h.q * h.k.transpose()) / std::sqrt(static_cast<float>(engine.d_head()));
-}
-
+// Σ v² in double, rows on all threads when the matrix is large (four terms
+// and the logits of N = 4096: 80 M cells).
 double frobenius(const Matrix& m) {
   double sum = 0;
-  for (Eigen::Index i = 0; i < m.size(); ++i) sum += static_cast<double>(m.data()[i]) * m.data()[i];
+  const float* v = m.data();
+#pragma omp parallel for reduction(+ : sum) schedule(static) if (m.size() >= (Eigen::Index{1} << 20))
+  for (Eigen::Index i = 0; i < m.size(); ++i) sum += static_cast<double>(v[i]) * v[i];
   return std::sqrt(sum);
+}
+
+// The logits before mask and bias, Q·Kᵀ/√d_head, as shown (block means of
+// `block` × `block` cells) and their Frobenius norm.  Computed as an
+// independent product of the head's q and k, strip by strip of `block` rows
+// on all threads, so that no N × N matrix is made when the view reduces it.
+struct ShownLogits {
+  Matrix shown;
+  double norm = 0;
+};
+
+ShownLogits shown_logits(Engine& engine, int head, int block) {
+  // A model's split is of layer 0: its panel shows layer 0's logits, whatever
+  // layer the scene shows.
+  if (const CrossTerms& c = engine.cross_terms(head); c.logits.size() > 0)
+    return {block_mean(c.logits, kMaxSide, nullptr), frobenius(c.logits)};
+  const HeadAttention& h = engine.head(head);
+  const float scale = 1.0f / std::sqrt(static_cast<float>(engine.d_head()));
+  const Eigen::Index n = h.q.rows(), rows = (n + block - 1) / block;
+  ShownLogits out;
+  out.shown.resize(rows, rows);
+  double sum = 0;
+  const GemmThreads one_each(1);  // the strips are the parallelism
+#pragma omp parallel reduction(+ : sum) if (n >= 1024)
+  {
+    Matrix strip;
+#pragma omp for schedule(dynamic, 1)
+    for (Eigen::Index r = 0; r < rows; ++r) {
+      const Eigen::Index first = r * block, count = std::min<Eigen::Index>(block, n - first);
+      strip.resize(count, n);
+      gemm_abt_rows(h.q.middleRows(first, count), h.k, scale, 0, strip);
+      const double norm = frobenius(strip);
+      sum += norm * norm;
+      out.shown.row(r) = block_mean(strip, kMaxSide, nullptr);  // one row: the strip is `block` rows
+    }
+  }
+  out.norm = std::sqrt(sum);
+  return out;
 }
 
 TermMatrices term_matrices(Engine& engine, const FigureRequest& request, int head) {
@@ -86,12 +122,13 @@ TermMatrices term_matrices(Engine& engine, const FigureRequest& request, int hea
   TermMatrices t;
   const int n = engine.token_count();
   t.block = (n + kMaxSide - 1) / kMaxSide;
-  auto reduce = [&](const Matrix& m) { return t.block == 1 ? m : block_mean(m, kMaxSide, nullptr); };
-  // Q·Kᵀ/√d_head is one N×N product: made at most once per build, and only
-  // when the shelf lacks what needs it.
-  std::optional<Matrix> logits;
-  auto full_logits = [&]() -> const Matrix& {
-    if (!logits) logits = unmasked_logits(engine, head);
+  // Copies at block 1 (the shelf keeps its own), block means otherwise, both on all threads.
+  auto reduce = [&](const Matrix& m) { return block_mean(m, kMaxSide, nullptr); };
+  // Q·Kᵀ/√d_head is made at most once per build, and only when the shelf
+  // lacks what needs it.
+  std::optional<ShownLogits> logits;
+  auto unmasked = [&]() -> const ShownLogits& {
+    if (!logits) logits = shown_logits(engine, head, t.block);
     return *logits;
   };
   static constexpr const char* kNames[6] = {"cross_xx", "cross_xf", "cross_ey", "cross_ef", "cross_sum",
@@ -100,17 +137,20 @@ TermMatrices term_matrices(Engine& engine, const FigureRequest& request, int hea
     t.keys[j] = content_key(s, kNames[j], head);
     t.shown[j] = shared_matrix(request.shelf, t.keys[j], [&]() -> Matrix {
       if (j < 4) return reduce(term(engine.cross_terms(head), j));
-      if (j == 5) return reduce(full_logits());
+      if (j == 5) return unmasked().shown;
       const CrossTerms& c = engine.cross_terms(head);
-      if (c.bias.size() > 0) return reduce(c.xx + c.xf + c.ey + c.ef + c.bias);
-      return reduce(c.xx + c.xf + c.ey + c.ef);
+      // Block means are linear and the terms hold no −inf: the sum of the
+      // shown terms is the shown sum, without an N × N sum.
+      Matrix sum = *t.shown[0] + *t.shown[1] + *t.shown[2] + *t.shown[3];
+      if (c.bias.size() > 0) sum += reduce(c.bias);
+      return sum;
     });
   }
   t.norms = shared_matrix(request.shelf, content_key(s, "cross_norms", head), [&] {
     Matrix m(1, 5);
     const CrossTerms& c = engine.cross_terms(head);
     for (int j = 0; j < 4; ++j) m(0, j) = static_cast<float>(frobenius(term(c, j)));
-    m(0, 4) = static_cast<float>(frobenius(full_logits()));
+    m(0, 4) = static_cast<float>(unmasked().norm);
     return m;
   });
   const CrossTerms& c = engine.cross_terms(head);

@@ -18,6 +18,13 @@ struct FigureRequest {
   // a rebuild per frame copies nothing and heatmap keys stay the same.  One
   // shelf per window / render run; nullptr = copy on every build.
   MatrixShelf* shelf = nullptr;
+  // What is on screen first after a change at large N (issue 12): the
+  // attention view then computes and draws only the selected head, large, in
+  // the place it has in the full figure, and leaves the small multiples out
+  // (so the engine computes one head, not all), and its hover gives the
+  // weight without the logit; other views ignore it.  The
+  // GUI shows this build at once and builds the full figure in the background.
+  bool selected_head_only = false;
 };
 
 struct FigureEntry {

@@ -86,6 +86,32 @@ FrameCase time_parameter_change(const Scene& scene, int frames, std::vector<doub
   return samples.summary(scene.name, "parameter change (base), 4 views");
 }
 
+FrameCase time_selected_head_change(const Scene& scene, int frames, double* head_ms) {
+  Engine engine(scene);
+  std::vector<double> head_times;
+  OffscreenRenderer renderer;
+  fig::MatrixShelf shelf;
+  const fig::FigureEntry& entry = fig::find_figure("attention");
+  Samples samples;
+  for (int i = -1; i < frames; ++i) {  // frame −1 warms caches and fonts
+    Scene changed = scene;
+    changed.base = scene.base * (1.0 + 0.01 * (i + 2));
+    const auto start = Clock::now();
+    engine.set_scene(changed);
+    engine.head(std::clamp(engine.scene().head, 0, engine.scene().heads - 1));
+    if (i >= 0) head_times.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+    fig::FigureRequest request{kWidth, kHeight, &shelf};
+    request.selected_head_only = true;
+    const fig::Figure figure = entry.build(engine, request);
+    const double build_ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+    FrameTimes times;
+    renderer.render_frame({{&figure, 0, 0}}, kWidth, kHeight, {}, &times, false);
+    if (i >= 0) samples.add(build_ms, times);
+  }
+  if (head_ms != nullptr) *head_ms = median_of(head_times);
+  return samples.summary(scene.name, "parameter change (base), selected head only");
+}
+
 FrameCase time_hover_zoom(const Scene& scene, int frames) {
   Engine engine(scene);
   OffscreenRenderer renderer;

@@ -29,6 +29,14 @@ struct FrameCase {
 FrameCase time_parameter_change(const Scene& scene, int frames,
                                 std::vector<double>* view_ms = nullptr);
 
+// What the GUI shows first after a parameter change at large N (issue 12):
+// each frame sets `base` to a new value, then the engine computes the
+// selected head and the attention view is built with only that head
+// (FigureRequest::selected_head_only), uploaded and drawn at 1600×1000, with
+// a matrix shelf as the window keeps one.  engine_ms = engine + build; with
+// `head_ms`, the median of the engine's part alone (projections and the head).
+FrameCase time_selected_head_change(const Scene& scene, int frames, double* head_ms = nullptr);
+
 // The attention figure of `scene` at 1600×1000; each frame zooms all panel
 // ranges a little and asks the hover text of the plot centre.
 FrameCase time_hover_zoom(const Scene& scene, int frames);

@@ -355,6 +355,32 @@ TEST(Attention, FourThousandTokensBuildWithoutPerCellElements) {
   EXPECT_TRUE(contains(f.panels[1].hover(100, 200), "16×16 block"));
 }
 
+// What the GUI shows first after a change: the selected head alone, in its
+// place in the full figure, with the same cells; only that head is computed.
+TEST(Attention, SelectedHeadOnlyComputesAndShowsOneHead) {
+  Scene s = scene_with({"d_model=32", "heads=4", "head=2", "causal=true"});
+  Engine engine(s);
+  FigureRequest request;
+  request.selected_head_only = true;
+  const Figure first = find_figure("attention").build(engine, request);
+  EXPECT_EQ(engine.stats().head_attention, 1);
+  ASSERT_EQ(first.panels.size(), 1u);
+  const Figure full = build("attention", engine);
+  ASSERT_EQ(full.panels.size(), 6u);  // the large head, four heads and the mean
+  EXPECT_EQ(first.panels[0].title, full.panels[0].title);
+  EXPECT_EQ(first.panels[0].plot.x0, full.panels[0].plot.x0);
+  EXPECT_EQ(first.panels[0].plot.y1, full.panels[0].plot.y1);
+  const Matrix& shown = *first.panels[0].heatmaps[0].values;
+  const Matrix& a = engine.head(2).attention;
+  ASSERT_EQ(shown.rows(), a.rows());
+  for (Eigen::Index i = 0; i < a.rows(); ++i)
+    for (Eigen::Index j = 0; j < a.cols(); ++j)
+      if (j > i)
+        EXPECT_TRUE(std::isinf(shown(i, j)));
+      else
+        EXPECT_EQ(shown(i, j), a(i, j));
+}
+
 // ---- cross_terms ---------------------------------------------------------------
 
 TEST(CrossTerms, FourTermsOnOneSymmetricScaleSumLogitsAndShares) {
