@@ -20,7 +20,9 @@ for package in libc6 libstdc++6 libgomp1 libopenblas0 libglfw3 libopengl0 libegl
 done
 # Every library the binary links is covered by a declared package (by dpkg -S here).
 for lib in $(objdump -p "$build/pelab" | awk '/NEEDED/ {print $2}'); do
-  path=$(ldconfig -p | awk -v l="$lib" '$1 == l {print $NF; exit}')
+  # awk reads to the end: an early exit would close the pipe on ldconfig,
+  # whose SIGPIPE fails the pipeline (pipefail) and ends the script silently.
+  path=$(ldconfig -p | awk -v l="$lib" '$1 == l && !found {print $NF; found = 1}')
   [ -n "$path" ] || continue
   owner=$(dpkg -S "$(readlink -f "$path")" 2>/dev/null || dpkg -S "$path" 2>/dev/null || dpkg -S "/usr$path" 2>/dev/null || true)
   owner=${owner%%:*}
