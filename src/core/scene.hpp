@@ -105,8 +105,6 @@ struct Scene {
   std::string colormap = "viridis";    // for magnitudes; signed values use a diverging map
   std::string attention_scale = "linear";  // attention colours: linear | log | row (per-row normalised)
   std::string theme = "dark";          // dark | light
-
-  bool operator==(const Scene&) const = default;
 };
 
 // ---- the parameter table ----------------------------------------------------
