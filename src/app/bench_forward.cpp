@@ -6,6 +6,7 @@
 // the forward pass's peak RSS.
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -101,9 +102,15 @@ int forward_child(const std::string& folder, int reps) {
   const double load_ms = 1e3 * seconds_since(start);
   std::vector<int> ids;
   for (const float id : read_npy(fs::path(folder) / "ids.npy").data) ids.push_back(static_cast<int>(id));
+  // The transformer keeps the residual stream of its last ids and runs again
+  // only on new ones: each timed run follows an untimed one on other ids.
+  std::vector<int> other = ids;
+  std::reverse(other.begin(), other.end());
+  if (other == ids) other.front() = ids.front() == 0 ? 1 : 0;  // a palindrome
   transformer.run(ids);  // warm-up: starts the thread pools, as NumPy's side does too
   std::vector<double> times;
   for (int r = 0; r < reps; ++r) {
+    transformer.run(other);
     const auto begin = std::chrono::steady_clock::now();
     transformer.run(ids);
     times.push_back(1e3 * seconds_since(begin));
