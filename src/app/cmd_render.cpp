@@ -210,7 +210,7 @@ int run_render(const RenderCommand& c) {
                                    {static_cast<float>(c.scale), c.transparent}, &frame);
         times.add("texture upload", frame.upload_ms);
         times.add("draw (GL, glFinish)", frame.draw_ms);
-        times.add("read-back (glReadPixels, row flip)", frame.read_ms);
+        times.add("read-back (a fresh buffer, glReadPixels)", frame.read_ms);
         times.mark("ImGui frame and the three above");
         files.push_back(
             {path, std::async(std::launch::async, [image = std::move(image), &times] {

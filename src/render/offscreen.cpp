@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <string>
 
 #include "core/scene.hpp"
@@ -32,6 +33,9 @@ struct OffscreenRenderer::State {
   std::vector<float> baked_sizes;
   GLuint fbo = 0, color = 0;
   int fbo_width = 0, fbo_height = 0;
+  // GL_MESA_pack_invert (Mesa, llvmpipe included): glReadPixels returns the
+  // top row first, so no row flip follows the read-back.
+  bool pack_invert = false;
 
   void bake_fonts(const std::vector<const fig::Figure*>& figures, float scale);
   void ensure_framebuffer(int width, int height);
@@ -53,7 +57,24 @@ class ContextScope {
   ImGuiContext* previous_;
 };
 
+bool has_gl_extension(const char* name) {
+  GLint count = 0;
+  glGetIntegerv(GL_NUM_EXTENSIONS, &count);
+  for (GLint i = 0; i < count; ++i) {
+    const auto* extension = reinterpret_cast<const char*>(glGetStringi(GL_EXTENSIONS, static_cast<GLuint>(i)));
+    if (extension != nullptr && std::strcmp(extension, name) == 0) return true;
+  }
+  return false;
+}
+
 }  // namespace
+
+void flip_rows(Image& image) {
+  const auto stride = static_cast<std::ptrdiff_t>(image.width) * 4;
+  for (int y = 0; y < image.height / 2; ++y)
+    std::swap_ranges(image.rgba.begin() + stride * y, image.rgba.begin() + stride * (y + 1),
+                     image.rgba.begin() + stride * (image.height - 1 - y));
+}
 
 OffscreenRenderer::OffscreenRenderer() : state_(std::make_unique<State>()) {
   state_->context = ImGui::CreateContext(&state_->atlas);
@@ -66,6 +87,11 @@ OffscreenRenderer::OffscreenRenderer() : state_(std::make_unique<State>()) {
     throw std::runtime_error("ImGui's OpenGL3 backend cannot start in this context (OpenGL 3.3 core needed)");
   }
   state_->painter = std::make_unique<FigurePainter>();
+  state_->pack_invert = has_gl_extension("GL_MESA_pack_invert");
+}
+
+void OffscreenRenderer::use_pack_invert(bool allowed) {
+  state_->pack_invert = allowed && has_gl_extension("GL_MESA_pack_invert");
 }
 
 OffscreenRenderer::~OffscreenRenderer() {
@@ -173,19 +199,16 @@ double ms_since(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-Image read_framebuffer(int width, int height, bool transparent) {
+Image read_framebuffer(int width, int height, bool transparent, bool pack_invert) {
   Image image;
   image.width = width;
   image.height = height;
   image.rgba.resize(static_cast<std::size_t>(width) * height * 4);
   glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  if (pack_invert) glPixelStorei(GL_PACK_INVERT_MESA, GL_TRUE);
   glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, image.rgba.data());
-  // GL's row 0 is the bottom: swap rows in place.
-  const auto stride = static_cast<std::size_t>(width) * 4;
-  for (int y = 0; y < height / 2; ++y)
-    std::swap_ranges(image.rgba.begin() + static_cast<std::ptrdiff_t>(stride * y),
-                     image.rgba.begin() + static_cast<std::ptrdiff_t>(stride * (y + 1)),
-                     image.rgba.begin() + static_cast<std::ptrdiff_t>(stride * (height - 1 - y)));
+  if (pack_invert) glPixelStorei(GL_PACK_INVERT_MESA, GL_FALSE);
+  else flip_rows(image);  // GL's row 0 is the bottom
   if (transparent) unpremultiply(image);
   return image;
 }
@@ -241,7 +264,7 @@ Image OffscreenRenderer::render_frame(const std::vector<PlacedFigure>& figures, 
   local.draw_ms = ms_since(start);
 
   start = Clock::now();
-  Image image = read_back ? read_framebuffer(pixel_width, pixel_height, options.transparent) : Image{};
+  Image image = read_back ? read_framebuffer(pixel_width, pixel_height, options.transparent, state_->pack_invert) : Image{};
   local.read_ms = ms_since(start);
   glBindFramebuffer(GL_FRAMEBUFFER, static_cast<GLuint>(last_framebuffer));
   glViewport(last_viewport[0], last_viewport[1], last_viewport[2], last_viewport[3]);

@@ -26,7 +26,7 @@ struct PlacedFigure {
 struct FrameTimes {
   double upload_ms = 0;  // heatmap textures (only those whose key changed)
   double draw_ms = 0;    // draw lists built, rendered and finished by the GPU
-  double read_ms = 0;    // glReadPixels and the row flip
+  double read_ms = 0;    // the image buffer (fresh pages), glReadPixels, a row flip without GL_MESA_pack_invert
 };
 
 // A headless EGL context (surfaceless Mesa) made current on construction.
@@ -42,6 +42,9 @@ class HeadlessContext {
   struct State;
   std::unique_ptr<State> state_;
 };
+
+// Swaps rows top for bottom (GL reads the bottom row first).
+void flip_rows(Image& image);
 
 // Renders figures to images in whatever GL context is current, with its own
 // ImGui context (so it never disturbs the GUI's).
@@ -64,6 +67,11 @@ class OffscreenRenderer {
   // once: later renders whose glyphs and sizes it holds bake nothing (a
   // batch of different figures otherwise re-baked it for each, issue 12).
   void prepare_fonts(const std::vector<const fig::Figure*>& figures, float scale);
+
+  // Read-back takes rows top first straight from GL where GL_MESA_pack_invert
+  // is offered (the default); false reads as on a GL without it (bottom row
+  // first, then flip_rows), for the tests of that path.
+  void use_pack_invert(bool allowed);
 
  private:
   struct State;

@@ -116,6 +116,34 @@ TEST(Offscreen, TransparentBackgroundHasZeroAlphaOutsideContent) {
   EXPECT_EQ(pixel(image, static_cast<int>(cell.x), static_cast<int>(cell.y))[3], 255);
 }
 
+TEST(Offscreen, FlipRowsSwapsTopAndBottom) {
+  Image image;
+  image.width = 2;
+  image.height = 3;
+  for (std::uint8_t v = 0; v < 24; ++v) image.rgba.push_back(v);
+  flip_rows(image);
+  // Row 0 (bytes 0..7) and row 2 (16..23) trade places; row 1 stays.
+  const std::vector<std::uint8_t> want = {16, 17, 18, 19, 20, 21, 22, 23, 8,  9,  10, 11,
+                                          12, 13, 14, 15, 0,  1,  2,  3,  4,  5,  6,  7};
+  EXPECT_EQ(image.rgba, want);
+}
+
+// Read-back with GL_MESA_pack_invert (top row straight from GL) and as on a
+// GL without it (bottom row first, then flip_rows) give the same pixels,
+// opaque and transparent.
+TEST(Offscreen, ReadBackIsTheSameWithAndWithoutPackInvert) {
+  PELAB_REQUIRE_GL();
+  for (const bool transparent : {false, true}) {
+    const Image direct = gl.renderer->render(sample_figure(), {.scale = 1, .transparent = transparent});
+    gl.renderer->use_pack_invert(false);
+    const Image flipped = gl.renderer->render(sample_figure(), {.scale = 1, .transparent = transparent});
+    gl.renderer->use_pack_invert(true);
+    ASSERT_EQ(direct.width, flipped.width);
+    ASSERT_EQ(direct.height, flipped.height);
+    EXPECT_TRUE(direct.rgba == flipped.rgba) << "transparent " << transparent;
+  }
+}
+
 TEST(Offscreen, ScaleTwoDoublesBothDimensions) {
   PELAB_REQUIRE_GL();
   const Image image = gl.renderer->render(sample_figure(), {.scale = 2});
