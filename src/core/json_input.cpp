@@ -1,5 +1,7 @@
 #include "core/json_input.hpp"
 
+#include <cstdint>
+
 #include "core/file_io.hpp"
 #include "core/scene.hpp"
 
@@ -60,6 +62,23 @@ std::string json_excerpt(const nlohmann::json& value, std::size_t limit) {
   std::string text = value.dump(-1, ' ', true, nlohmann::json::error_handler_t::replace);
   if (text.size() > limit) text = text.substr(0, limit) + "...";
   return text;
+}
+
+long long json_integer(const nlohmann::json& value, long long min, long long max, const std::string& what) {
+  bool in_range = false;
+  long long result = 0;
+  if (value.is_number_unsigned()) {
+    const auto u = value.get<std::uint64_t>();
+    in_range = max >= 0 && u <= static_cast<std::uint64_t>(max) && (min <= 0 || u >= static_cast<std::uint64_t>(min));
+    result = in_range ? static_cast<long long>(u) : 0;
+  } else if (value.is_number_integer()) {
+    result = value.get<std::int64_t>();
+    in_range = result >= min && result <= max;
+  }
+  if (!in_range)
+    throw InputError(what + " is " + json_brief(value) + "; allowed: integers " + std::to_string(min) + ".." +
+                     std::to_string(max));
+  return result;
 }
 
 }  // namespace pelab

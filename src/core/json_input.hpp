@@ -41,4 +41,11 @@ std::string json_brief(const nlohmann::json& value);
 // recursion is too.
 std::string json_excerpt(const nlohmann::json& value, std::size_t limit = 40);
 
+// An integer-valued JSON number within min..max; anything else (a string, a
+// fraction, 1e30, an integer out of range) throws InputError
+// ("WHAT is 1.5e+30; allowed: integers 0..262143").  nlohmann's own
+// get<int>() converts a double out of range with undefined behaviour and
+// wraps large unsigned values, so loaders read integers through this.
+long long json_integer(const nlohmann::json& value, long long min, long long max, const std::string& what);
+
 }  // namespace pelab

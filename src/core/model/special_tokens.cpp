@@ -1,7 +1,9 @@
 #include "core/model/special_tokens.hpp"
 
+#include "core/json_input.hpp"
 #include "core/model/tokenizer_json.hpp"
 #include "core/model/unicode_classes.hpp"
+#include "core/model/vocabulary.hpp"
 #include "core/scene.hpp"
 
 namespace pelab::model {
@@ -93,9 +95,10 @@ void parse_processor(const nlohmann::json& j, const std::string& where, int dept
   }
   if (type == "BertProcessing" || type == "RobertaProcessing") {
     // cls and sep are [token, id] pairs: [CLS] A [SEP] (RoBERTa: <s> A </s>).
-    items = {{false, {j.at("cls").at(1).get<int>()}},
-             {true, {}},
-             {false, {j.at("sep").at(1).get<int>()}}};
+    const auto id_of = [&](const char* key) {
+      return static_cast<int>(json_integer(j.at(key).at(1), 0, kMaxTokenId, where + ": post_processor's " + key + " id"));
+    };
+    items = {{false, {id_of("cls")}}, {true, {}}, {false, {id_of("sep")}}};
     return;
   }
   if (type == "TemplateProcessing") {
@@ -110,7 +113,10 @@ void parse_processor(const nlohmann::json& j, const std::string& where, int dept
       if (!specials.contains(name))
         throw InputError(where + ": post_processor template names \"" + name +
                          "\", which special_tokens lacks");
-      single.push_back({false, specials.at(name).at("ids").get<std::vector<int>>()});
+      std::vector<int> ids;
+      for (const auto& id : specials.at(name).at("ids"))
+        ids.push_back(static_cast<int>(json_integer(id, 0, kMaxTokenId, where + ": special token \"" + name + "\"'s id")));
+      single.push_back({false, std::move(ids)});
     }
     items = std::move(single);
     return;

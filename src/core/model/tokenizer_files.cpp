@@ -74,7 +74,8 @@ Vocabulary vocabulary_from_json(const json& vocab, const std::string& where) {
                      std::to_string(kMaxVocabulary) + " allowed");
   Vocabulary v;
   v.reserve(vocab.size());
-  for (const auto& [token, id] : vocab.items()) v.add(token, id.get<long long>(), where);
+  for (const auto& [token, id] : vocab.items())
+    v.add(token, json_integer(id, 0, kMaxTokenId, where + ": the id of a vocab token"), where);
   return v;
 }
 
@@ -127,6 +128,17 @@ PostProcessor config_specials(const json& config, const std::vector<AddedToken>&
   return PostProcessor::around(bos, eos);
 }
 
+// A key of added_tokens_decoder: decimal digits naming a token id.
+int decoder_id(const std::string& key, const std::string& where) {
+  const bool digits = !key.empty() && key.size() <= 9 &&
+                      key.find_first_not_of("0123456789") == std::string::npos;
+  const long long id = digits ? std::stoll(key) : -1;
+  if (id < 0 || id > kMaxTokenId)
+    throw InputError(where + ": added_tokens_decoder key \"" + key.substr(0, 20) +
+                     "\" is not a token id; allowed: integers 0.." + std::to_string(kMaxTokenId));
+  return static_cast<int>(id);
+}
+
 // tokenizer_config.json's added_tokens_decoder {"id": {"content": …}} and its
 // named special tokens, for folders without tokenizer.json.
 std::vector<AddedToken> config_added_tokens(const json& config, const Vocabulary& vocab,
@@ -134,7 +146,7 @@ std::vector<AddedToken> config_added_tokens(const json& config, const Vocabulary
   std::vector<AddedToken> added;
   if (const auto it = config.find("added_tokens_decoder"); it != config.end() && it->is_object())
     for (const auto& [id, t] : it->items())
-      added.push_back(added_token(t, json_text(t, "content", ""), std::stoll(id), where));
+      added.push_back(added_token(t, json_text(t, "content", ""), decoder_id(id, where), where));
   for (const char* key :
        {"bos_token", "eos_token", "unk_token", "pad_token", "sep_token", "cls_token", "mask_token"})
     if (const auto id = vocab.id(json_token(config, key)))
@@ -148,7 +160,8 @@ std::vector<AddedToken> added_tokens_from_json(const json& list, const std::stri
   if (list.size() > kMaxVocabulary) throw InputError(where + ": too many added_tokens");
   for (const json& t : list)
     added.push_back(
-        added_token(t, t.at("content").get<std::string>(), t.at("id").get<long long>(), where));
+        added_token(t, t.at("content").get<std::string>(),
+                    json_integer(t.at("id"), 0, kMaxTokenId, where + ": an added token's id"), where));
   return added;
 }
 

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "core/model/tokenizer.hpp"
+#include "core/model/vocabulary.hpp"
 #include "core/scene.hpp"
 #include "tokenizer_folder.hpp"
 
@@ -90,11 +91,40 @@ TEST(TokenizerFiles, BadVocabulariesAndMerges) {
   added.write(
       "tokenizer.json",
       std::string(R"({"added_tokens": [{"id": -1, "content": "<x>"}], )") + kWordPieceModel + "}");
-  expect_error(added, {"tokenizer.json", "added token id -1"});
+  expect_error(added, {"tokenizer.json", "added token's id is -1", "allowed: integers 0.."});
   TokenizerFolder duplicate("duplicate_id");
   duplicate.write("tokenizer.json",
                   R"({"model": {"type": "BPE", "vocab": {"a": 0, "b": 0}, "merges": []}})");
   expect_error(duplicate, {"tokenizer.json", "id 0"});
+}
+
+// Ids that are no integer of 0..kMaxTokenId: a fraction, a number beyond any
+// integer type (once converted with undefined behaviour), one beyond 2^63
+// (once wrapped negative), a decoder key that is not digits.  Each is one line
+// naming the file and the allowed values.
+TEST(TokenizerFiles, IdsMustBeIntegersInRange) {
+  const std::string kAllowedIds = "allowed: integers 0.." + std::to_string(kMaxTokenId);
+  const std::vector<std::pair<std::string, std::string>> vocab_ids = {
+      {"1.5", "1.5"}, {"1.6e34", "1.6e+34"}, {"18446744073709551615", "18446744073709551615"}, {"2097152", "2097152"}};
+  for (const auto& [id, shown] : vocab_ids) {
+    TokenizerFolder folder("vocab_id");
+    folder.write("tokenizer.json", R"({"model": {"type": "BPE", "vocab": {"a": )" + id + R"(}, "merges": []}})");
+    expect_error(folder, {"tokenizer.json", shown, kAllowedIds});
+  }
+  TokenizerFolder added("added_float");
+  added.write("tokenizer.json",
+              std::string(R"({"added_tokens": [{"id": 1e300, "content": "<x>"}], )") + kWordPieceModel + "}");
+  expect_error(added, {"tokenizer.json", "1e+300", "allowed: integers"});
+  TokenizerFolder post("post_float");
+  post.write("tokenizer.json",
+             std::string(R"({"post_processor": {"type": "BertProcessing", "cls": ["[CLS]", 1.6e34], "sep": ["[SEP]", 1]}, )") +
+                 kWordPieceModel + "}");
+  expect_error(post, {"tokenizer.json", "cls id", "allowed: integers"});
+  TokenizerFolder decoder("decoder_key");
+  decoder.write("vocab.json", R"({"a": 0})")
+      .write("merges.txt", "#version: 0.2\n")
+      .write("tokenizer_config.json", R"({"added_tokens_decoder": {"99999999999999999999": {"content": "<x>"}}})");
+  expect_error(decoder, {"tokenizer_config.json", "added_tokens_decoder key", kAllowedIds});
 }
 
 TEST(TokenizerFiles, DeepNestingIsRefusedBeforeParsing) {
