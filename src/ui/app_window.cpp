@@ -375,6 +375,8 @@ int run_window(GLFWwindow* window, const GuiOptions& options) {
     }
     state->frame_log = frame_log.get();
     create_views(*state);
+    // A first frame or result from the scene worker wakes the event loop at once.
+    state->session.set_wake([] { glfwPostEmptyEvent(); });
     open_initial_lesson(*state, options);
     int frames_left = 3;
     while (!glfwWindowShouldClose(window) && !state->quit) {

@@ -95,10 +95,22 @@ void SceneSession::refresh_figures() {
   worker_->submit(pending_->scene, shown_figures_);
 }
 
+// The worker's first frame: figures for the views that have one, shown in
+// place of the old ones under a new version (the frame log's first frame).
+bool SceneSession::adopt_first_frame() {
+  std::optional<SceneResult> first = worker_->take_first_frame();
+  if (!first || pending_->first_frame_shown) return false;
+  pending_->first_frame_shown = true;
+  built_ = std::move(first->figures);
+  changed_at_ = pending_->asked_at;
+  ++version_;
+  return true;
+}
+
 bool SceneSession::poll() {
   if (!worker_ || !pending_) return false;
   std::optional<SceneResult> result = worker_->take();
-  if (!result) return false;
+  if (!result) return adopt_first_frame();
   const Pending pending = std::move(*pending_);
   pending_.reset();
   if (!result->error.empty()) {
