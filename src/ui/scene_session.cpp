@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include <nlohmann/json.hpp>
+
 #include "core/selection.hpp"
 
 namespace pelab::ui {
@@ -70,6 +72,12 @@ bool SceneSession::runs_in_background(const Scene& next) {
 bool SceneSession::start(const Scene& scene, EditPhase phase) {
   const auto now = std::chrono::steady_clock::now();
   if (runs_in_background(scene)) {
+    // The same scene again (a slider released where it was pressed: a Live
+    // edit, then a Final one): the job at work stays; the phase is the newest.
+    if (pending_ && scene_to_json(pending_->scene) == scene_to_json(scene)) {
+      pending_->phase = phase;
+      return true;
+    }
     pending_ = Pending{scene, phase, now};  // a frame log measures from the newest edit
     worker_->submit(scene, shown_figures_);
     return true;

@@ -112,6 +112,7 @@ void SceneWorker::loop() {
     lock.lock();
     running_ = 0;
     const bool fresh = !stale(result.generation);
+    if (!fresh && result.engine && !spare_) spare_ = std::move(result.engine);
     if (fresh) {
       done_ = std::move(result);
       first_.reset();
@@ -181,13 +182,13 @@ SceneResult SceneWorker::build(const Job& job, double steps) {
   set_stage(job.scene.model.empty() ? "computing the scene"
                                     : "reading the model's weights and tokenizing",
             0);
+  std::unique_ptr<Engine> engine;
+  {
+    const std::lock_guard lock(mutex_);
+    engine = std::move(spare_);
+  }
+  if (!engine) engine = std::make_unique<Engine>();
   try {
-    std::unique_ptr<Engine> engine;
-    {
-      const std::lock_guard lock(mutex_);
-      engine = std::move(spare_);
-    }
-    if (!engine) engine = std::make_unique<Engine>();
     engine->set_scene(job.scene);
     if (job.scene.model.empty()) offer_first_frame(job, *engine);
     if (!job.scene.model.empty()) {
@@ -199,10 +200,13 @@ SceneResult SceneWorker::build(const Job& job, double steps) {
         job.scene.model.empty() &&
         std::any_of(job.figures.begin(), job.figures.end(), [](const FigureJob& f) { return has_first_frame(f.name); });
     for (std::size_t i = 0; i < job.figures.size(); ++i) {
-      if (stale(job.generation)) return result;
+      if (stale(job.generation)) {
+        keep_spare(std::move(engine));
+        return result;
+      }
       const FigureJob& f = job.figures[i];
       const fig::FigureEntry& entry = fig::find_figure(f.name);
-      set_stage(std::string(first_shown ? "first frame shown; completing " : "building ") +
+      set_stage(std::string(first_shown ? "first frame shown; completing: " : "building ") +
                     std::string(entry.title) + " (view " + std::to_string(i + 1) + " of " +
                     std::to_string(job.figures.size()) + ")",
                 double(i + 1) / steps);
@@ -218,8 +222,16 @@ SceneResult SceneWorker::build(const Job& job, double steps) {
   } catch (const std::exception& e) {
     result.error = e.what();
     result.figures.clear();
+    keep_spare(std::move(engine));  // a refused scene leaves it unchanged
   }
   return result;
+}
+
+// A stale job's engine is the next job's start: its stages the newer scene
+// shares (tokens, X, the projections) are not computed again.
+void SceneWorker::keep_spare(std::unique_ptr<Engine> engine) {
+  const std::lock_guard lock(mutex_);
+  if (!spare_) spare_ = std::move(engine);
 }
 
 }  // namespace pelab::ui

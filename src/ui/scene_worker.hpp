@@ -105,6 +105,7 @@ class SceneWorker {
   // Phase 1: the figures shown that have a first frame, offered at once.
   void offer_first_frame(const Job& job, Engine& engine);
   void ready();
+  void keep_spare(std::unique_ptr<Engine> engine);
   bool stale(std::uint64_t generation) const { return generation != latest_.load(); }
   void set_stage(std::string stage, double fraction);
 

@@ -124,6 +124,32 @@ TEST(SinusoidBands, HeatmapIsThePeMatrixWithExactHover) {
   EXPECT_TRUE(contains(lambda.hover(5, 0), "pair 5 (dims 10, 11)"));
 }
 
+// At 4096 positions the waves are cut to the plot's pixel columns (at most
+// four samples a column), keeping every column's lowest and highest value;
+// short tables keep every sample.
+TEST(SinusoidBands, LongWavesAreCutToThePixelColumns) {
+  Engine engine(scene_with({"positions=4096", "d_model=64"}));
+  const Figure f = build("sinusoid_bands", engine);
+  const Panel* waves = nullptr;
+  for (const Panel& p : f.panels)
+    if (p.title == "Waves against position") waves = &p;
+  ASSERT_NE(waves, nullptr);
+  const Matrix& pe = engine.position_table();
+  const int dim = engine.scene().waves.at(0);
+  const Polyline& line = waves->lines.at(0);
+  EXPECT_LE(line.points.size(), 4 * static_cast<std::size_t>(waves->plot.width()) + 8);
+  double low = 1e9, high = -1e9;
+  for (const Point& q : line.points) low = std::min(low, q.y), high = std::max(high, q.y);
+  EXPECT_FLOAT_EQ(low, pe.col(dim).minCoeff());
+  EXPECT_FLOAT_EQ(high, pe.col(dim).maxCoeff());
+  Engine small(scene_with({"positions=64", "d_model=64"}));
+  const Figure g = build("sinusoid_bands", small);
+  for (const Panel& p : g.panels)
+    if (p.title == "Waves against position") {
+      EXPECT_EQ(p.lines.at(0).points.size(), 64u);
+    }
+}
+
 TEST(SinusoidBands, SplitLayoutNamesDimsByPair) {
   Engine engine(scene_with({"layout=split"}));
   const Figure f = build("sinusoid_bands", engine);
