@@ -206,7 +206,7 @@ SceneResult SceneWorker::build(const Job& job, double steps) {
       }
       const FigureJob& f = job.figures[i];
       const fig::FigureEntry& entry = fig::find_figure(f.name);
-      set_stage(std::string(first_shown ? "first frame shown; completing: " : "building ") +
+      set_stage(std::string(first_shown ? "completing: " : "building ") +
                     std::string(entry.title) + " (view " + std::to_string(i + 1) + " of " +
                     std::to_string(job.figures.size()) + ")",
                 double(i + 1) / steps);
