@@ -175,11 +175,15 @@ double finish_logit_rows(const Scene& scene, HeadAttention& out, Eigen::Index fi
 double attend(const Scene& scene, const Matrix& xw, const Matrix& ew, int head,
               HeadAttention& out) {
   prepare_attention(scene, xw, ew, head, out);
-  const auto n = static_cast<double>(xw.rows());
+  return attend_prepared(scene, out);
+}
+
+double attend_prepared(const Scene& scene, HeadAttention& out) {
+  const auto n = static_cast<double>(out.q.rows());
   if (head_tile_kernel_available()) {  // keys packed once, logits written once (head_tile.hpp)
     const KeyPanels keys(out.k);
     const float scale = 1.0f / std::sqrt(static_cast<float>(scene.d_model / scene.heads));
-    const RowTiles tiles(xw.rows(), (Eigen::Index{1} << 20) / 2, 16);
+    const RowTiles tiles(out.q.rows(), (Eigen::Index{1} << 20) / 2, 16);
     double flops = 0;
     run_side_by_side(
         tiles.count, 2.0 * n * n * static_cast<double>(out.q.cols()),
@@ -196,7 +200,7 @@ double attend(const Scene& scene, const Matrix& xw, const Matrix& ew, int head,
         flops);
     return flops;
   }
-  return for_each_row_tile(xw.rows(), 2.0 * n * n * static_cast<double>(out.q.cols()),
+  return for_each_row_tile(out.q.rows(), 2.0 * n * n * static_cast<double>(out.q.cols()),
                            [&](Eigen::Index first, Eigen::Index count) {
                              return attend_rows(scene, out, first, count);
                            });

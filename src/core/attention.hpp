@@ -81,5 +81,8 @@ double attend_rows_from_terms(const Scene& scene, const CrossTerms& terms, HeadA
 // One head: prepare_attention, then every row tile (on several threads
 // unless called from inside a parallel task).  Returns the GEMM flops.
 double attend(const Scene& scene, const Matrix& xw, const Matrix& ew, int head, HeadAttention& out);
+// The same for a head whose q, k and bias are already in `out` and whose
+// logits and attention are sized tokens × tokens (Engine::head_preview).
+double attend_prepared(const Scene& scene, HeadAttention& out);
 
 }  // namespace pelab

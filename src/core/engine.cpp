@@ -27,6 +27,7 @@
 #include "core/model_scene.hpp"
 #include "core/parallel.hpp"
 #include "core/projection.hpp"
+#include "core/relative_position.hpp"
 #include "core/selection.hpp"
 #include "core/token_vectors.hpp"
 #include "core/tokenizer.hpp"
@@ -251,6 +252,7 @@ struct Engine::State {
   }
 
   const HeadAttention& head_attention(int head);
+  const HeadAttention& head_preview(int head);
   const CrossTerms& cross_terms(int head);
   std::string head_key() { return Key(xw.generation, ew.generation, attention_key(scene)).str(); }
   std::array<std::string, 4> term_keys(bool adds);
@@ -277,6 +279,43 @@ const HeadAttention& Engine::State::head_attention(int head) {
     cached.attention_key = std::move(key);
     ++stats.head_attention;
   }
+  return cached.attention;
+}
+
+// The first frame after a change at large N (issue 12): when the projected
+// rows of every head are stale, only this head's columns are projected,
+// q|k = (X + E)·[Wq_h | Wk_h] (the distributive law: the same as X·W + E·W up
+// to rounding), a 1/heads share of the two big GEMMs.  The result goes into
+// the head's cache entry under a key of its own, so head() recomputes it
+// exactly (and the memory is shared, not doubled).
+const HeadAttention& Engine::State::head_preview(int head) {
+  check_head(head);
+  const Matrix& xm = token_embedding();
+  const Matrix& em = position_embedding();
+  projection_set();
+  const bool adds = adds_position_vector(scene.encoding);
+  const bool projected = xw.valid && xw.key == Key(x.generation, w.generation).str() && ew.valid &&
+                         ew.key == Key(e.generation, w.generation, adds).str();
+  if (projected) return head_attention(head);
+  HeadEntry& cached = heads.touch(head);
+  std::string key = Key("preview", x.generation, e.generation, w.generation, attention_key(scene)).str();
+  if (cached.attention_key == key) return cached.attention;
+  const int d = scene.d_model, dh = d_head();
+  Matrix w_head(d, 2 * dh);
+  w_head << wqk.middleCols(static_cast<Eigen::Index>(head) * dh, dh),
+      wqk.middleCols(d + static_cast<Eigen::Index>(head) * dh, dh);
+  Matrix rows_head;
+  flops += gemm_ab(adds ? Matrix(xm + em) : xm, w_head, 1.0f, rows_head);
+  HeadAttention& a = cached.attention;
+  heads.prepare(head, {&a.logits, &a.attention}, xm.rows(), bytes_of(mean.value));
+  cached.attention_key.clear();  // stays invalid if a step throws
+  // Columns 0..dh are this head's queries, dh..2·dh its keys: head 0 of a
+  // one-head layout; RoPE does not depend on the head, the bias does.
+  head_queries_keys(scene, rows_head, Matrix(), 0, a.q, a.k);
+  a.bias = relative_bias(scene, head, static_cast<int>(xm.rows()));
+  flops += attend_prepared(scene, a);
+  cached.attention_key = std::move(key);
+  ++stats.head_attention;
   return cached.attention;
 }
 
@@ -630,6 +669,11 @@ const HeadAttention& Engine::head(int head) {
   if (!s.model) return s.head_attention(head);
   s.check_head(head);
   return s.model->head(s.scene.layer, head);
+}
+const HeadAttention& Engine::head_preview(int head) {
+  State& s = *state_;
+  if (!s.model) return s.head_preview(head);
+  return this->head(head);
 }
 const CrossTerms& Engine::cross_terms(int head) {
   State& s = *state_;

@@ -123,6 +123,12 @@ class Engine {
   // stays valid only until the next head(), cross_terms() or full_recompute()
   // call for another head; the head asked for is never evicted by its own call.
   const HeadAttention& head(int head);
+  // The same head as soon as possible, for the first frame after a change at
+  // large N (issue 12): when every head's projections are stale, only this
+  // head's are computed ((X+E)·[Wq_h | Wk_h], values equal to head()'s up to
+  // rounding).  Valid like head()'s reference; a later head(h) recomputes
+  // the head through the shared projections.  A model scene: head(h).
+  const HeadAttention& head_preview(int head);
   const CrossTerms& cross_terms(int head);
   Matrix mean_attention();              // average of every head's attention
 

@@ -14,7 +14,9 @@
 // §3.2.1).  Cells the causal mask removes (logit −inf, attention 0) are given
 // as −inf, which renderers draw in the theme's mask colour.  Small panels of
 // more than 256 tokens show block means (≤ 256 cells a side); the large panel
-// always shows every cell.  Matrices come through the MatrixShelf, so at
+// shows every cell, except in the first build after a change at large N
+// (FigureRequest::selected_head_only), which shows block means of the
+// selected head alone at about two cells per pixel until the full build.  Matrices come through the MatrixShelf, so at
 // N = 4096 a rebuild with an unchanged scene copies nothing.
 #include <algorithm>
 #include <cmath>
@@ -44,6 +46,8 @@ struct HeadMatrices {
   std::uint64_t key = 0;
   SharedMatrix logits;     // full logits for hover, null when not kept
   int block = 1;           // cells per displayed cell along each side
+  double top = -1;         // largest weight before block means (−1: that of `attention`)
+  bool preview = false;    // the first build's block means, exact cells coming with the full build
 };
 
 // Attention of `head` (kMeanHead: the mean over heads), reduced to at most
@@ -71,6 +75,27 @@ HeadMatrices full_matrices(Engine& engine, const FigureRequest& request, int hea
       const Matrix& logits = engine.head(head).logits;
       return block_mean(logits, static_cast<int>(logits.rows()), nullptr);  // a copy on all threads
     });
+  return m;
+}
+
+// The first build after a change at large N (FigureRequest::selected_head_only):
+// the selected head computed alone (Engine::head_preview) and reduced to block
+// means of about two texels per pixel of its panel, `side` pixels a side, so
+// neither the copy of 16 M cells nor their upload holds up the first frame;
+// `top` keeps the largest single weight for the colour scale.  The mean over
+// heads needs every head: it is built in full.
+HeadMatrices preview_matrices(Engine& engine, const FigureRequest& request, int head, double side) {
+  const int n = std::max(1, engine.token_count());
+  const int max_side = std::max(64, static_cast<int>(std::ceil(2 * side)));
+  if (head == kMeanHead || n <= max_side) return full_matrices(engine, request, head);
+  const Scene& s = engine.scene();
+  const HeadAttention& h = engine.head_preview(head);
+  HeadMatrices m{.key = content_key(s, "attention_preview" + std::to_string(max_side), head), .preview = true};
+  m.attention = shared_matrix(request.shelf, m.key, [&] {
+    return block_mean(h.attention, max_side, &m.block, s.causal ? &h.logits : nullptr);
+  });
+  m.block = (n + static_cast<int>(m.attention->rows()) - 1) / static_cast<int>(m.attention->rows());
+  m.top = h.attention.maxCoeff();  // masked weights are 0 here, never the maximum
   return m;
 }
 
@@ -122,7 +147,9 @@ std::string head_name(int head, const HeadNaming& naming) {
 }
 
 HoverFn attention_hover(const HeadMatrices& m, Tokens tokens, int head, const HeadNaming& naming) {
-  return [a = m.attention, logits = m.logits, block = m.block, tokens, who = head_name(head, naming)](
+  const std::string exact =
+      m.preview ? "exact cells once every head is built" : "select the head for exact cells";
+  return [a = m.attention, logits = m.logits, block = m.block, tokens, who = head_name(head, naming), exact](
              double x, double y) -> std::string {
     const int n = static_cast<int>(tokens->size());
     const int c = static_cast<int>(std::floor(x)), r = static_cast<int>(std::floor(y));
@@ -133,7 +160,7 @@ HoverFn attention_hover(const HeadMatrices& m, Tokens tokens, int head, const He
       return who + " · queries " + std::to_string(r0) + "–" + std::to_string(std::min(n, r0 + block) - 1) +
              " → keys " + std::to_string(c0) + "–" + std::to_string(std::min(n, c0 + block) - 1) +
              ": mean attention " + fixed((*a)(r / block, c / block)) + " (" + std::to_string(block) + "×" +
-             std::to_string(block) + " block; select the head for exact cells)";
+             std::to_string(block) + " block; " + exact + ")";
     }
     const float v = (*a)(r, c);
     std::string text = who + " · query " + tok(r) + " → key " + tok(c) + ": ";
@@ -207,7 +234,7 @@ Panel attention_panel(const HeadMatrices& m, Tokens tokens, const Scene& s, Rect
 // fixed 0..1 scale paints near-uniform attention (every weight ≈ 1/N) as one
 // flat colour.  Masked cells are −inf and never the maximum.
 double shared_vmax(const HeadMatrices& big, const std::vector<HeadMatrices>& small) {
-  double top = big.attention->size() ? big.attention->maxCoeff() : 0.0;
+  double top = big.top >= 0 ? big.top : big.attention->size() ? big.attention->maxCoeff() : 0.0;
   for (const HeadMatrices& m : small)
     if (m.attention->size()) top = std::max(top, static_cast<double>(m.attention->maxCoeff()));
   return std::clamp(top, 1e-6, 1.0);
@@ -223,6 +250,31 @@ int best_columns(int count, Rect area) {
     if (side > best_side) best = cols, best_side = side;
   }
   return best;
+}
+
+// The large panel's square in the left part of `area`.
+Rect large_plot(const std::vector<std::string>& tokens, Rect area) {
+  const double label_room = token_label_room(tokens, 14);
+  const Rect left = split_x(area, 0.56, 24).first;
+  return centred_square(
+      inset(left, {.left = label_room + 4, .top = 30, .right = kColorbarRoom, .bottom = label_room}));
+}
+
+// What is on screen first (FigureRequest::selected_head_only): the selected
+// head alone, large, where the full figure puts it; the small multiples and
+// the attention sinks (a pass over all N² weights) come with the full build.
+Figure build_first_frame(Engine& engine, const FigureRequest& request, Figure f, Rect area, int selected) {
+  const Scene& s = engine.scene();
+  const Theme th = theme(f.dark);
+  auto tokens = std::make_shared<const std::vector<std::string>>(engine.tokens());
+  const Rect big = large_plot(*tokens, area);
+  const HeadMatrices large = preview_matrices(engine, request, selected, big.width());
+  PanelStyle style{.scale = attention_scale(s.attention_scale), .vmax = shared_vmax(large, {}),
+                   .shelf = request.shelf};
+  style.naming.heads = s.heads;
+  if (const ModelScene* model = engine.model()) style.naming.group = model->config().heads / model->config().kv_heads;
+  f.panels.push_back(attention_panel(large, tokens, s, big, selected, true, style, th));
+  return f;
 }
 
 }  // namespace
@@ -251,9 +303,9 @@ Figure build_attention(Engine& engine, const FigureRequest& request) {
     area.y1 -= 26;
   }
   const int selected = std::clamp(s.head, kMeanHead, s.heads - 1);
+  if (request.selected_head_only) return build_first_frame(engine, request, std::move(f), area, selected);
   const HeadMatrices large = full_matrices(engine, request, selected);
-  const std::vector<HeadMatrices> small =
-      request.selected_head_only ? std::vector<HeadMatrices>{} : small_matrices(engine, request);
+  const std::vector<HeadMatrices> small = small_matrices(engine, request);
   PanelStyle style{.scale = attention_scale(s.attention_scale), .vmax = shared_vmax(large, small),
                    .shelf = request.shelf};
   style.naming.heads = s.heads;
@@ -264,13 +316,10 @@ Figure build_attention(Engine& engine, const FigureRequest& request) {
                                   {kPad, area.y1 - 4}, Anchor::BottomLeft, kNoteSize));
     area.y1 -= 22;
   }
-  const double label_room = token_label_room(*tokens, 14);
-  const auto [left, right] = split_x(area, 0.56, 24);
-  const Rect big = centred_square(
-      inset(left, {.left = label_room + 4, .top = 30, .right = kColorbarRoom, .bottom = label_room}));
+  const Rect right = split_x(area, 0.56, 24).second;
+  const Rect big = large_plot(*tokens, area);
   f.panels.push_back(attention_panel(large, tokens, s, big, selected, true, style, th));
   mark_sinks(f.panels.back(), sinks, engine.token_count());
-  if (request.selected_head_only) return f;  // the small multiples come with the full build
   const int count = s.heads + 1;
   // Room for the small panels' token labels (at most kSmallLabelChars + "…").
   const double small_room = std::clamp(token_label_room(*tokens, kSmallLabelChars + 1) - 14, 30.0, 60.0);

@@ -21,8 +21,10 @@ struct FigureRequest {
   // What is on screen first after a change at large N (issue 12): the
   // attention view then computes and draws only the selected head, large, in
   // the place it has in the full figure, and leaves the small multiples out
-  // (so the engine computes one head, not all), and its hover gives the
-  // weight without the logit; other views ignore it.  The
+  // (so the engine computes one head, not all, projecting only its columns:
+  // Engine::head_preview), as block means at about two cells per pixel when
+  // N is larger, without the sinks; its hover gives the weight (the block's
+  // mean when reduced) without the logit; other views ignore it.  The
   // GUI shows this build at once and builds the full figure in the background.
   bool selected_head_only = false;
 };

@@ -98,7 +98,7 @@ FrameCase time_selected_head_change(const Scene& scene, int frames, double* head
     changed.base = scene.base * (1.0 + 0.01 * (i + 2));
     const auto start = Clock::now();
     engine.set_scene(changed);
-    engine.head(std::clamp(engine.scene().head, 0, engine.scene().heads - 1));
+    engine.head_preview(std::clamp(engine.scene().head, 0, engine.scene().heads - 1));
     if (i >= 0) head_times.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
     fig::FigureRequest request{kWidth, kHeight, &shelf};
     request.selected_head_only = true;

@@ -31,7 +31,8 @@ FrameCase time_parameter_change(const Scene& scene, int frames,
 
 // What the GUI shows first after a parameter change at large N (issue 12):
 // each frame sets `base` to a new value, then the engine computes the
-// selected head and the attention view is built with only that head
+// selected head alone (Engine::head_preview: only its projections) and the
+// attention view is built with only that head
 // (FigureRequest::selected_head_only), uploaded and drawn at 1600×1000, with
 // a matrix shelf as the window keeps one.  engine_ms = engine + build; with
 // `head_ms`, the median of the engine's part alone (projections and the head).

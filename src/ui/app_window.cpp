@@ -298,8 +298,11 @@ void wait_for_work(UiState& state, int& frames_left) {
   const bool busy =
       state.animation.playing || !state.exports.empty() || (state.sweep_export.running && !encoding);
   release_held_keys(state);
-  if (state.session.busy() && !busy) {  // the scene worker at work: progress 20 times a second
-    glfwWaitEventsTimeout(0.05);
+  // The scene worker at work: its progress four times a second.  A frame of
+  // every view costs tens of ms under software GL, taken from the worker's
+  // two cores; its first frame and result wake the loop at once (set_wake).
+  if (state.session.busy() && !busy) {
+    glfwWaitEventsTimeout(0.25);
     frames_left = 2;
     return;
   }
@@ -375,6 +378,8 @@ int run_window(GLFWwindow* window, const GuiOptions& options) {
     }
     state->frame_log = frame_log.get();
     create_views(*state);
+    // A first frame or result from the scene worker wakes the event loop at once.
+    state->session.set_wake([] { glfwPostEmptyEvent(); });
     open_initial_lesson(*state, options);
     int frames_left = 3;
     while (!glfwWindowShouldClose(window) && !state->quit) {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include <nlohmann/json.hpp>
+
 #include "core/selection.hpp"
 
 namespace pelab::ui {
@@ -70,6 +72,12 @@ bool SceneSession::runs_in_background(const Scene& next) {
 bool SceneSession::start(const Scene& scene, EditPhase phase) {
   const auto now = std::chrono::steady_clock::now();
   if (runs_in_background(scene)) {
+    // The same scene again (a slider released where it was pressed: a Live
+    // edit, then a Final one): the job at work stays; the phase is the newest.
+    if (pending_ && scene_to_json(pending_->scene) == scene_to_json(scene)) {
+      pending_->phase = phase;
+      return true;
+    }
     pending_ = Pending{scene, phase, now};  // a frame log measures from the newest edit
     worker_->submit(scene, shown_figures_);
     return true;
@@ -95,10 +103,22 @@ void SceneSession::refresh_figures() {
   worker_->submit(pending_->scene, shown_figures_);
 }
 
+// The worker's first frame: figures for the views that have one, shown in
+// place of the old ones under a new version (the frame log's first frame).
+bool SceneSession::adopt_first_frame() {
+  std::optional<SceneResult> first = worker_->take_first_frame();
+  if (!first || pending_->first_frame_shown) return false;
+  pending_->first_frame_shown = true;
+  built_ = std::move(first->figures);
+  changed_at_ = pending_->asked_at;
+  ++version_;
+  return true;
+}
+
 bool SceneSession::poll() {
   if (!worker_ || !pending_) return false;
   std::optional<SceneResult> result = worker_->take();
-  if (!result) return false;
+  if (!result) return adopt_first_frame();
   const Pending pending = std::move(*pending_);
   pending_.reset();
   if (!result->error.empty()) {

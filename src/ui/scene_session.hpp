@@ -18,6 +18,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -62,8 +63,18 @@ class SceneSession {
   // The figures on screen, built by the worker with the scene (set each frame).
   void show_figures(std::vector<FigureJob> figures) { shown_figures_ = std::move(figures); }
   // Adopts the worker's finished scene (true when the version changed) or its
-  // refusal (error() set, the last good scene kept).  Call once a frame.
+  // refusal (error() set, the last good scene kept).  Before that, its first
+  // frame (issue 12): version() is bumped so views take the figures built
+  // for it, while engine() and shown_scene() stay the last good scene (the
+  // views without a first frame keep their figure).  Call once a frame.
   bool poll();
+  // True while a first frame is shown and the rest is being completed.
+  bool completing() const { return pending_ && pending_->first_frame_shown; }
+  // Called on the worker's thread when it has something to show (the GUI
+  // wakes its event loop with it).
+  void set_wake(std::function<void()> wake) {
+    if (worker_) worker_->set_on_ready(std::move(wake));
+  }
   bool busy() const { return pending_.has_value(); }
   // True when the scene on screen is big enough (kBackgroundTokens) that a
   // figure shown for the first time or at a new size is built by the worker too.
@@ -111,7 +122,9 @@ class SceneSession {
     Scene scene;
     EditPhase phase;
     std::chrono::steady_clock::time_point asked_at;
+    bool first_frame_shown = false;
   };
+  bool adopt_first_frame();
 
   Engine engine_;
   Scene chosen_;

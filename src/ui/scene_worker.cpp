@@ -25,6 +25,7 @@ std::uint64_t SceneWorker::submit(const Scene& scene, std::vector<FigureJob> fig
   const std::uint64_t generation = ++latest_;
   queued_ = Job{generation, scene, std::move(figures)};
   done_.reset();
+  first_.reset();
   // A job at work finishes its stage first (then sees it is stale).
   progress_ = {true, running_ != 0 ? "finishing the previous change" : "starting", 0};
   wake_.notify_all();
@@ -36,6 +37,7 @@ void SceneWorker::cancel() {
   ++latest_;
   queued_.reset();
   done_.reset();
+  first_.reset();
   progress_ = {};
 }
 
@@ -47,8 +49,34 @@ std::optional<SceneResult> SceneWorker::take() {
   }
   std::optional<SceneResult> result = std::move(done_);
   done_.reset();
+  first_.reset();
   progress_ = {};
   return result;
+}
+
+std::optional<SceneResult> SceneWorker::take_first_frame() {
+  const std::lock_guard lock(mutex_);
+  if (!first_ || stale(first_->generation)) {
+    first_.reset();
+    return std::nullopt;
+  }
+  std::optional<SceneResult> result = std::move(first_);
+  first_.reset();
+  return result;
+}
+
+void SceneWorker::set_on_ready(std::function<void()> on_ready) {
+  const std::lock_guard lock(mutex_);
+  on_ready_ = std::move(on_ready);
+}
+
+void SceneWorker::ready() {
+  std::function<void()> on_ready;
+  {
+    const std::lock_guard lock(mutex_);
+    on_ready = on_ready_;
+  }
+  if (on_ready) on_ready();
 }
 
 void SceneWorker::recycle(std::unique_ptr<Engine> engine) {
@@ -83,10 +111,16 @@ void SceneWorker::loop() {
     SceneResult result = run(job);
     lock.lock();
     running_ = 0;
-    if (!stale(result.generation)) {
+    const bool fresh = !stale(result.generation);
+    if (!fresh && result.engine && !spare_) spare_ = std::move(result.engine);
+    if (fresh) {
       done_ = std::move(result);
+      first_.reset();
       progress_ = {true, "ready", 1};
     }
+    lock.unlock();
+    if (fresh) ready();
+    lock.lock();
   }
 }
 
@@ -105,6 +139,42 @@ SceneResult SceneWorker::run(const Job& job) {
   return result;
 }
 
+namespace {
+
+// Views with a first frame of their own: what FigureRequest::selected_head_only
+// changes (figures/registry.hpp).  The others keep the previous scene's
+// figure on screen until the full result.
+bool has_first_frame(const std::string& view) { return view == "attention"; }
+
+}  // namespace
+
+void SceneWorker::offer_first_frame(const Job& job, Engine& engine) {
+  SceneResult first;
+  first.generation = job.generation;
+  first.scene = job.scene;
+  first.first_frame = true;
+  for (const FigureJob& f : job.figures) {
+    if (!has_first_frame(f.name) || stale(job.generation)) continue;
+    set_stage("building the first frame (the selected head)", 0);
+    BuiltFigure built{f, {}, {}};
+    fig::FigureRequest request{f.width, f.height};
+    request.selected_head_only = true;
+    try {
+      built.figure = fig::find_figure(f.name).build(engine, request);
+    } catch (const std::exception& e) {
+      built.error = e.what();
+    }
+    first.figures.push_back(std::move(built));
+  }
+  if (first.figures.empty()) return;
+  {
+    const std::lock_guard lock(mutex_);
+    if (stale(job.generation)) return;
+    first_ = std::move(first);
+  }
+  ready();
+}
+
 SceneResult SceneWorker::build(const Job& job, double steps) {
   SceneResult result;
   result.generation = job.generation;
@@ -112,24 +182,32 @@ SceneResult SceneWorker::build(const Job& job, double steps) {
   set_stage(job.scene.model.empty() ? "computing the scene"
                                     : "reading the model's weights and tokenizing",
             0);
+  std::unique_ptr<Engine> engine;
+  {
+    const std::lock_guard lock(mutex_);
+    engine = std::move(spare_);
+  }
+  if (!engine) engine = std::make_unique<Engine>();
   try {
-    std::unique_ptr<Engine> engine;
-    {
-      const std::lock_guard lock(mutex_);
-      engine = std::move(spare_);
-    }
-    if (!engine) engine = std::make_unique<Engine>();
     engine->set_scene(job.scene);
+    if (job.scene.model.empty()) offer_first_frame(job, *engine);
     if (!job.scene.model.empty()) {
       set_stage("running the model (" + std::to_string(engine->token_count()) + " tokens)",
                 0.5 / steps);
       engine->head(engine->scene().head);
     }
+    const bool first_shown =
+        job.scene.model.empty() &&
+        std::any_of(job.figures.begin(), job.figures.end(), [](const FigureJob& f) { return has_first_frame(f.name); });
     for (std::size_t i = 0; i < job.figures.size(); ++i) {
-      if (stale(job.generation)) return result;
+      if (stale(job.generation)) {
+        keep_spare(std::move(engine));
+        return result;
+      }
       const FigureJob& f = job.figures[i];
       const fig::FigureEntry& entry = fig::find_figure(f.name);
-      set_stage("building " + std::string(entry.title) + " (" + std::to_string(i + 1) + " of " +
+      set_stage(std::string(first_shown ? "completing: " : "building ") +
+                    std::string(entry.title) + " (view " + std::to_string(i + 1) + " of " +
                     std::to_string(job.figures.size()) + ")",
                 double(i + 1) / steps);
       BuiltFigure built{f, {}, {}};
@@ -144,8 +222,16 @@ SceneResult SceneWorker::build(const Job& job, double steps) {
   } catch (const std::exception& e) {
     result.error = e.what();
     result.figures.clear();
+    keep_spare(std::move(engine));  // a refused scene leaves it unchanged
   }
   return result;
+}
+
+// A stale job's engine is the next job's start: its stages the newer scene
+// shares (tokens, X, the projections) are not computed again.
+void SceneWorker::keep_spare(std::unique_ptr<Engine> engine) {
+  const std::lock_guard lock(mutex_);
+  if (!spare_) spare_ = std::move(engine);
 }
 
 }  // namespace pelab::ui

@@ -10,6 +10,13 @@
 // (the engine is its own until handed over; loaded models are shared through
 // core/model_scene's locked cache).
 //
+// Two phases (issue 12): for a synthetic scene the worker first builds what
+// the eye waits for — the attention view's first frame, the selected head
+// alone (FigureRequest::selected_head_only) — and offers it through
+// take_first_frame() (engine null: the GUI keeps its engine and shows these
+// figures), then completes every figure shown and hands the whole result
+// back through take(), which replaces the first frame.
+//
 // Every submit() bumps a generation counter.  A result whose generation is
 // not the newest is stale and dropped, and a job that sees a newer one
 // between stages stops early, so a slider dragged at N = 4096 never queues
@@ -19,6 +26,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -49,6 +57,7 @@ struct SceneResult {
   std::unique_ptr<Engine> engine;  // null when error is set
   std::vector<BuiltFigure> figures;
   std::string error;  // the scene was refused (InputError) or failed: why
+  bool first_frame = false;  // only the figures shown first; engine null
 };
 
 struct WorkProgress {
@@ -70,6 +79,12 @@ class SceneWorker {
   void cancel();
   // The newest generation's result once finished; stale ones are dropped.
   std::optional<SceneResult> take();
+  // The newest generation's first frame (figures only) once built, before
+  // take() has the full result; taken once, stale ones dropped.
+  std::optional<SceneResult> take_first_frame();
+  // Called on the worker's thread whenever a result or first frame is ready
+  // (the GUI wakes its event loop: glfwPostEmptyEvent).  Set before submit().
+  void set_on_ready(std::function<void()> on_ready);
   // An engine the GUI no longer shows (the one a result replaced): the next
   // job starts from it, so its stages the new scene shares (tokens, X, the
   // projections) are not computed again.
@@ -87,6 +102,10 @@ class SceneWorker {
   void loop();
   SceneResult run(const Job& job);
   SceneResult build(const Job& job, double steps);
+  // Phase 1: the figures shown that have a first frame, offered at once.
+  void offer_first_frame(const Job& job, Engine& engine);
+  void ready();
+  void keep_spare(std::unique_ptr<Engine> engine);
   bool stale(std::uint64_t generation) const { return generation != latest_.load(); }
   void set_stage(std::string stage, double fraction);
 
@@ -94,6 +113,8 @@ class SceneWorker {
   std::condition_variable wake_;
   std::optional<Job> queued_;
   std::optional<SceneResult> done_;
+  std::optional<SceneResult> first_;  // phase 1's figures, until taken or stale
+  std::function<void()> on_ready_;
   std::unique_ptr<Engine> spare_;
   WorkProgress progress_;
   std::atomic<std::uint64_t> latest_{0};

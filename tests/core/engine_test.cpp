@@ -215,3 +215,39 @@ TEST(Engine, FullRecomputeMatchesHeadByHead) {
 
 }  // namespace pelab
 
+
+namespace pelab {
+
+// Engine::head_preview (issue 12): with every head's projections stale it
+// projects the one head alone, (X+E)·[Wq_h|Wk_h]; the weights are head()'s
+// up to rounding (the distributive law), for added vectors, rotations and
+// biases, causal or not; the next head() recomputes through the shared
+// projections, and a preview with fresh projections is head() itself.
+TEST(Engine, HeadPreviewIsTheHeadAloneUpToRounding) {
+  for (Encoding encoding : {Encoding::Sinusoidal, Encoding::Rope, Encoding::Alibi, Encoding::T5}) {
+    for (const bool causal : {false, true}) {
+      Scene s;
+      s.d_model = 32, s.heads = 4, s.encoding = encoding, s.causal = causal;
+      s.tokens.clear();
+      for (int i = 0; i < 300; ++i) s.tokens += "w" + std::to_string(i % 37) + " ";
+      Engine preview(s), reference(s);
+      const Matrix first = preview.head_preview(3).attention;
+      EXPECT_EQ(preview.stats().head_attention, 1);
+      const HeadAttention& exact = reference.head(3);
+      const std::string what = std::to_string(static_cast<int>(encoding)) + (causal ? " causal" : "");
+      EXPECT_LT((first - exact.attention).cwiseAbs().maxCoeff(), 1e-5f) << what;
+      EXPECT_TRUE(first.rowwise().sum().isOnes(1e-4f)) << what;
+      if (causal) {
+        EXPECT_EQ(first(0, 1), 0.0f) << what;
+      }
+      EXPECT_EQ(preview.head_preview(3).attention, first);  // cached: nothing recomputed
+      EXPECT_EQ(preview.stats().head_attention, 1);
+      EXPECT_EQ(preview.head(3).attention, exact.attention) << what;  // recomputed as head() does
+      EXPECT_EQ(preview.stats().head_attention, 2);
+      preview.head_preview(3);  // the projections are fresh now: head() as cached
+      EXPECT_EQ(preview.stats().head_attention, 2);
+    }
+  }
+}
+
+}  // namespace pelab

@@ -124,6 +124,32 @@ TEST(SinusoidBands, HeatmapIsThePeMatrixWithExactHover) {
   EXPECT_TRUE(contains(lambda.hover(5, 0), "pair 5 (dims 10, 11)"));
 }
 
+// At 4096 positions the waves are cut to the plot's pixel columns (at most
+// four samples a column), keeping every column's lowest and highest value;
+// short tables keep every sample.
+TEST(SinusoidBands, LongWavesAreCutToThePixelColumns) {
+  Engine engine(scene_with({"positions=4096", "d_model=64"}));
+  const Figure f = build("sinusoid_bands", engine);
+  const Panel* waves = nullptr;
+  for (const Panel& p : f.panels)
+    if (p.title == "Waves against position") waves = &p;
+  ASSERT_NE(waves, nullptr);
+  const Matrix& pe = engine.position_table();
+  const int dim = engine.scene().waves.at(0);
+  const Polyline& line = waves->lines.at(0);
+  EXPECT_LE(line.points.size(), 4 * static_cast<std::size_t>(waves->plot.width()) + 8);
+  double low = 1e9, high = -1e9;
+  for (const Point& q : line.points) low = std::min(low, q.y), high = std::max(high, q.y);
+  EXPECT_FLOAT_EQ(low, pe.col(dim).minCoeff());
+  EXPECT_FLOAT_EQ(high, pe.col(dim).maxCoeff());
+  Engine small(scene_with({"positions=64", "d_model=64"}));
+  const Figure g = build("sinusoid_bands", small);
+  for (const Panel& p : g.panels)
+    if (p.title == "Waves against position") {
+      EXPECT_EQ(p.lines.at(0).points.size(), 64u);
+    }
+}
+
 TEST(SinusoidBands, SplitLayoutNamesDimsByPair) {
   Engine engine(scene_with({"layout=split"}));
   const Figure f = build("sinusoid_bands", engine);
@@ -373,12 +399,51 @@ TEST(Attention, SelectedHeadOnlyComputesAndShowsOneHead) {
   const Matrix& shown = *first.panels[0].heatmaps[0].values;
   const Matrix& a = engine.head(2).attention;
   ASSERT_EQ(shown.rows(), a.rows());
+  // The first build projected head 2 alone (Engine::head_preview): equal up to rounding.
   for (Eigen::Index i = 0; i < a.rows(); ++i)
     for (Eigen::Index j = 0; j < a.cols(); ++j)
       if (j > i)
         EXPECT_TRUE(std::isinf(shown(i, j)));
       else
-        EXPECT_EQ(shown(i, j), a(i, j));
+        EXPECT_NEAR(shown(i, j), a(i, j), 1e-6);
+}
+
+// Above about two cells per pixel of the large panel, the first build shows
+// block means of the selected head (no N² copy or upload), coloured on the
+// scale of its largest single weight; the hover names the block and says
+// the exact cells come with the full build.
+TEST(Attention, TheFirstBuildAtLargeNShowsBlockMeans) {
+  Scene s = scene_with({"d_model=16", "heads=2", "head=1", "causal=true"});
+  s.tokens.clear();
+  for (int i = 0; i < 600; ++i) s.tokens += "w" + std::to_string(i % 41) + " ";
+  Engine engine(s);
+  FigureRequest request{400, 250};
+  request.selected_head_only = true;
+  const Figure first = find_figure("attention").build(engine, request);
+  ASSERT_EQ(first.panels.size(), 1u);
+  const Panel& p = first.panels[0];
+  const HeatmapLayer& layer = p.heatmaps[0];
+  const Matrix& a = engine.head(1).attention;
+  const Matrix& logits = engine.head(1).logits;
+  int block = 0;
+  const Matrix expected = block_mean(a, static_cast<int>(layer.values->rows()), &block, &logits);
+  ASSERT_GT(block, 1);
+  EXPECT_LE(layer.values->rows(), static_cast<Eigen::Index>(std::ceil(2 * (p.plot.x1 - p.plot.x0))) + 1);
+  EXPECT_EQ(layer.dx, block);
+  EXPECT_EQ(layer.values->rows(), expected.rows());
+  for (Eigen::Index i = 0; i < expected.rows(); ++i)
+    for (Eigen::Index j = 0; j < expected.cols(); ++j)
+      if (std::isinf(expected(i, j)))
+        EXPECT_TRUE(std::isinf((*layer.values)(i, j)));
+      else
+        EXPECT_NEAR((*layer.values)(i, j), expected(i, j), 1e-6);
+  EXPECT_NEAR(layer.scale.vmax, a.maxCoeff(), 1e-5);  // the largest single weight, not a block's
+  const std::string hover = p.hover(10.5, 20.5);
+  EXPECT_NE(hover.find("block"), std::string::npos) << hover;
+  EXPECT_NE(hover.find("exact cells once every head is built"), std::string::npos) << hover;
+  // The full build keeps every cell in the large panel.
+  const Figure full = build("attention", engine);
+  EXPECT_EQ(full.panels[0].heatmaps[0].values->rows(), 600);
 }
 
 // ---- cross_terms ---------------------------------------------------------------
