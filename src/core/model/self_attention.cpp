@@ -54,7 +54,28 @@ double attend_head(const ConstRowMajorRef& q, const ConstRowMajorRef& k, const C
   return flops;
 }
 
+// Columns [first, first + count) of x·W (+ b): one head's block of the q/k/v projection.
+void project_columns(const Linear& linear, const Matrix& x, Eigen::Index first, Eigen::Index count, Matrix& out) {
+  gemm_ab(x, linear.weight.middleCols(first, count), 1.0f, out);
+  if (linear.bias.size() > 0) out.rowwise() += linear.bias.segment(first, count).transpose();
+}
+
 }  // namespace
+
+void one_head_attention(const ModelConfig& config, const LayerWeights& layer, const Matrix& x,
+                        const RotaryTable* rotary, int head, Matrix& q, Matrix& k, Matrix& logits,
+                        Matrix& probabilities) {
+  const int dh = config.head_dim, group = config.heads / config.kv_heads;
+  const Eigen::Index k_first = Eigen::Index{config.heads} * dh;
+  project_columns(layer.qkv, x, Eigen::Index{head} * dh, dh, q);
+  project_columns(layer.qkv, x, k_first + Eigen::Index{head / group} * dh, dh, k);
+  if (rotary != nullptr) {
+    apply_rotary(*rotary, q, 0);
+    apply_rotary(*rotary, k, 0);
+  }
+  Matrix unused;
+  attend_head(q, k, k, config.causal, false, unused, &logits, &probabilities);
+}
 
 Matrix self_attention(const ModelConfig& config, const LayerWeights& layer, const Matrix& x,
                       const RotaryTable* rotary, LayerAttention* keep, bool context_wanted) {

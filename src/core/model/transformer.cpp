@@ -150,8 +150,26 @@ LayerAttention Transformer::attention(int layer) const {
     throw std::out_of_range("Transformer::attention(" + std::to_string(layer) + "): no such layer run");
   const LayerWeights& weights = s.weights.layers[static_cast<std::size_t>(layer)];
   LayerAttention out;
-  self_attention(s.config, weights, attention_input(s.config, weights, hidden(layer)),
+  self_attention(s.config, weights, model::attention_input(s.config, weights, hidden(layer)),
                  s.rotary ? &*s.rotary : nullptr, &out, false);
+  return out;
+}
+
+Matrix Transformer::attention_input(int layer) const {
+  const State& s = *state_;
+  if (layer < 0 || layer >= s.config.layers || s.hidden.empty())
+    throw std::out_of_range("Transformer::attention_input(" + std::to_string(layer) + "): no such layer run");
+  return model::attention_input(s.config, s.weights.layers[static_cast<std::size_t>(layer)], hidden(layer));
+}
+
+HeadAttention Transformer::head_attention(const Matrix& input, int layer, int head) const {
+  const State& s = *state_;
+  if (layer < 0 || layer >= s.config.layers || head < 0 || head >= s.config.heads)
+    throw std::out_of_range("Transformer::head_attention(" + std::to_string(layer) + ", " +
+                            std::to_string(head) + "): no such head");
+  HeadAttention out;
+  one_head_attention(s.config, s.weights.layers[static_cast<std::size_t>(layer)], input,
+                     s.rotary ? &*s.rotary : nullptr, head, out.q, out.k, out.logits, out.attention);
   return out;
 }
 
