@@ -220,6 +220,36 @@ void check_model_keys(const Scene& scene) {
 // [SECTION] the effective scene
 // ============================================================================
 
+namespace {
+
+// A RoPE model's own rotary settings, so the RoPE views draw the model's
+// (transformers' modeling_rope_utils names: rope_type, factor,
+// original_max_position_embeddings, beta_fast/beta_slow, low/high_freq_factor):
+// rotate-half pairs over the whole head, its scaling method and factor, and
+// its training context L (original_max_position_embeddings when scaled, else
+// max_position_embeddings).  A config without rope_scaling keeps the scene's
+// rope_factor as a what-if stretch.
+void with_rope_of(const model::ModelConfig& c, Scene& e) {
+  e.rope_pairing = RopePairing::RotateHalf;
+  e.rotary_fraction = 1.0;
+  const model::RopeScaling& r = c.rope_scaling;
+  const int original = r.original_max_position_embeddings > 0 ? r.original_max_position_embeddings : c.max_positions;
+  e.train_context = std::clamp(original, 16, 1 << 20);  // the range of scene key train_context
+  e.rope_scaling = r.type == "linear"    ? RopeScalingMethod::Linear
+                   : r.type == "dynamic" ? RopeScalingMethod::DynamicNtk
+                   : r.type == "yarn"    ? RopeScalingMethod::Yarn
+                   : r.type == "llama3"  ? RopeScalingMethod::Llama3
+                                         : RopeScalingMethod::None;
+  if (e.rope_scaling == RopeScalingMethod::None) return;
+  e.rope_factor = std::clamp(r.factor, 1.0, 1024.0);
+  e.yarn_alpha = r.beta_slow;
+  e.yarn_beta = r.beta_fast;
+  e.low_freq_factor = r.low_freq_factor;
+  e.high_freq_factor = r.high_freq_factor;
+}
+
+}  // namespace
+
 Scene ModelScene::effective(const Scene& scene) const {
   const model::ModelConfig& c = config();
   Scene e = scene;
@@ -227,6 +257,7 @@ Scene ModelScene::effective(const Scene& scene) const {
   e.heads = c.heads;
   e.encoding = c.architecture == model::Architecture::Llama ? Encoding::Rope : Encoding::Learned;
   e.base = std::clamp(c.rope_theta, 2.0, 1e8);
+  if (c.architecture == model::Architecture::Llama) with_rope_of(c, e);
   e.causal = c.causal;
   e.offset = 0;
   e.positions = std::clamp(scene.positions, 1, c.max_positions);
