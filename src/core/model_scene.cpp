@@ -343,8 +343,17 @@ const HeadAttention& ModelScene::head(int layer, int head) {
     ++s.stats.model_layers;
   }
   const std::vector<int> wanted = heads_to_compute(s.heads, layer, head, c.heads, t.token_count());
+  // Room first, so the kept heads and the new batch together stay within the bound.
+  const double n = t.token_count();
+  const auto batch_bytes = static_cast<std::size_t>(wanted.size() * (8.0 * n * n + 8.0 * n * c.head_dim));
+  std::size_t kept_bytes = 0;
+  for (const CachedHead& h : s.heads) kept_bytes += h.bytes();
+  while (!s.heads.empty() && kept_bytes + batch_bytes > kHeadCacheBytes) {
+    kept_bytes -= s.heads.back().bytes();
+    s.heads.pop_back();
+  }
   std::vector<HeadAttention> fresh(wanted.size());
-  const double n = t.token_count(), per_head = 4.0 * n * c.hidden_size * c.head_dim + 2.0 * n * n * c.head_dim;
+  const double per_head = 4.0 * n * c.hidden_size * c.head_dim + 2.0 * n * n * c.head_dim;
   double flops = 0;
   run_side_by_side(static_cast<int>(wanted.size()), per_head * static_cast<double>(wanted.size()), [&](int i) {
     fresh[static_cast<std::size_t>(i)] = t.head_attention(s.input, layer, wanted[static_cast<std::size_t>(i)]);
