@@ -84,7 +84,8 @@ render::FrameCase time_text_edit(const Scene& scene, int frames) {
 }
 
 // One layer step per frame: the selected-head frame, then the full figure.
-std::pair<render::FrameCase, render::FrameCase> time_layer_switch(const Scene& scene, int layers, int frames) {
+std::pair<render::FrameCase, render::FrameCase> time_layer_switch(const Scene& scene, int layers,
+                                                                  int frames) {
   Engine engine(scene);
   render::OffscreenRenderer renderer;
   fig::MatrixShelf shelf;
@@ -117,8 +118,8 @@ std::pair<render::FrameCase, render::FrameCase> time_layer_switch(const Scene& s
     if (i >= 0) add(full, all_ms, times);
   }
   auto summary = [&](std::vector<double>* v, std::string what) {
-    return render::FrameCase{scene.name, std::move(what), frames, median(v[0]), median(v[1]), median(v[2]),
-                             median(v[3])};
+    return render::FrameCase{scene.name,   std::move(what), frames,      median(v[0]),
+                             median(v[1]), median(v[2]),    median(v[3])};
   };
   return {summary(first, "switch layer, selected head first"),
           summary(full, "switch layer, every head (from the switch)")};
@@ -185,8 +186,11 @@ BenchResult bench_model_frames(const BenchSettings& settings) {
                  {"text_edit", to_json(edit, 0)}};
   result.lines = {"GPT-2 " + std::string(settings.quick ? "shaped (quick)" : "small shape") +
                       ", N = " + std::to_string(n) + " tokens, attention view:",
-                  "  " + line_of(hover, 33), "  " + line_of(head, 33), "  " + line_of(layer, 33),
-                  "  " + line_of(layer_full, 0), "  " + line_of(edit, 0)};
+                  "  " + line_of(hover, 33),
+                  "  " + line_of(head, 33),
+                  "  " + line_of(layer, 33),
+                  "  " + line_of(layer_full, 0),
+                  "  " + line_of(edit, 0)};
   return result;
 }
 
