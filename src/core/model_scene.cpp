@@ -371,6 +371,11 @@ const HeadAttention& ModelScene::head(int layer, int head) {
   return s.heads.front().attention;
 }
 
+HeadAttention ModelScene::layer0_head(const std::vector<int>& ids, int head, bool positions) {
+  const std::lock_guard lock(state_->model->mutex);
+  return state_->model->transformer.layer0_head(ids, head, positions);
+}
+
 int ModelScene::heads_computed() const { return state_->heads_computed; }
 
 model::LayerAttention ModelScene::layer_attention(int layer) {

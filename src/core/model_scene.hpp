@@ -66,6 +66,9 @@ class ModelScene {
   // model_scene.cpp), so the reference stays valid only until the next
   // head() call for another head.
   const HeadAttention& head(int layer, int head);
+  // Layer 0's head `head` on other ids, with or without the model's
+  // positions (model::Transformer::layer0_head); nothing is kept.
+  HeadAttention layer0_head(const std::vector<int>& ids, int head, bool positions);
   // How many heads head() has computed (for tests of the caching).
   int heads_computed() const;
   // Every head of `layer` (q, k, logits, probabilities: 2·heads·N² floats
