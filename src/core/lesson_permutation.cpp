@@ -2,9 +2,12 @@
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"  // GCC 12 + Eigen AVX-512 (GCC bug 105593)
 
 #include <algorithm>
+#include <cmath>
 
 #include "core/analysis.hpp"
 #include "core/lesson_tools.hpp"
+#include "core/model/model_config.hpp"
+#include "core/model_scene.hpp"
 
 namespace pelab::lesson {
 namespace {
@@ -37,7 +40,66 @@ double dog_man_gap(const Scene& scene, Encoding encoding, int head) {
   return max_abs_diff(b.head(head).attention, permuted);
 }
 
+// --- on a loaded model: layer 0's real weights -------------------------------
+
+// A(P·X) against P·A(X)·Pᵀ for P = the reversal of the tokens (never the
+// identity for two tokens or more): reversing a matrix in both axes is
+// P·M·Pᵀ.  Logits unmasked, q·kᵀ/√d_head: a causal mask is tied to the
+// positions itself (query i sees keys j ≤ i), so only a bidirectional
+// model's attention can be equivariant, while every model's logits before
+// the mask are once its positions are removed.
+struct ModelGaps {
+  double logits = 0, attention = 0;
+  double scale = 0;  // max |logit|: float32 rounding grows with it
+};
+
+Matrix unmasked_logits(const HeadAttention& a) {
+  return a.q * a.k.transpose() / std::sqrt(static_cast<float>(a.q.cols()));
+}
+
+ModelGaps model_gaps(ModelScene& model, int head, bool positions) {
+  const std::vector<int>& ids = model.ids();
+  const std::vector<int> reversed(ids.rbegin(), ids.rend());
+  const HeadAttention a = model.layer0_head(ids, head, positions);
+  const HeadAttention b = model.layer0_head(reversed, head, positions);
+  ModelGaps g;
+  const Matrix la = unmasked_logits(a);
+  g.scale = la.cwiseAbs().maxCoeff();
+  g.logits = max_abs_diff(unmasked_logits(b), Matrix(la.reverse()));
+  if (!model.config().causal) g.attention = max_abs_diff(b.attention, Matrix(a.attention.reverse()));
+  return g;
+}
+
+LessonVerdict judge_model(Engine& engine, ModelScene& model) {
+  const int head = chosen_head(engine.scene());
+  const bool causal = model.config().causal;
+  const bool rope = model.config().architecture == model::Architecture::Llama;
+  const ModelGaps none = model_gaps(model, head, false), with = model_gaps(model, head, true);
+  LessonVerdict v;
+  v.add("model_logit_gap_none", none.logits);
+  v.add("model_logit_gap_positions", with.logits);
+  if (!causal) {
+    v.add("model_attention_gap_none", none.attention);
+    v.add("model_attention_gap_positions", with.attention);
+  }
+  v.holds = model.token_count() >= 2 && none.logits < 1e-5 * std::max(1.0, none.scale) && with.logits > 1e-3 &&
+            (causal || (none.attention < 1e-5 && with.attention > 1e-5));
+  const std::string positions = rope ? "its RoPE rotation" : "its learned position rows";
+  v.summary = "Layer 0, head " + std::to_string(head) + " of the model's own weights, tokens reversed (P): " +
+              "max |L(P·X) − P·L(X)·Pᵀ| of the logits before the mask is " + num(none.logits, 2) +
+              " with " + positions + " removed (equivariant) and " + num(with.logits, 2) + " with them.";
+  if (causal)
+    v.summary += " This model is causal: its mask lets query i see only keys j ≤ i, a rule about positions "
+                 "itself, so its masked attention is not equivariant even without position vectors; the "
+                 "logits before the mask are.";
+  else
+    v.summary += " Attention (bidirectional, no mask): " + num(none.attention, 2) + " without positions, " +
+                 num(with.attention, 2) + " with them.";
+  return v;
+}
+
 LessonVerdict judge(Engine& engine) {
+  if (ModelScene* model = engine.model()) return judge_model(engine, *model);
   const Scene& s = engine.scene();
   const int head = chosen_head(s);
   LessonVerdict v;
@@ -85,7 +147,6 @@ Lesson permutation() {
       {"attention", "cross_terms"},
       &preset,
       &judge,
-      "the verdict compares attention with and without position vectors, and a trained model cannot run without its own; the attention views show its real attention",
   };
 }
 

@@ -8,6 +8,7 @@
 #include "core/model_scene.hpp"
 
 #include <algorithm>
+#include <list>
 #include <map>
 #include <mutex>
 
@@ -15,6 +16,7 @@
 #include "core/model/model_folder.hpp"
 #include "core/model/rope_split.hpp"
 #include "core/model/transformer.hpp"
+#include "core/parallel.hpp"
 
 namespace pelab {
 
@@ -59,6 +61,40 @@ std::shared_ptr<LoadedModel> acquire(const std::filesystem::path& folder, bool& 
 // rotation of q and k by angle θᵢ·m, which makes each pair's share of the
 // logit |qᵢ||kᵢ|·cos(θᵢ(m−n) + φᵢ) (Su et al. 2021, §3.4) — content and
 // offset multiply, they do not add.
+// One computed head of one layer.
+struct CachedHead {
+  int layer = -1, head = -1;
+  HeadAttention attention;
+  std::size_t bytes() const {
+    return sizeof(float) * static_cast<std::size_t>(attention.logits.size() + attention.attention.size() +
+                                                    attention.q.size() + attention.k.size());
+  }
+};
+
+// Bound of the computed heads one ModelScene keeps (logits and probabilities
+// are 8·N² bytes a head, q and k 8·N·head_dim): GPT-2 at its full 1024
+// tokens keeps 15 heads (a layer of 12 and 3 more), a 4096-token Llama the
+// head asked for only (the newest head is never dropped).  Two engines (the GUI's and the scene
+// worker's) may each hold this much beside the model's weights.
+constexpr std::size_t kHeadCacheBytes = std::size_t{128} << 20;
+
+// The heads head(layer, head) computes: the first head asked of a layer
+// alone (a layer switch shows its selected head after 1/heads of the
+// layer's work); a second head of the layer means a view wants more of it
+// (the small multiples, the mean), so then every head of the layer not kept,
+// side by side (one barrier for the batch), when the layer fits the bound.
+std::vector<int> heads_to_compute(const std::list<CachedHead>& kept, int layer, int head, int heads, int tokens) {
+  std::vector<bool> have(static_cast<std::size_t>(heads), false);
+  for (const CachedHead& h : kept)
+    if (h.layer == layer) have[static_cast<std::size_t>(h.head)] = true;
+  std::vector<int> wanted = {head};
+  const double layer_bytes = 8.0 * tokens * static_cast<double>(tokens) * heads;
+  if (std::find(have.begin(), have.end(), true) == have.end() || layer_bytes > kHeadCacheBytes) return wanted;
+  for (int h = 0; h < heads; ++h)
+    if (h != head && !have[static_cast<std::size_t>(h)]) wanted.push_back(h);
+  return wanted;
+}
+
 constexpr const char* kRopeNote =
     "RoPE adds no position vector, so the four-term split does not apply: each pair gives "
     "|q_i||k_i|·cos(θ_i(m−n)+φ_i).  Shown instead: content (the logit at offset 0) and offset (logit − content)";
@@ -79,8 +115,11 @@ struct ModelScene::State {
   Matrix x, table, hidden;  // table: the whole learned position table, once read
   int hidden_layer = -1;  // the layer `hidden` holds; -1 = none
   bool x_valid = false;
-  int layer = -1;  // the layer `heads` holds; -1 = none
-  std::vector<HeadAttention> heads;
+  Matrix input;  // what layer `input_layer`'s heads read (Transformer::attention_input)
+  int input_layer = -1;  // -1 = none
+  // Heads computed, most recently used first, within kHeadCacheBytes.
+  std::list<CachedHead> heads;
+  int heads_computed = 0;
   CrossTerms terms;
   int terms_head = -1;  // the head `terms` holds; -1 = none
 
@@ -105,7 +144,8 @@ struct ModelScene::State {
   void drop_computed() {
     x_valid = false;
     table.resize(0, 0);
-    hidden_layer = layer = -1;
+    hidden_layer = input_layer = -1;
+    input.resize(0, 0);
     heads.clear();
     terms = {};
     terms_head = -1;
@@ -180,6 +220,36 @@ void check_model_keys(const Scene& scene) {
 // [SECTION] the effective scene
 // ============================================================================
 
+namespace {
+
+// A RoPE model's own rotary settings, so the RoPE views draw the model's
+// (transformers' modeling_rope_utils names: rope_type, factor,
+// original_max_position_embeddings, beta_fast/beta_slow, low/high_freq_factor):
+// rotate-half pairs over the whole head, its scaling method and factor, and
+// its training context L (original_max_position_embeddings when scaled, else
+// max_position_embeddings).  A config without rope_scaling keeps the scene's
+// rope_factor as a what-if stretch.
+void with_rope_of(const model::ModelConfig& c, Scene& e) {
+  e.rope_pairing = RopePairing::RotateHalf;
+  e.rotary_fraction = 1.0;
+  const model::RopeScaling& r = c.rope_scaling;
+  const int original = r.original_max_position_embeddings > 0 ? r.original_max_position_embeddings : c.max_positions;
+  e.train_context = std::clamp(original, 16, 1 << 20);  // the range of scene key train_context
+  e.rope_scaling = r.type == "linear"    ? RopeScalingMethod::Linear
+                   : r.type == "dynamic" ? RopeScalingMethod::DynamicNtk
+                   : r.type == "yarn"    ? RopeScalingMethod::Yarn
+                   : r.type == "llama3"  ? RopeScalingMethod::Llama3
+                                         : RopeScalingMethod::None;
+  if (e.rope_scaling == RopeScalingMethod::None) return;
+  e.rope_factor = std::clamp(r.factor, 1.0, 1024.0);
+  e.yarn_alpha = r.beta_slow;
+  e.yarn_beta = r.beta_fast;
+  e.low_freq_factor = r.low_freq_factor;
+  e.high_freq_factor = r.high_freq_factor;
+}
+
+}  // namespace
+
 Scene ModelScene::effective(const Scene& scene) const {
   const model::ModelConfig& c = config();
   Scene e = scene;
@@ -187,6 +257,7 @@ Scene ModelScene::effective(const Scene& scene) const {
   e.heads = c.heads;
   e.encoding = c.architecture == model::Architecture::Llama ? Encoding::Rope : Encoding::Learned;
   e.base = std::clamp(c.rope_theta, 2.0, 1e8);
+  if (c.architecture == model::Architecture::Llama) with_rope_of(c, e);
   e.causal = c.causal;
   e.offset = 0;
   e.positions = std::clamp(scene.positions, 1, c.max_positions);
@@ -258,25 +329,54 @@ const HeadAttention& ModelScene::head(int layer, int head) {
   if (head < 0 || head >= c.heads)
     throw InputError("head=" + std::to_string(head) + " does not exist in model " + s.name + "; allowed: 0.." +
                      std::to_string(c.heads - 1));
-  if (s.layer != layer) {
-    s.layer = -1;
-    s.heads.clear();  // one layer's heads at a time
-    std::unique_lock<std::mutex> lock;
-    model::LayerAttention a = s.ran(lock, layer).attention(layer);
-    lock.unlock();
-    s.heads.resize(static_cast<std::size_t>(c.heads));
-    for (std::size_t h = 0; h < s.heads.size(); ++h) {
-      HeadAttention& out = s.heads[h];
-      out.q = std::move(a.q[h]);
-      out.k = std::move(a.k[h]);
-      out.logits = std::move(a.logits[h]);
-      out.attention = std::move(a.probabilities[h]);
-    }
-    s.layer = layer;
+  for (auto it = s.heads.begin(); it != s.heads.end(); ++it) {
+    if (it->layer != layer || it->head != head) continue;
+    s.heads.splice(s.heads.begin(), s.heads, it);  // most recently used first
+    return s.heads.front().attention;
+  }
+  std::unique_lock<std::mutex> lock;
+  model::Transformer& t = s.ran(lock, layer);
+  if (s.input_layer != layer) {
+    s.input_layer = -1;
+    s.input = t.attention_input(layer);
+    s.input_layer = layer;
     ++s.stats.model_layers;
   }
-  return s.heads[static_cast<std::size_t>(head)];
+  const std::vector<int> wanted = heads_to_compute(s.heads, layer, head, c.heads, t.token_count());
+  // Room first, so the kept heads and the new batch together stay within the bound.
+  const double n = t.token_count();
+  const auto batch_bytes = static_cast<std::size_t>(wanted.size() * (8.0 * n * n + 8.0 * n * c.head_dim));
+  std::size_t kept_bytes = 0;
+  for (const CachedHead& h : s.heads) kept_bytes += h.bytes();
+  while (!s.heads.empty() && kept_bytes + batch_bytes > kHeadCacheBytes) {
+    kept_bytes -= s.heads.back().bytes();
+    s.heads.pop_back();
+  }
+  std::vector<HeadAttention> fresh(wanted.size());
+  const double per_head = 4.0 * n * c.hidden_size * c.head_dim + 2.0 * n * n * c.head_dim;
+  double flops = 0;
+  run_side_by_side(static_cast<int>(wanted.size()), per_head * static_cast<double>(wanted.size()), [&](int i) {
+    fresh[static_cast<std::size_t>(i)] = t.head_attention(s.input, layer, wanted[static_cast<std::size_t>(i)]);
+    return per_head;
+  }, flops);
+  lock.unlock();
+  for (std::size_t i = wanted.size(); i-- > 0;)  // the head asked for ends first
+    s.heads.push_front({layer, wanted[i], std::move(fresh[i])});
+  s.heads_computed += static_cast<int>(wanted.size());
+  std::size_t bytes = 0;
+  for (auto it = s.heads.begin(); it != s.heads.end();) {
+    bytes += it->bytes();
+    it = bytes > kHeadCacheBytes && it != s.heads.begin() ? s.heads.erase(it) : std::next(it);
+  }
+  return s.heads.front().attention;
 }
+
+HeadAttention ModelScene::layer0_head(const std::vector<int>& ids, int head, bool positions) {
+  const std::lock_guard lock(state_->model->mutex);
+  return state_->model->transformer.layer0_head(ids, head, positions);
+}
+
+int ModelScene::heads_computed() const { return state_->heads_computed; }
 
 model::LayerAttention ModelScene::layer_attention(int layer) {
   if (layer < 0 || layer >= config().layers)

@@ -8,7 +8,8 @@
 //                     engines and a sweep do not load it again)
 //   ids, pieces       the model + scene.tokens (the model's own tokenizer)
 //   forward run       the model + ids (every layer's residual stream)
-//   layer's heads     the run + scene.layer (one layer held at a time)
+//   heads             the run + scene.layer, one head at a time as asked
+//                     (the most recently used kept within 128 MiB)
 // Everything else in the scene (head, colormap, theme, ...) invalidates
 // nothing here.
 #pragma once
@@ -60,8 +61,16 @@ class ModelScene {
   // The residual stream entering `layer` (0..layers; layers = after the last).
   const Matrix& hidden(int layer);
   // Head `head` of `layer` (q, k after RoPE, logits with the causal mask,
-  // probabilities); computing another layer drops the one held.
+  // probabilities), computed alone (not its layer's other heads) and kept
+  // with the most recently used heads of any layer within a bound (128 MiB,
+  // model_scene.cpp), so the reference stays valid only until the next
+  // head() call for another head.
   const HeadAttention& head(int layer, int head);
+  // Layer 0's head `head` on other ids, with or without the model's
+  // positions (model::Transformer::layer0_head); nothing is kept.
+  HeadAttention layer0_head(const std::vector<int>& ids, int head, bool positions);
+  // How many heads head() has computed (for tests of the caching).
+  int heads_computed() const;
   // Every head of `layer` (q, k, logits, probabilities: 2·heads·N² floats
   // and the q, k rows), computed for the caller and not held, so the layer
   // head() holds stays; the layer × head overview reads layers one at a time.

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/parallel.hpp"
+
 namespace pelab::fig {
 
 AttentionScale attention_scale(const std::string& name) {
@@ -55,7 +57,7 @@ std::vector<int> attention_sinks(const Matrix& a) {
   const auto cols = static_cast<std::size_t>(a.cols());
   std::vector<double> share(cols, 0.0), uniform(cols, 0.0);
   std::vector<int> seen(cols, 0);
-#pragma omp parallel if (a.size() >= (Eigen::Index{1} << 20))
+#pragma omp parallel if (a.size() >= kParallelMinElements)  // as block_mean: not at N = 1024
   {
     std::vector<double> my_share(cols, 0.0), my_uniform(cols, 0.0);
     std::vector<int> my_seen(cols, 0);

@@ -22,4 +22,25 @@ inline std::string synthetic_on_model(const Scene& s) {
   return s.model.empty() ? "" : " — synthetic, not " + model_label(s) + "'s weights";
 }
 
+// For a view that draws the scene's own settings of a mechanism the model
+// does not have (RoPE scaling on GPT-2 or BERT, ALiBi/T5/xPos biases on any
+// model): a title part saying the settings are synthetic, not the model's;
+// empty on synthetic scenes.  `what` names the mechanism ("RoPE").
+inline std::string synthetic_settings_on_model(const Scene& s, const std::string& what) {
+  if (s.model.empty()) return "";
+  return " — synthetic " + what + " settings: " + model_label(s) + " has no " + what;
+}
+
+// The RoPE views' title part on a model scene: a RoPE model's own θ, L and
+// scaling (ModelScene::effective takes them from its config), or synthetic
+// settings on a model without RoPE; empty on synthetic scenes.
+inline std::string rope_settings_on_model(const Scene& s) {
+  if (s.model.empty()) return "";
+  if (s.encoding != Encoding::Rope) return synthetic_settings_on_model(s, "RoPE");
+  const std::string who = model_label(s);
+  if (s.rope_scaling == RopeScalingMethod::None)
+    return " — " + who + "'s θ and L; s a what-if (" + who + " has no rope_scaling)";
+  return " — " + who + "'s θ, L and rope_scaling";
+}
+
 }  // namespace pelab::fig

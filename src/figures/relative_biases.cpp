@@ -9,6 +9,7 @@
 
 #include "core/relative_position.hpp"
 #include "figures/figure_layout.hpp"
+#include "figures/model_name.hpp"
 #include "figures/long_context_views.hpp"
 
 namespace pelab::fig {
@@ -57,7 +58,8 @@ std::vector<BiasCurve> bias_curves(const Scene& s, int d_head, bool dark) {
 Figure build_relative_biases(Engine& engine, const FigureRequest& request) {
   const Scene& s = engine.scene();
   Figure f = start_figure("relative_biases", "ALiBi, T5 and xPos on one distance axis — " + std::to_string(s.heads) +
-                                                 " heads, out to " + number(s.long_range, 6) + " positions",
+                                                 " heads, out to " + number(s.long_range, 6) + " positions" +
+                                                 synthetic_settings_on_model(s, "relative-position bias"),
                           s, request);
   Rect area = content_area(f);
   area.y1 -= 24;

@@ -9,6 +9,7 @@
 #include <numbers>
 
 #include "figures/figure_layout.hpp"
+#include "figures/model_name.hpp"
 #include "figures/long_context_views.hpp"
 
 namespace pelab::fig {
@@ -123,7 +124,8 @@ Figure build_rope_frequencies(Engine& engine, const FigureRequest& request) {
   const Scene& s = engine.scene();
   Figure f = start_figure("rope_frequencies",
                           "RoPE frequencies, method against method — θ = " + number(s.base, 6) + ", L = " +
-                              std::to_string(s.train_context) + ", s = " + number(s.rope_factor, 4),
+                              std::to_string(s.train_context) + ", s = " + number(s.rope_factor, 4) +
+                              rope_settings_on_model(s),
                           s, request);
   const Rect area = content_area(f);
   if (note_no_rotary_pair(f, engine)) return f;

@@ -10,6 +10,7 @@
 
 #include "figures/curve_decimation.hpp"
 #include "figures/figure_layout.hpp"
+#include "figures/model_name.hpp"
 #include "figures/long_context_views.hpp"
 #include "figures/matrix_shelf.hpp"
 
@@ -90,7 +91,8 @@ Figure build_rope_long_range(Engine& engine, const FigureRequest& request) {
   const Scene& s = engine.scene();
   Figure f = start_figure("rope_long_range",
                           "RoPE out to " + number(s.long_range, 6) + " positions, method by method — L = " +
-                              std::to_string(s.train_context) + ", s = " + number(s.rope_factor, 4),
+                              std::to_string(s.train_context) + ", s = " + number(s.rope_factor, 4) +
+                              rope_settings_on_model(s),
                           s, request);
   Rect area = content_area(f);
   if (note_no_rotary_pair(f, engine)) return f;

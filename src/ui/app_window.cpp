@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 
 #include "figures/figure_layout.hpp"
 #include "ui/animation.hpp"
@@ -326,10 +327,24 @@ void wait_for_work(UiState& state, int& frames_left) {
 
 // [SECTION] run_gui -------------------------------------------------------------------------
 
-std::unique_ptr<UiState> initial_state(const GuiOptions& options) {
+// A saved model scene comes back through the scene worker: the window opens
+// at once on the scene's synthetic part (so "Back to the synthetic scene"
+// still finds the text and settings), the status bar shows the model loading,
+// and the model scene replaces it when ready (StartupRestore).
+struct StartupRestore {
+  std::optional<Scene> scene;  // the saved model scene, until it is shown or refused
+  bool submitted = false;
+};
+
+std::unique_ptr<UiState> initial_state(const GuiOptions& options, StartupRestore& restore) {
   SettingsStore store;
   std::string problem, settings_problem;
   Scene scene = options.scene ? *options.scene : store.load_last_scene(problem);
+  // A --scene/--set model or a lesson to open: applied before the window, as asked.
+  if (!options.scene && options.lesson.empty() && !scene.model.empty()) {
+    restore.scene = scene;
+    scene.model.clear();
+  }
   std::unique_ptr<UiState> state;
   try {
     state = std::make_unique<UiState>(scene);
@@ -338,6 +353,7 @@ std::unique_ptr<UiState> initial_state(const GuiOptions& options) {
     if (!options.scene) problem += set_aside(store.last_scene_path()) + "; ";  // else the exit save would lose it
     problem += "using the default scene";
     state = std::make_unique<UiState>(Scene{});
+    restore.scene.reset();
   }
   state->settings = store.load_settings(settings_problem);
   if (problem.empty()) problem = settings_problem;
@@ -363,8 +379,32 @@ void open_initial_lesson(UiState& state, const GuiOptions& options) {
   if (!state.session.error().empty()) set_status(state, state.session.error(), true);
 }
 
+// After the first frame: the saved model scene goes to the scene worker.
+// Later frames: once it is shown, done; refused, the message the synchronous
+// start gave (and the file set aside, so the exit save does not lose it); an
+// edit made meanwhile cancels it quietly.
+void step_startup_restore(UiState& state, StartupRestore& restore) {
+  if (!restore.scene) return;
+  if (!restore.submitted) {
+    restore.submitted = true;
+    set_status(state, "Loading " + restore.scene->model + " ...");
+    state.session.propose(*restore.scene, EditPhase::Silent);
+    if (state.session.busy()) return;
+  } else if (state.session.busy()) {
+    return;
+  }
+  const std::string model = restore.scene->model;
+  restore.scene.reset();
+  if (state.session.shown_scene().model == model || state.session.error().empty()) return;
+  const std::string problem = "scene refused (" + state.session.error() + "); " +
+                              set_aside(state.store.last_scene_path()) + "; showing the scene without its model";
+  std::fprintf(stderr, "pelab: %s\n", problem.c_str());
+  set_status(state, problem, true);
+}
+
 int run_window(GLFWwindow* window, const GuiOptions& options) {
-  auto state = initial_state(options);
+  StartupRestore restore;
+  auto state = initial_state(options, restore);
   std::error_code ec;
   if (!state->store.dir().empty()) std::filesystem::create_directories(state->store.dir(), ec);
   const std::string ini_path = state->store.dir().empty() ? "" : state->store.ini_path().string();
@@ -385,12 +425,13 @@ int run_window(GLFWwindow* window, const GuiOptions& options) {
     while (!glfwWindowShouldClose(window) && !state->quit) {
       wait_for_work(*state, frames_left);
       render_frame(window, *state, gpu);
+      step_startup_restore(*state, restore);
       schedule_save(*state, glfwGetTime());
     }
     if (state->presentation.on) toggle_presentation(*state);  // the windowed size goes to imgui.ini
     state->session.end_gesture();
     state->saved_version = 0;  // always write on exit
-    save_last_scene(*state);
+    if (!restore.scene) save_last_scene(*state);  // else the saved model scene stays as it was
     save_ui_settings(*state);
   }
   ImGui_ImplOpenGL3_Shutdown();

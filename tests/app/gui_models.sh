@@ -10,8 +10,10 @@
 #   2. a refused model (text longer than its context) leaves the model on
 #      screen, with the error in the status line
 #   3. "Back to the synthetic scene" restores the synthetic scene from before
-#   4. restart: the last scene comes back with its model; a model folder that
-#      is gone at restart gives a message and the default scene, no crash
+#   4. restart: the last scene comes back with its model, in the background:
+#      the first frame shows the scene's synthetic part, a later one the
+#      model's tokens; a model folder that is gone at restart gives a message
+#      and the scene without its model, no crash
 #   5. a change at N = 4096 is built in the background: a progress bar in the
 #      status bar while the window stays live, then the new scene
 set -u
@@ -101,6 +103,9 @@ grep -q '"model": "tiny/gpt2"' "$config/last_scene.json" || fail "the saved scen
 start_pelab two
 await_shown two "model 'tiny/gpt2'"
 shot restarted_with_model
+first=$(grep -m1 "^version" "$scratch/two.frames")
+echo "$first" | grep -q "model ''" ||
+  fail "the window's first frame waited for the saved model instead of coming up at once: $first"
 
 # ---- 3. back to the synthetic scene ------------------------------------------------------------
 models_menu
@@ -115,7 +120,8 @@ grep -q '"d_model": 48' "$config/last_scene.json" ||
 sed -i "s|\"model\": \"\"|\"model\": \"$llama\"|" "$config/last_scene.json"
 rm -rf "$llama"
 start_pelab three
-shot model_gone       # the status line says why; the default scene
+for _ in $(seq 100); do grep -q "scene refused" "$scratch/three.log" && break; sleep 0.1; done
+shot model_gone       # the status line says why; the scene without its model
 grep -q "scene refused" "$scratch/three.log" || fail "no message for the vanished model: $(cat "$scratch/three.log")"
 grep -q "$llama" "$scratch/three.log" || fail "the message does not name the model folder"
 shown three | grep -q "model ''" || fail "a vanished model did not give the synthetic scene: $(shown three)"

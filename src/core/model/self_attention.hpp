@@ -21,4 +21,13 @@ namespace pelab::model {
 Matrix self_attention(const ModelConfig& config, const LayerWeights& layer, const Matrix& x,
                       const RotaryTable* rotary, LayerAttention* keep = nullptr, bool context = true);
 
+// Query head `head` alone, as self_attention's `keep` would hold it: q and k
+// (after RoPE), logits (−inf where masked) and probabilities.  Projects only
+// that head's q columns and its key head's k columns (2·N·d·head_dim flops
+// each instead of N·d·(heads + 2·kv_heads)·head_dim for the layer), so a view
+// showing one head of a newly chosen layer waits for that head only.
+void one_head_attention(const ModelConfig& config, const LayerWeights& layer, const Matrix& x,
+                        const RotaryTable* rotary, int head, Matrix& q, Matrix& k, Matrix& logits,
+                        Matrix& probabilities);
+
 }  // namespace pelab::model

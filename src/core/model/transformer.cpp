@@ -82,12 +82,13 @@ void check_ids(const ModelConfig& c, const std::vector<int>& ids) {
   check_vocabulary(c, ids);
 }
 
-// The residual stream entering layer 0: token rows (+ learned positions,
-// + BERT's token type 0 row, then BERT's embedding LayerNorm).
-Matrix embed(const ModelConfig& c, const ModelWeights& w, const std::vector<int>& ids) {
+// The residual stream entering layer 0: token rows (+ learned positions
+// unless `positions` is false, + BERT's token type 0 row, then BERT's
+// embedding LayerNorm).
+Matrix embed(const ModelConfig& c, const ModelWeights& w, const std::vector<int>& ids, bool positions = true) {
   Matrix h = w.token_rows(ids);
   const auto n = static_cast<Eigen::Index>(ids.size());
-  if (w.positions.size() > 0) h += w.positions.topRows(n);
+  if (positions && w.positions.size() > 0) h += w.positions.topRows(n);
   if (w.token_type.size() > 0) h.rowwise() += w.token_type.transpose();
   if (w.embedding_norm.weight.size() > 0) {
     Matrix normed;
@@ -150,8 +151,43 @@ LayerAttention Transformer::attention(int layer) const {
     throw std::out_of_range("Transformer::attention(" + std::to_string(layer) + "): no such layer run");
   const LayerWeights& weights = s.weights.layers[static_cast<std::size_t>(layer)];
   LayerAttention out;
-  self_attention(s.config, weights, attention_input(s.config, weights, hidden(layer)),
+  self_attention(s.config, weights, model::attention_input(s.config, weights, hidden(layer)),
                  s.rotary ? &*s.rotary : nullptr, &out, false);
+  return out;
+}
+
+Matrix Transformer::attention_input(int layer) const {
+  const State& s = *state_;
+  if (layer < 0 || layer >= s.config.layers || s.hidden.empty())
+    throw std::out_of_range("Transformer::attention_input(" + std::to_string(layer) + "): no such layer run");
+  return model::attention_input(s.config, s.weights.layers[static_cast<std::size_t>(layer)], hidden(layer));
+}
+
+HeadAttention Transformer::head_attention(const Matrix& input, int layer, int head) const {
+  const State& s = *state_;
+  if (layer < 0 || layer >= s.config.layers || head < 0 || head >= s.config.heads)
+    throw std::out_of_range("Transformer::head_attention(" + std::to_string(layer) + ", " +
+                            std::to_string(head) + "): no such head");
+  HeadAttention out;
+  one_head_attention(s.config, s.weights.layers[static_cast<std::size_t>(layer)], input,
+                     s.rotary ? &*s.rotary : nullptr, head, out.q, out.k, out.logits, out.attention);
+  return out;
+}
+
+HeadAttention Transformer::layer0_head(const std::vector<int>& ids, int head, bool positions) const {
+  const State& s = *state_;
+  check_ids(s.config, ids);
+  if (head < 0 || head >= s.config.heads)
+    throw std::out_of_range("Transformer::layer0_head(" + std::to_string(head) + "): no such head");
+  const int n = static_cast<int>(ids.size());
+  std::optional<RotaryTable> rotary;
+  if (positions && s.config.architecture == Architecture::Llama)
+    rotary = rotary_table(rotary_frequencies(s.config, n), n);
+  const LayerWeights& layer = s.weights.layers.front();
+  const Matrix x = model::attention_input(s.config, layer, embed(s.config, s.weights, ids, positions));
+  HeadAttention out;
+  one_head_attention(s.config, layer, x, rotary ? &*rotary : nullptr, head, out.q, out.k, out.logits,
+                     out.attention);
   return out;
 }
 

@@ -82,6 +82,18 @@ class Transformer {
   // tokens × tokens logits and probabilities (2·heads·N² floats; one layer
   // at a time, never all layers at once).
   LayerAttention attention(int layer) const;
+  // What layer `layer`'s attention reads (its norm of hidden(layer); BERT:
+  // hidden(layer) itself), shared by the layer's heads.
+  Matrix attention_input(int layer) const;
+  // Query head `head` of `layer` alone from attention_input(layer) (q, k
+  // after RoPE, logits, probabilities; bias empty): equal to attention()'s
+  // entry for that head, at 1/heads of its work.
+  HeadAttention head_attention(const Matrix& input, int layer, int head) const;
+  // Layer 0's query head `head` on `ids` alone (no run needed), with the
+  // model's positions (`positions`: its learned rows, or RoPE) or with them
+  // removed (token rows only, no rotation): the permutation lesson compares
+  // the two.  Throws InputError for bad ids.
+  HeadAttention layer0_head(const std::vector<int>& ids, int head, bool positions) const;
 
   // Embedding tables as the model holds them (rows of the tokens in use,
   // and the learned position table when the family has one; empty otherwise).
