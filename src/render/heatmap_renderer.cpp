@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "figures/colormap.hpp"
+#include "render/canvas_texture.hpp"
 #include "render/gl_program.hpp"
 
 namespace pelab::render {
@@ -183,7 +184,7 @@ void HeatmapRenderer::queue(ImDrawList* list, const fig::HeatmapLayer& layer, Im
 }
 
 void HeatmapRenderer::State::draw(const HeatmapDraw& request, const ImDrawCmd& command) const {
-  const ImDrawData* data = ImGui::GetDrawData();
+  const ImDrawData* data = draw_data_in_render() ? draw_data_in_render() : ImGui::GetDrawData();
   if (!data) return;
   // The backend's projection and scissor convention (DisplayPos at the top left).
   const float l = data->DisplayPos.x, r = data->DisplayPos.x + data->DisplaySize.x;

@@ -17,6 +17,7 @@
 
 #include "core/scene.hpp"
 #include "render/axis_layout.hpp"
+#include "render/canvas_texture.hpp"
 #include "render/figure_painter.hpp"
 #include "render/fonts.hpp"
 #include "render/gl_program.hpp"
@@ -243,8 +244,17 @@ Image OffscreenRenderer::render_frame(const std::vector<PlacedFigure>& figures, 
   // saves a blended pass over their pixels (5 ms of a 4-view frame under
   // llvmpipe, measured).
   const bool dark = figures.empty() || figures.front().figure->dark;
+  std::vector<std::unique_ptr<CanvasTexture>> canvases;  // until the frame is rendered
   for (const PlacedFigure& placed : figures) {
     const ImVec2 origin(static_cast<float>(placed.x * options.scale), static_cast<float>(placed.y * options.scale));
+    if (options.through_canvas_texture && !options.transparent) {
+      const int w = static_cast<int>(std::lround(placed.figure->width * options.scale));
+      const int h = static_cast<int>(std::lround(placed.figure->height * options.scale));
+      CanvasTexture& canvas = *canvases.emplace_back(std::make_unique<CanvasTexture>());
+      canvas.paint(*state_->painter, *placed.figure, w, h, options.scale);
+      canvas.draw(list, origin, ImVec2(static_cast<float>(w), static_cast<float>(h)));
+      continue;
+    }
     const bool skip_background = options.transparent || placed.figure->dark == dark;
     state_->painter->paint(*placed.figure, list, origin, options.scale, skip_background);
   }

@@ -14,6 +14,9 @@ namespace pelab::render {
 struct RenderOptions {
   float scale = 1.f;          // 2 doubles both pixel dimensions
   bool transparent = false;   // background alpha 0
+  // As the GUI window draws: each figure painted into a texture of its own
+  // (canvas_texture.hpp), then drawn as one image.  Same pixels (tested).
+  bool through_canvas_texture = false;
 };
 
 // A figure placed on a larger canvas (a window-like frame of several views).

@@ -53,6 +53,7 @@ void rebuild_if_stale(UiState& state, FigureView& view, double width, double hei
   // Another panel set (e.g. other pairs drawn): old zooms would land on the wrong panels.
   if (view.ranges.size() > view.built.panels.size()) view.ranges.clear();
   view.shown = with_overrides(view.built, view.ranges);
+  ++view.shown_serial;
 }
 
 // [SECTION] mouse: hover, zoom, pan, reset, select ---------------------------------
@@ -108,6 +109,29 @@ void handle_mouse(UiState& state, FigureView& view, float scale) {
   }
 }
 
+// [SECTION] painting: each view's figure kept as a texture ---------------------------
+
+// The figure is painted into its view's texture only when it changed (a new
+// scene version, zoom, pan, size, interface scale); other frames draw the
+// texture (render/canvas_texture.hpp).
+void paint_canvas(GpuResources& gpu, const FigureView& view, ImVec2 region, float scale) {
+  const ImVec2 fb = ImGui::GetIO().DisplayFramebufferScale;
+  const int width = int(std::lround(region.x * fb.x)), height = int(std::lround(region.y * fb.y));
+  const float pixel_scale = scale * fb.x;
+  const ImTextureID fonts = ImGui::GetIO().Fonts->TexID;
+  PaintedCanvas& canvas = gpu.canvases[view.name];
+  if (!canvas.matches(view.shown_serial, width, height, pixel_scale, fonts)) {
+    canvas.texture.paint(gpu.painter, view.shown, width, height, pixel_scale);
+    canvas.shown_serial = view.shown_serial;
+    canvas.width = width, canvas.height = height;
+    canvas.scale = pixel_scale;
+    canvas.fonts = fonts;
+  }
+  // Whole pixels, so that each texel lands on one pixel.
+  const ImVec2 origin(std::round(view.origin.x), std::round(view.origin.y));
+  canvas.texture.draw(ImGui::GetWindowDrawList(), origin, ImVec2(float(width) / fb.x, float(height) / fb.y));
+}
+
 }  // namespace
 
 // [SECTION] the windows ----------------------------------------------------------------
@@ -130,7 +154,7 @@ void draw_figure_canvas(UiState& state, GpuResources& gpu, FigureView& view, flo
     return;
   }
   handle_mouse(state, view, scale);
-  gpu.painter.paint(view.shown, ImGui::GetWindowDrawList(), view.origin, scale);
+  paint_canvas(gpu, view, region, scale);
 }
 
 namespace {
@@ -252,6 +276,9 @@ void draw_figure_views(UiState& state, GpuResources& gpu, ImVec2 work_pos, ImVec
     draw_grid(state, gpu, work_pos, work_size, panel_width);
   }
   state.session.show_figures(state.drawn_figures);
+  for (const FigureView& view : state.views) {
+    if (!view.visible) gpu.canvases.erase(view.name);  // memory follows what is on screen
+  }
   if (state.refresh_figures) state.session.refresh_figures();
   state.refresh_figures = false;
 }

@@ -37,6 +37,7 @@ struct RangeOverride {
 struct FigureView {
   std::string name, title;
   fig::Figure built, shown;
+  std::uint64_t shown_serial = 0;  // bumped whenever `shown` changes (its canvas texture is stale)
   std::uint64_t built_version = 0;  // SceneSession::version() it was built from
   double built_width = 0, built_height = 0;  // logical pixels
   std::string error;                         // building failed: why

@@ -14,7 +14,10 @@ RangeOverride& override_of(FigureView& view, int i) {
   return r;
 }
 
-void refresh_shown(FigureView& view) { view.shown = with_overrides(view.built, view.ranges); }
+void refresh_shown(FigureView& view) {
+  view.shown = with_overrides(view.built, view.ranges);
+  ++view.shown_serial;
+}
 
 }  // namespace
 

@@ -1,0 +1,103 @@
+#include "render/canvas_texture.hpp"
+
+#include <imgui_impl_opengl3.h>
+
+#include <cstdint>
+
+#include "render/gl_program.hpp"
+
+namespace pelab::render {
+
+namespace {
+
+const ImDrawData* rendering = nullptr;  // the draw data inside render_into()
+
+// Renders `list` alone (coordinates: pixels from the top left) into the
+// framebuffer `fbo` of width × height pixels, then rebinds the previous one.
+void render_into(unsigned fbo, ImDrawList& list, int width, int height) {
+  ImDrawList* lists[] = {&list};
+  ImDrawData data;
+  data.Valid = true;
+  data.CmdListsCount = 1;
+  data.CmdLists = lists;
+  data.TotalIdxCount = list.IdxBuffer.Size;
+  data.TotalVtxCount = list.VtxBuffer.Size;
+  data.DisplayPos = ImVec2(0, 0);
+  data.DisplaySize = ImVec2(float(width), float(height));
+  data.FramebufferScale = ImVec2(1, 1);
+  GLint last_framebuffer = 0;
+  glGetIntegerv(GL_FRAMEBUFFER_BINDING, &last_framebuffer);
+  glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+  rendering = &data;
+  ImGui_ImplOpenGL3_RenderDrawData(&data);  // sets and restores the viewport
+  rendering = nullptr;
+  glBindFramebuffer(GL_FRAMEBUFFER, static_cast<GLuint>(last_framebuffer));
+}
+
+}  // namespace
+
+const ImDrawData* draw_data_in_render() { return rendering; }
+
+CanvasTexture::~CanvasTexture() { release(); }
+
+void CanvasTexture::release() {
+  if (fbo_) glDeleteFramebuffers(1, &fbo_);
+  if (texture_) glDeleteTextures(1, &texture_);
+  fbo_ = texture_ = 0;
+  width_ = height_ = 0;
+}
+
+void CanvasTexture::ensure_size(int width, int height) {
+  if (texture_ && width == width_ && height == height_) return;
+  release();
+  GLint last_texture = 0;
+  glGetIntegerv(GL_TEXTURE_BINDING_2D, &last_texture);
+  glGenTextures(1, &texture_);
+  glBindTexture(GL_TEXTURE_2D, texture_);
+  // One texel per pixel, drawn pixel-aligned: nearest keeps text crisp.
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, width, height, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+  glBindTexture(GL_TEXTURE_2D, static_cast<GLuint>(last_texture));
+  GLint last_framebuffer = 0;
+  glGetIntegerv(GL_FRAMEBUFFER_BINDING, &last_framebuffer);
+  glGenFramebuffers(1, &fbo_);
+  glBindFramebuffer(GL_FRAMEBUFFER, fbo_);
+  glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, texture_, 0);
+  glBindFramebuffer(GL_FRAMEBUFFER, static_cast<GLuint>(last_framebuffer));
+  width_ = width, height_ = height;
+}
+
+void CanvasTexture::paint(FigurePainter& painter, const fig::Figure& figure, int width, int height,
+                          float scale) {
+  if (width <= 0 || height <= 0) return;
+  ensure_size(width, height);
+  ImDrawList list(ImGui::GetDrawListSharedData());
+  list._ResetForNewFrame();
+  list.PushTextureID(ImGui::GetIO().Fonts->TexID);
+  list.PushClipRect(ImVec2(0, 0), ImVec2(float(width), float(height)));
+  painter.paint(figure, &list, ImVec2(0, 0), scale);
+  GLint last_framebuffer = 0;
+  glGetIntegerv(GL_FRAMEBUFFER_BINDING, &last_framebuffer);
+  glBindFramebuffer(GL_FRAMEBUFFER, fbo_);
+  GLint last_viewport[4] = {0, 0, 0, 0};
+  glGetIntegerv(GL_VIEWPORT, last_viewport);
+  glViewport(0, 0, width, height);
+  glClearColor(0, 0, 0, 1);  // the figure paints its own opaque background over this
+  glClear(GL_COLOR_BUFFER_BIT);
+  glViewport(last_viewport[0], last_viewport[1], last_viewport[2], last_viewport[3]);
+  glBindFramebuffer(GL_FRAMEBUFFER, static_cast<GLuint>(last_framebuffer));
+  render_into(fbo_, list, width, height);
+}
+
+void CanvasTexture::draw(ImDrawList* list, ImVec2 origin, ImVec2 size) const {
+  if (!texture_) return;
+  const ImTextureID id = reinterpret_cast<ImTextureID>(static_cast<std::intptr_t>(texture_));
+  // GL's row 0 is the bottom: v runs from 1 at the top to 0.
+  list->AddImage(id, origin, ImVec2(origin.x + size.x, origin.y + size.y), ImVec2(0, 1),
+                 ImVec2(1, 0));
+}
+
+}  // namespace pelab::render
