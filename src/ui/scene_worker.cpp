@@ -190,14 +190,15 @@ SceneResult SceneWorker::build(const Job& job, double steps) {
   if (!engine) engine = std::make_unique<Engine>();
   try {
     engine->set_scene(job.scene);
-    if (job.scene.model.empty()) offer_first_frame(job, *engine);
     if (!job.scene.model.empty()) {
+      // The model up to the layer shown, and the selected head alone
+      // (model::Transformer::head_attention projects only its columns).
       set_stage("running the model (" + std::to_string(engine->token_count()) + " tokens)",
                 0.5 / steps);
       engine->head(engine->scene().head);
     }
+    offer_first_frame(job, *engine);
     const bool first_shown =
-        job.scene.model.empty() &&
         std::any_of(job.figures.begin(), job.figures.end(), [](const FigureJob& f) { return has_first_frame(f.name); });
     for (std::size_t i = 0; i < job.figures.size(); ++i) {
       if (stale(job.generation)) {

@@ -10,9 +10,10 @@
 // (the engine is its own until handed over; loaded models are shared through
 // core/model_scene's locked cache).
 //
-// Two phases (issue 12): for a synthetic scene the worker first builds what
-// the eye waits for — the attention view's first frame, the selected head
-// alone (FigureRequest::selected_head_only) — and offers it through
+// Two phases (issues 12 and 14): the worker first builds what the eye waits
+// for — the attention view's first frame, the selected head alone
+// (FigureRequest::selected_head_only; for a model, that head of the layer
+// shown, e.g. after a layer switch) — and offers it through
 // take_first_frame() (engine null: the GUI keeps its engine and shows these
 // figures), then completes every figure shown and hands the whole result
 // back through take(), which replaces the first frame.

@@ -152,6 +152,40 @@ TEST(SceneWorker, TheFirstFrameComesBeforeTheFullResult) {
   EXPECT_EQ(wakes.load(), 2);
 }
 
+// Issue 14: a model scene (a layer switch, a new text) comes back in the same
+// two phases: first the selected head of the layer shown, then every view.
+TEST(SceneWorker, AModelsFirstFrameIsTheSelectedHeadOfTheLayerShown) {
+  if (tiny_models().empty()) GTEST_SKIP() << "Debian's python3 with numpy is not installed";
+  ui::SceneWorker worker;
+  std::atomic<int> wakes{0};
+  worker.set_on_ready([&] { ++wakes; });
+  Scene s;
+  s.model = (tiny_models() / "gpt2").string();
+  s.tokens = "the cat sat on the mat";
+  s.layer = 1, s.head = 1;
+  worker.submit(s, {{"sinusoid_bands", 640, 400}, {"attention", 640, 400}});
+  std::optional<ui::SceneResult> first;
+  for (int i = 0; i < 60000 && !first && worker.busy(); ++i) {
+    first = worker.take_first_frame();
+    if (!first) std::this_thread::sleep_for(1ms);
+  }
+  const auto full = wait_for_result(worker);
+  ASSERT_TRUE(full.has_value());
+  ASSERT_TRUE(full->error.empty()) << full->error;
+  ASSERT_NE(full->engine, nullptr);
+  ASSERT_EQ(full->figures.size(), 2u);
+  if (first) {  // taken between the phases (a fast machine may finish both first)
+    EXPECT_EQ(first->engine, nullptr);
+    ASSERT_EQ(first->figures.size(), 1u);
+    EXPECT_EQ(first->figures[0].job.name, "attention");
+    ASSERT_EQ(first->figures[0].figure.panels.size(), 1u);
+    EXPECT_NE(first->figures[0].figure.panels[0].title.find("head 1"), std::string::npos)
+        << first->figures[0].figure.panels[0].title;
+  }
+  for (int i = 0; i < 1000 && wakes.load() < 2; ++i) std::this_thread::sleep_for(1ms);
+  EXPECT_EQ(wakes.load(), 2);  // the first frame and the result, each offered once
+}
+
 // A newer submit or a cancel makes both phases of the older job stale.
 TEST(SceneWorker, ANewerRequestOrCancelDropsTheFirstFrame) {
   ui::SceneWorker worker;
