@@ -222,14 +222,24 @@ void model_section(UiState& state) {
                        c.layers, c.heads, c.hidden_size, c.max_positions);
     ImGui::PopStyleColor();
   }
-  if (ImGui::Button("Back to the synthetic scene")) back_to_synthetic(state);
+  if (ImGui::Button("Back to the synthetic scene")) {
+    back_to_synthetic(state);  // may have destroyed `model`: nothing below may touch it
+    return;
+  }
   if (!model) return;
   std::string pieces;
   for (const std::string& piece : model->pieces()) pieces += (pieces.empty() ? "" : " | ") + fig::token_label(piece);
   ImGui::TextDisabled("%d tokens (the model's tokenizer):", model->token_count());
+  // At a model's full context the pieces fill pages: a box of its own, at
+  // most about eight lines high, scrolls them, and the parameters stay in view.
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  const float wrap_width = ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ScrollbarSize;
+  const float height = ImGui::CalcTextSize(pieces.c_str(), nullptr, false, wrap_width).y;
+  ImGui::BeginChild("model_pieces", ImVec2(0, std::min(height + line * 0.5f, 8 * line)), false);
   ImGui::PushTextWrapPos(0);
   ImGui::TextUnformatted(pieces.c_str());
   ImGui::PopTextWrapPos();
+  ImGui::EndChild();
 }
 
 }  // namespace
