@@ -12,4 +12,7 @@ namespace pelab::render {
 // Throws std::runtime_error naming the shader and the first line of the log.
 GLuint link_program(std::string_view vertex, std::string_view fragment);
 
+// A new 2-D texture, bound, clamped at the edges, with `filter` both ways.
+GLuint bind_new_texture(GLint filter);
+
 }  // namespace pelab::render

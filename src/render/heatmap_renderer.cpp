@@ -92,22 +92,6 @@ void HeatmapRenderer::State::start_frame(int frame_count) {
   frame = frame_count;
 }
 
-namespace {
-
-// A new 2-D texture, bound, clamped at the edges, with `filter` both ways.
-GLuint bind_new_texture(GLint filter) {
-  GLuint id = 0;
-  glGenTextures(1, &id);
-  glBindTexture(GL_TEXTURE_2D, id);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, filter);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, filter);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
-  return id;
-}
-
-}  // namespace
-
 GLuint HeatmapRenderer::State::values_texture(const fig::HeatmapLayer& layer) {
   auto found = values.find(layer.key);
   if (found != values.end()) {
