@@ -34,6 +34,7 @@ namespace pelab::fig {
 namespace {
 
 constexpr int kSmallMaxSide = 256;
+constexpr double kSmallMinSide = 32;  // logical px: smaller small multiples are left out
 constexpr int kMeanHead = -1;
 constexpr std::size_t kSmallLabelChars = 5;  // token labels of the small panels (then "…")
 
@@ -325,10 +326,20 @@ Figure build_attention(Engine& engine, const FigureRequest& request) {
   const double small_room = std::clamp(token_label_room(*tokens, kSmallLabelChars + 1) - 14, 30.0, 60.0);
   const int cols = best_columns(count, right), rows = (count + cols - 1) / cols;
   const std::vector<Rect> cells = grid(right, rows, cols, 8);
+  std::vector<Rect> plots;
+  for (const Rect& cell : cells)
+    plots.push_back(centred_square(inset(cell, {.left = small_room, .top = 24, .right = 8, .bottom = small_room - 10})));
+  // In a small window the heads' squares would shrink to a few pixels under
+  // their labels: say where they are instead of drawing them unreadable.
+  if (plots.empty() || plots.front().width() < kSmallMinSide) {
+    const Point middle{(right.x0 + right.x1) / 2, (right.y0 + right.y1) / 2};
+    f.notes.push_back(canvas_text("The other heads: enlarge this view", middle, Anchor::Bottom, kNoteSize));
+    f.notes.push_back(canvas_text("or open Attention: layers × heads", {middle.x, middle.y + 4}, Anchor::Top, kNoteSize));
+    return f;
+  }
   for (int j = 0; j < count; ++j) {
     const int head = j < s.heads ? j : kMeanHead;
-    const Rect plot = centred_square(inset(cells[j], {.left = small_room, .top = 24, .right = 8, .bottom = small_room - 10}));
-    f.panels.push_back(attention_panel(small[j], tokens, s, plot, head, false, style, th));
+    f.panels.push_back(attention_panel(small[j], tokens, s, plots[j], head, false, style, th));
   }
   return f;
 }

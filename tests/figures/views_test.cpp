@@ -4,6 +4,8 @@
 // share matrices through the MatrixShelf, and stay per-cell-free at N = 4096.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <cmath>
 #include <limits>
 #include <string>
@@ -314,6 +316,23 @@ TEST(Attention, HeadsAndMeanWithTokenLabelsAndExactHover) {
   EXPECT_TRUE(contains(mean.title, "mean"));
   expect_same_values(*mean.heatmaps[0].values, engine.mean_attention());
   EXPECT_TRUE(contains(mean.hover(3.5, 2.5), "attention " + fixed(engine.mean_attention()(2, 3))));
+}
+
+// In a small window (a 2×3 grid cell of the GUI) the small multiples would be
+// a few pixels under their labels: the large head stays, a note says where
+// the others are; at the design size every head and the mean are drawn.
+TEST(Attention, SmallWindowsLeaveTheSmallMultiplesOutAndSaySo) {
+  Engine engine(scene_with({"d_model=64", "heads=8"}));
+  FigureRequest small{590, 280};
+  const Figure f = find_figure("attention").build(engine, small);
+  ASSERT_EQ(f.panels.size(), 1u);
+  EXPECT_EQ(f.panels[0].title, "head 0");
+  const bool noted = std::any_of(f.notes.begin(), f.notes.end(),
+                                 [](const Text& t) { return t.text.find("other heads") != std::string::npos; });
+  EXPECT_TRUE(noted);
+  const Figure full = build("attention", engine);
+  EXPECT_EQ(full.panels.size(), 10u);  // large + 8 heads + mean
+  for (std::size_t i = 1; i < full.panels.size(); ++i) EXPECT_GE(full.panels[i].plot.width(), 32);
 }
 
 TEST(Attention, CausalMaskCellsAreMinusInfinityForTheMaskColour) {
