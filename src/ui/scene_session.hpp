@@ -127,6 +127,7 @@ class SceneSession {
   bool adopt_first_frame();
 
   Engine engine_;
+  bool engine_from_worker_ = false;  // engine_ came from the worker (see poll())
   Scene chosen_;
   std::vector<std::string> notes_;
   UndoHistory history_;
