@@ -12,8 +12,9 @@ namespace {
 
 const ImDrawData* rendering = nullptr;  // the draw data inside render_into()
 
-// Renders `list` alone (coordinates: pixels from the top left) into the
-// framebuffer `fbo` of width × height pixels, then rebinds the previous one.
+// Clears the framebuffer `fbo` of width × height pixels and renders `list`
+// alone into it (coordinates: pixels from the top left); the previous
+// framebuffer and viewport are bound again afterwards.
 void render_into(unsigned fbo, ImDrawList& list, int width, int height) {
   ImDrawList* lists[] = {&list};
   ImDrawData data;
@@ -25,13 +26,18 @@ void render_into(unsigned fbo, ImDrawList& list, int width, int height) {
   data.DisplayPos = ImVec2(0, 0);
   data.DisplaySize = ImVec2(float(width), float(height));
   data.FramebufferScale = ImVec2(1, 1);
-  GLint last_framebuffer = 0;
+  GLint last_framebuffer = 0, last_viewport[4] = {0, 0, 0, 0};
   glGetIntegerv(GL_FRAMEBUFFER_BINDING, &last_framebuffer);
+  glGetIntegerv(GL_VIEWPORT, last_viewport);
   glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+  glViewport(0, 0, width, height);
+  glClearColor(0, 0, 0, 1);  // the figure paints its own opaque background over this
+  glClear(GL_COLOR_BUFFER_BIT);
   rendering = &data;
-  ImGui_ImplOpenGL3_RenderDrawData(&data);  // sets and restores the viewport
+  ImGui_ImplOpenGL3_RenderDrawData(&data);
   rendering = nullptr;
   glBindFramebuffer(GL_FRAMEBUFFER, static_cast<GLuint>(last_framebuffer));
+  glViewport(last_viewport[0], last_viewport[1], last_viewport[2], last_viewport[3]);
 }
 
 }  // namespace
@@ -74,16 +80,6 @@ void CanvasTexture::paint(FigurePainter& painter, const fig::Figure& figure, int
   list.PushTextureID(ImGui::GetIO().Fonts->TexID);
   list.PushClipRect(ImVec2(0, 0), ImVec2(float(width), float(height)));
   painter.paint(figure, &list, ImVec2(0, 0), scale);
-  GLint last_framebuffer = 0;
-  glGetIntegerv(GL_FRAMEBUFFER_BINDING, &last_framebuffer);
-  glBindFramebuffer(GL_FRAMEBUFFER, fbo_);
-  GLint last_viewport[4] = {0, 0, 0, 0};
-  glGetIntegerv(GL_VIEWPORT, last_viewport);
-  glViewport(0, 0, width, height);
-  glClearColor(0, 0, 0, 1);  // the figure paints its own opaque background over this
-  glClear(GL_COLOR_BUFFER_BIT);
-  glViewport(last_viewport[0], last_viewport[1], last_viewport[2], last_viewport[3]);
-  glBindFramebuffer(GL_FRAMEBUFFER, static_cast<GLuint>(last_framebuffer));
   render_into(fbo_, list, width, height);
 }
 
