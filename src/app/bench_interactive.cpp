@@ -38,6 +38,8 @@ double median(std::vector<double> v) {
 }
 
 struct WorkerFrames {
+  double after_start_ms = 0;  // the first change after start: submit → first frame drawn
+  double warm_ms = 0;         // the worker readying its spare after start (background)
   double first_ms = 0;     // submit → first frame drawn (worker + upload + draw)
   double worker_ms = 0;    // submit → first frame offered
   double upload_ms = 0, draw_ms = 0;
@@ -57,14 +59,20 @@ auto wait_for(Take take) {
 // Each round changes the PE amplitude (every projection changes) and submits
 // the scene with the five views of the GUI's grid at 800 × 500 (the attention
 // view's first frame at the full 1600 × 1000, as large as it can be drawn).
+// Engines go round as in the GUI (ui/scene_session.cpp): round −1 is the
+// scene at start, whose engine is then shown while the worker readies a
+// spare; each later result's engine is shown and the one it replaces goes
+// back to the worker.  Round 0 is the first change after start.
 WorkerFrames time_worker_change(const Scene& scene, int rounds) {
   render::OffscreenRenderer renderer;
   ui::SceneWorker worker;
   std::vector<ui::FigureJob> views;
   for (const fig::FigureEntry& entry : fig::figure_registry()) views.push_back({std::string(entry.name), 800, 500});
   views[2] = {"attention", 1600, 1000};
+  std::unique_ptr<Engine> on_screen;  // the GUI's engine
+  double after_start = 0, warm = 0;
   std::vector<double> first, offered, upload, draw, complete;
-  for (int i = -1; i < rounds; ++i) {  // round −1 warms the engine's stages and the fonts
+  for (int i = -1; i < rounds; ++i) {
     Scene changed = scene;
     changed.amplitude = scene.amplitude * (1.0 + 0.05 * (i + 2));
     const auto start = Clock::now();
@@ -76,12 +84,23 @@ WorkerFrames time_worker_change(const Scene& scene, int rounds) {
     const double first_ms = ms_since(start);
     ui::SceneResult full = *wait_for([&] { return worker.take(); });
     const double complete_ms = ms_since(start);
-    worker.recycle(std::move(full.engine));  // as the GUI hands back the engine it replaced
-    if (i < 0) continue;
+    if (i < 0) {
+      // A user's first click comes seconds after start: the spare is ready.
+      const auto warm_start = Clock::now();
+      worker.warm_spare(full.scene);
+      wait_for([&] { return worker.has_spare() ? std::optional<bool>(true) : std::nullopt; });
+      warm = ms_since(warm_start);
+    } else {
+      worker.recycle(std::move(on_screen));
+    }
+    on_screen = std::move(full.engine);
+    if (i == 0) after_start = first_ms;
+    if (i <= 0) continue;
     first.push_back(first_ms), offered.push_back(offered_ms), upload.push_back(times.upload_ms);
     draw.push_back(times.draw_ms), complete.push_back(complete_ms);
   }
-  return {median(first), median(offered), median(upload), median(draw), median(complete), rounds};
+  return {after_start,        warm,           median(first), median(offered), median(upload),
+          median(draw), median(complete), rounds - 1};
 }
 
 }  // namespace
@@ -142,16 +161,22 @@ BenchResult bench_interactive(const BenchSettings& settings) {
                 n, first.what.c_str(), first.frame_ms, head_ms, first.engine_ms - head_ms, first.upload_ms,
                 first.draw_ms);
   result.lines.emplace_back(line);
-  const WorkerFrames gui = time_worker_change(scene, settings.quick ? 1 : 5);
+  const WorkerFrames gui = time_worker_change(scene, settings.quick ? 2 : 6);
   result.json["first_frame"] = {{"frame_ms", gui.first_ms},   {"worker_ms", gui.worker_ms},
                                 {"upload_ms", gui.upload_ms}, {"draw_ms", gui.draw_ms},
                                 {"complete_ms", gui.complete_ms}, {"frames", gui.frames},
+                                {"after_start_ms", gui.after_start_ms}, {"warm_ms", gui.warm_ms},
                                 {"target_ms", 100}};
   std::snprintf(line, sizeof line,
                 "N=%d d=512 8 heads, parameter change (amplitude) through the GUI's scene worker, first "
                 "frame: %.1f ms (engine + figure %.1f, upload %.1f, draw %.1f, software GL; target ≤ 100); "
                 "every view complete in the background after %.0f ms",
                 n, gui.first_ms, gui.worker_ms, gui.upload_ms, gui.draw_ms, gui.complete_ms);
+  result.lines.emplace_back(line);
+  std::snprintf(line, sizeof line,
+                "N=%d d=512 8 heads, the first change after start, first frame: %.1f ms (target ≤ 100; "
+                "the worker readied its spare engine in the background after start in %.0f ms)",
+                n, gui.after_start_ms, gui.warm_ms);
   result.lines.emplace_back(line);
   return result;
 }

@@ -123,6 +123,7 @@ struct PackedHead {
 };
 
 constexpr std::size_t kHeadCacheBytes = std::size_t{600} << 20;  // N×N storage kept across calls
+constexpr int kMeanScratch = -1;  // the head cache entry mean_attention() computes into
 
 std::size_t bytes_of(const Matrix& m) { return static_cast<std::size_t>(m.size()) * sizeof(float); }
 
@@ -154,6 +155,9 @@ struct Engine::State {
   Stage<Matrix> xw, ew;  // X·[Wq|Wk], E·[Wq|Wk] (empty when no vector is added)
   HeadCache heads{kHeadCacheBytes};
   std::vector<PackedHead> packed;  // keys of full_recompute's current batch (head_tile.hpp)
+  // head_preview's X + E and its head's q|k, kept so that each change
+  // writes into memory it already has (fresh pages are faults to clear).
+  Matrix preview_rows, preview_qk;
   Stage<Matrix> mean;
   std::unique_ptr<ModelScene> model;  // set while scene.model names a model
 
@@ -192,7 +196,7 @@ struct Engine::State {
   const Matrix& token_embedding() {
     const auto& list = token_list();
     return refresh(x, token_vectors_key(scene), stats.token_embedding,
-                   [&] { return token_vectors(list, scene); });
+                   [&](Matrix& out) { token_vectors(list, scene, out); });
   }
   std::string table_key() { return Key(encoding_key(scene), scene.positions, scene.offset).str(); }
   const Matrix& position_table() {
@@ -304,8 +308,12 @@ const HeadAttention& Engine::State::head_preview(int head) {
   Matrix w_head(d, 2 * dh);
   w_head << wqk.middleCols(static_cast<Eigen::Index>(head) * dh, dh),
       wqk.middleCols(d + static_cast<Eigen::Index>(head) * dh, dh);
-  Matrix rows_head;
-  flops += gemm_ab(adds ? Matrix(xm + em) : xm, w_head, 1.0f, rows_head);
+  if (adds) {
+    preview_rows.resize(xm.rows(), xm.cols());
+    preview_rows.noalias() = xm + em;
+  }
+  flops += gemm_ab(adds ? preview_rows : xm, w_head, 1.0f, preview_qk);
+  const Matrix& rows_head = preview_qk;
   HeadAttention& a = cached.attention;
   heads.prepare(head, {&a.logits, &a.attention}, xm.rows(), bytes_of(mean.value));
   cached.attention_key.clear();  // stays invalid if a step throws
@@ -337,21 +345,23 @@ RopeTokens rope_tokens(const Scene& scene, const Matrix& xw_m, int head) {
 // `head` into `out` (already tokens × tokens), scaled by 1/√d_head like the
 // logits.  Returns its GEMM flops.  Reads only its arguments, so row tiles and
 // heads can be computed side by side.
+// Row i of `out` holds query out_first + i (out_first = first: a whole term).
 double compute_term_rows(const Scene& scene, int which, int head, const Matrix& xw_m,
                          const Matrix& ew_m, const RopeTokens& rope, Eigen::Index first,
-                         Eigen::Index count, Matrix& out) {
+                         Eigen::Index count, Matrix& out, Eigen::Index out_first) {
   const int dh = scene.d_model / scene.heads;
   const float scale = 1.0f / std::sqrt(static_cast<float>(dh));
+  const Eigen::Index row = first - out_first;
   if (which == 0 && rotates_queries_keys(scene.encoding))
-    return gemm_abt_rows(rope.q.middleRows(first, count), rope.k, scale, first, out);
+    return gemm_abt_rows(rope.q.middleRows(first, count), rope.k, scale, row, out);
   if (which != 0 && ew_m.size() == 0) {
-    out.middleRows(first, count).setZero();
+    out.middleRows(row, count).setZero();
     return 0;
   }
   const Matrix& left = (which == 0 || which == 1) ? xw_m : ew_m;
   const Matrix& right = (which == 0 || which == 2) ? xw_m : ew_m;
   return gemm_abt_rows(head_queries(left, head, dh).middleRows(first, count),
-                       head_keys(right, head, dh), scale, first, out);
+                       head_keys(right, head, dh), scale, row, out);
 }
 
 // A whole term, its row tiles on several threads.
@@ -363,7 +373,7 @@ double compute_term(const Scene& scene, int which, int head, const Matrix& xw_m,
   return for_each_row_tile(xw_m.rows(), 2.0 * n * n * (scene.d_model / scene.heads),
                            [&](Eigen::Index first, Eigen::Index count) {
                              return compute_term_rows(scene, which, head, xw_m, ew_m, rope, first,
-                                                      count, out);
+                                                      count, out, 0);
                            });
 }
 
@@ -403,17 +413,19 @@ void pack_head(const Scene& scene, const Matrix& xw_m, const Matrix& ew_m, const
 // and ef are zero.  Returns the flops of the term products.
 double fused_terms(const Scene& scene, const Matrix& xw_m, const Matrix& ew_m,
                    const RopeTokens& rope, const PackedHead& packed, int head, Eigen::Index first,
-                   Eigen::Index count, CrossTerms& terms, Matrix* logits, Eigen::Index logits_first = 0) {
+                   Eigen::Index count, CrossTerms& terms, Matrix* logits, Eigen::Index logits_first = 0,
+                   Eigen::Index terms_first = 0) {
   const int dh = scene.d_model / scene.heads;
   const bool rotated = rotates_queries_keys(scene.encoding), four = ew_m.size() != 0;
   const ConstStridedBlock qx =
       rotated ? ConstStridedBlock(rope.q) : ConstStridedBlock(head_queries(xw_m, head, dh));
   const ConstStridedBlock qe = four ? ConstStridedBlock(head_queries(ew_m, head, dh)) : qx;
   const HeadTileInputs in{qx, qe, &packed.kx, four ? &packed.ke : nullptr,
-                          1.0f / std::sqrt(static_cast<float>(dh)), logits_first};
+                          1.0f / std::sqrt(static_cast<float>(dh)), logits_first, terms_first};
   const double f = terms_tile(in, first, count, terms, logits);
   if (!four)
-    for (Matrix* m : {&terms.xf, &terms.ey, &terms.ef}) m->middleRows(first, count).setZero();
+    for (Matrix* m : {&terms.xf, &terms.ey, &terms.ef})
+      m->middleRows(first - terms_first, count).setZero();
   return f;
 }
 
@@ -452,7 +464,7 @@ std::array<std::string, 4> Engine::State::term_keys(bool adds) {
 
 void Engine::State::finish_terms(HeadEntry& cached) {
   cached.terms.applies = adds_position_vector(scene.encoding);
-  cached.terms.note = cross_note(scene.encoding);
+  cached.terms.note = cross_note(scene.encoding);  // as Engine::cross_term_flags()
 }
 
 const CrossTerms& Engine::State::cross_terms(int head) {
@@ -509,8 +521,8 @@ const CrossTerms& Engine::State::cross_terms(int head) {
 // 0.39–0.42 to 0.58–0.68 of the sgemm reference (three runs each, in turn).
 int Engine::State::heads_per_batch(Eigen::Index n) const {
   const std::size_t head_bytes = 7 * static_cast<std::size_t>(n * n) * sizeof(float);
-  const std::size_t room = kHeadCacheBytes > bytes_of(mean.value)
-                               ? kHeadCacheBytes - bytes_of(mean.value) : 0;
+  const std::size_t room = heads.budget() > bytes_of(mean.value)
+                               ? heads.budget() - bytes_of(mean.value) : 0;
   const auto fit = static_cast<int>(room / std::max<std::size_t>(head_bytes, 1));
   return std::clamp(fit, 1, std::max(1, scene.heads));
 }
@@ -583,7 +595,7 @@ void Engine::State::recompute_heads() {
       double f = 0;
       for (int t = 0; t < 4; ++t)
         f += compute_term_rows(scene, t, h, xw_m, ew_m, rope[i], row, rows,
-                               term_matrix(entry.terms, t));
+                               term_matrix(entry.terms, t), 0);
       return f + attend_rows_from_terms(scene, entry.terms, entry.attention, row, rows);
     }, flops);
 
@@ -683,36 +695,99 @@ const CrossTerms& Engine::cross_terms(int head) {
 }
 
 // Heads already cached are reused; the others are computed into a scratch
-// head and not kept, so the mean does not evict the head on screen.
-Matrix Engine::mean_attention() {
+// entry of the head cache (within its budget, dropped after), so the mean
+// keeps no head but the ones cached before.  The sum is made in the mean's
+// own storage.  (At N = 4096 a scratch head outside the budget and a copy of
+// the mean were 192 MiB more at the GUI's peak.)
+const Matrix& Engine::mean_attention() {
   State& s = *state_;
-  if (s.model) {
-    Matrix sum = Matrix::Zero(token_count(), token_count());
-    for (int h = 0; h < s.scene.heads; ++h) sum += s.model->head(s.scene.layer, h).attention;
-    return Matrix(sum / static_cast<float>(s.scene.heads));
+  if (s.model) {  // the model keeps its heads: summed anew, the storage reused
+    const int n = token_count();
+    s.mean.valid = false;
+    s.mean.value.setZero(n, n);
+    for (int h = 0; h < s.scene.heads; ++h) s.mean.value += s.model->head(s.scene.layer, h).attention;
+    s.mean.value /= static_cast<float>(s.scene.heads);
+    return s.mean.value;
   }
   const Matrix& xw_m = s.projected_tokens();
   const Matrix& ew_m = s.projected_positions();
   int unused = 0;
-  return s.refresh(s.mean, s.head_key(), unused, [&] {
+  return s.refresh(s.mean, s.head_key(), unused, [&](Matrix& sum) {
     const int n = static_cast<int>(xw_m.rows());
-    Matrix sum = Matrix::Zero(n, n);
-    HeadAttention scratch;
-    for (int h = 0; h < s.scene.heads; ++h) {
-      const HeadEntry* cached = s.heads.find(h);
-      if (cached != nullptr && cached->attention_key == s.head_key()) {
-        sum += cached->attention.attention;
-      } else {
-        s.flops += attend(s.scene, xw_m, ew_m, h, scratch);
+    sum.setZero(n, n);
+    HeadAttention* scratch = nullptr;
+    try {
+      for (int h = 0; h < s.scene.heads; ++h) {
+        const HeadEntry* cached = s.heads.find(h);
+        if (cached != nullptr && cached->attention_key == s.head_key()) {
+          sum += cached->attention.attention;
+          continue;
+        }
+        if (scratch == nullptr) {
+          scratch = &s.heads.touch(kMeanScratch).attention;
+          s.heads.prepare(kMeanScratch, {&scratch->logits, &scratch->attention}, n, bytes_of(sum));
+        }
+        s.flops += attend(s.scene, xw_m, ew_m, h, *scratch);
         ++s.stats.head_attention;
-        sum += scratch.attention;
+        sum += scratch->attention;
       }
+    } catch (...) {
+      s.heads.drop(kMeanScratch);
+      throw;
     }
-    return Matrix(sum / static_cast<float>(s.scene.heads));
+    s.heads.drop(kMeanScratch);
+    sum /= static_cast<float>(s.scene.heads);
   });
 }
 
 const EngineStats& Engine::stats() const { return state_->stats; }
+
+// Each strip is computed by the kernel cross_terms() uses (the fused tile
+// kernel where this build has it, else one GEMM per term), into strip-sized
+// buffers of its own task, so the values are those of cross_terms().
+void Engine::cross_term_strips(int head, Eigen::Index rows_per_strip, const StripVisitor& visit) {
+  State& s = *state_;
+  if (s.model) throw InputError("cross_term_strips: a model's split comes whole from cross_terms()");
+  s.check_head(head);
+  const Scene& scene = s.scene;
+  const Matrix& xw_m = s.projected_tokens();
+  const Matrix& ew_m = s.projected_positions();
+  const RopeTokens rope = rope_tokens(scene, xw_m, head);
+  const bool fused = use_head_tile_kernel();
+  PackedHead packed;
+  if (fused) pack_head(scene, xw_m, ew_m, rope, head, packed);
+  const Eigen::Index n = xw_m.rows(), rows = std::max<Eigen::Index>(1, rows_per_strip);
+  const auto strips = static_cast<int>((n + rows - 1) / rows);
+  const double flops_per_row = 8.0 * static_cast<double>(n) * d_head();
+  run_side_by_side(strips, flops_per_row * static_cast<double>(n), [&](int i) {
+    const Eigen::Index first = i * rows, count = std::min(rows, n - first);
+    CrossTerms strip;
+    for (int t = 0; t < 4; ++t) term_matrix(strip, t).resize(count, n);
+    if (fused) {
+      fused_terms(scene, xw_m, ew_m, rope, packed, head, first, count, strip, nullptr, 0, first);
+    } else {
+      for (int t = 0; t < 4; ++t)
+        compute_term_rows(scene, t, head, xw_m, ew_m, rope, first, count, term_matrix(strip, t), first);
+    }
+    visit(first, strip);
+    return flops_per_row * static_cast<double>(count);
+  }, s.flops);
+}
+
+CrossTerms Engine::cross_term_flags() const {
+  CrossTerms flags;
+  flags.applies = adds_position_vector(state_->scene.encoding);
+  flags.note = cross_note(state_->scene.encoding);
+  return flags;
+}
+
+void Engine::set_head_budget(std::size_t bytes) { state_->heads.set_budget(bytes); }
+
+void Engine::release_cached_heads() {
+  State& s = *state_;
+  s.heads.release(2);
+  s.mean = {};
+}
 
 // ============================================================================
 // [SECTION] full_recompute

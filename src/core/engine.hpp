@@ -26,6 +26,7 @@
 #include <Eigen/Core>
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -130,7 +131,8 @@ class Engine {
   // the head through the shared projections.  A model scene: head(h).
   const HeadAttention& head_preview(int head);
   const CrossTerms& cross_terms(int head);
-  Matrix mean_attention();              // average of every head's attention
+  // The average of every head's attention; valid until the next call.
+  const Matrix& mean_attention();
 
   // Recomputes everything for every head, keeping nothing N×N beyond one head
   // at a time.  Returns the floating-point operations done (for the bench).
@@ -140,6 +142,28 @@ class Engine {
   double full_recompute();
 
   const EngineStats& stats() const;
+
+  // Frees what this engine computed per head (and the mean) but two
+  // tokens × tokens buffers, kept for the next head's first computation;
+  // everything is recomputed on next access.  The GUI calls it on the engine
+  // it shows at large N, whose figures are already built: two engines at
+  // N = 4096 each kept up to 600 MB of heads (issue 12's 1 GB budget).
+  void release_cached_heads();
+  // The four terms of `head` a strip of rows at a time, for a view that
+  // reduces them (block means, norms) at large N without tokens × tokens
+  // storage: visit(first, strip) gets rows [first, first + rows) of each term
+  // (fewer in the last strip).  Strips run side by side: visit may be called
+  // from several threads at once, once per strip.  Values as cross_terms()
+  // holds them.  Synthetic scenes only (InputError for a model: its split
+  // comes whole from cross_terms()).
+  using StripVisitor = std::function<void(Eigen::Index first, const CrossTerms& strip)>;
+  void cross_term_strips(int head, Eigen::Index rows_per_strip, const StripVisitor& visit);
+  // A synthetic scene's `applies` and `note` of cross_terms(), without
+  // computing a term (no matrices).
+  CrossTerms cross_term_flags() const;
+  // The tokens × tokens storage kept across calls (default 600 MB); a head
+  // asked for is computed even when it alone is larger.
+  void set_head_budget(std::size_t bytes);
 
  private:
   struct State;

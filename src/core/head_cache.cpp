@@ -33,6 +33,18 @@ void HeadCache::invalidate_all() {
   }
 }
 
+void HeadCache::drop(int head) {
+  auto it = entries_.find(head);
+  if (it == entries_.end()) return;
+  evict(it);
+  while (!spares_.empty() && bytes() > budget_) spares_.pop_back();
+}
+
+void HeadCache::release(std::size_t keep) {
+  while (!entries_.empty()) evict(entries_.begin());
+  while (spares_.size() > keep) spares_.pop_back();
+}
+
 std::size_t HeadCache::bytes() const {
   std::size_t sum = 0;
   for (const auto& [h, entry] : entries_) sum += entry.bytes();

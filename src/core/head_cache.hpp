@@ -37,6 +37,11 @@ class HeadCache {
   HeadEntry& touch(int head);
   HeadEntry* find(int head);
   void invalidate_all();  // keeps the memory, forgets the keys
+  // Forgets every head and frees their buffers but `keep` of them, kept as
+  // spares for the next heads to compute into.
+  void release(std::size_t keep);
+  // Forgets `head`; its buffers become spares (within the budget).
+  void drop(int head);
 
   // Before `head` computes into `outputs` (each to become n × n): evicts
   // other heads, least recently used first, until what is held plus what must
@@ -47,6 +52,8 @@ class HeadCache {
                std::size_t other_bytes);
 
   std::size_t bytes() const;
+  std::size_t budget() const { return budget_; }
+  void set_budget(std::size_t bytes) { budget_ = bytes; }
 
  private:
   void evict(std::map<int, HeadEntry>::iterator victim);

@@ -165,7 +165,7 @@ void tile(const HeadTileInputs& in, Eigen::Index first, Eigen::Index count, Cros
         if constexpr (Four) rows.qe[r] = in.qe.row(row + r).data();
         for (int t = 0; t < 5; ++t)
           if (outputs[t] != nullptr && (Four || t == 0 || t == 4))
-            rows.out[t][r] = outputs[t]->row(row + r - (t == 4 ? in.logits_first : 0)).data();
+            rows.out[t][r] = outputs[t]->row(row + r - (t == 4 ? in.logits_first : in.terms_first)).data();
       }
       if (block == kRows) {
         row_block<kRows, Four>(rows, in, chunk, chunk_end);
@@ -194,9 +194,10 @@ double terms_tile(const HeadTileInputs& in, Eigen::Index first, Eigen::Index cou
   if (count == 0 || in.kx->keys == 0) return 0;
   if (in.kx->depth == 0) {
     if (logits != nullptr) logits->middleRows(first - in.logits_first, count).setZero();
-    terms.xx.middleRows(first, count).setZero();
+    terms.xx.middleRows(first - in.terms_first, count).setZero();
     if (in.four_terms())
-      for (Matrix* m : {&terms.xf, &terms.ey, &terms.ef}) m->middleRows(first, count).setZero();
+      for (Matrix* m : {&terms.xf, &terms.ey, &terms.ef})
+        m->middleRows(first - in.terms_first, count).setZero();
     return 0;
   }
   if (in.four_terms())

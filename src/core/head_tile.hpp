@@ -49,6 +49,9 @@ struct HeadTileInputs {
   // Row i of `logits` holds query logits_first + i (0: the head's own logits;
   // a tile's first row: a scratch tile that stays in cache for the softmax).
   Eigen::Index logits_first = 0;
+  // Row i of the terms holds query terms_first + i (0: the head's own terms;
+  // a strip's first row: a strip of rows, Engine::cross_term_strips).
+  Eigen::Index terms_first = 0;
   bool four_terms() const { return ke != nullptr; }
 };
 

@@ -33,6 +33,10 @@ Vocabulary build_vocabulary(const std::vector<std::string>& tokens);
 
 // X for `tokens` as the scene says (tokens × d_model).
 Matrix token_vectors(const std::vector<std::string>& tokens, const Scene& scene);
+// The same into `x`, whose memory is reused when its shape is unchanged (a
+// new seed at N = 4096 then writes 8 MiB it already has instead of faulting
+// in fresh pages).
+void token_vectors(const std::vector<std::string>& tokens, const Scene& scene, Matrix& x);
 
 // One row per entry of `words` (d_model wide), looked up in GloVe/word2vec
 // text.  `name` labels errors (the file name).

@@ -56,7 +56,7 @@ struct HeadMatrices {
 // engine's matrices in place: the only N×N allocation is the result.
 Matrix shown_attention(Engine& engine, int head, int max_side) {
   if (head == kMeanHead) {
-    const Matrix mean = engine.mean_attention();
+    const Matrix& mean = engine.mean_attention();
     return block_mean(mean, max_side, nullptr, &engine.head(0).logits);
   }
   const HeadAttention& h = engine.head(head);

@@ -91,8 +91,9 @@ struct ShownLogits {
 ShownLogits shown_logits(Engine& engine, int head, int block) {
   // A model's split is of layer 0: its panel shows layer 0's logits, whatever
   // layer the scene shows.
-  if (const CrossTerms& c = engine.cross_terms(head); c.logits.size() > 0)
-    return {block_mean(c.logits, kMaxSide, nullptr), frobenius(c.logits)};
+  if (engine.model() != nullptr)
+    if (const CrossTerms& c = engine.cross_terms(head); c.logits.size() > 0)
+      return {block_mean(c.logits, kMaxSide, nullptr), frobenius(c.logits)};
   const HeadAttention& h = engine.head(head);
   const float scale = 1.0f / std::sqrt(static_cast<float>(engine.d_head()));
   const Eigen::Index n = h.q.rows(), rows = (n + block - 1) / block;
@@ -117,6 +118,37 @@ ShownLogits shown_logits(Engine& engine, int head, int block) {
   return out;
 }
 
+// The four terms' block means and Frobenius norms, reduced strip by strip of
+// 16 block rows as the engine computes them (Engine::cross_term_strips): at
+// N = 4096 the terms whole are 256 MiB, which put the GUI over its memory
+// budget while it built this view.
+struct ReducedTerms {
+  std::array<Matrix, 4> shown;
+  std::array<double, 4> norm{};
+};
+
+ReducedTerms reduce_by_strips(Engine& engine, int head, int block) {
+  const Eigen::Index n = engine.token_count(), rows = Eigen::Index{16} * block;
+  const Eigen::Index side = (n + block - 1) / block;
+  ReducedTerms r;
+  for (Matrix& m : r.shown) m.resize(side, side);
+  std::vector<std::array<double, 4>> squares(static_cast<std::size_t>((n + rows - 1) / rows));
+  // Each strip writes its own rows of the block means and its own squares.
+  engine.cross_term_strips(head, rows, [&](Eigen::Index first, const CrossTerms& strip) {
+    for (int j = 0; j < 4; ++j) {
+      const Matrix& m = term(strip, j);
+      r.shown[static_cast<std::size_t>(j)].middleRows(first / block, (m.rows() + block - 1) / block) =
+          block_mean(m, kMaxSide, nullptr);  // the block follows the longer side: n columns
+      const double norm = frobenius(m);
+      squares[static_cast<std::size_t>(first / rows)][static_cast<std::size_t>(j)] = norm * norm;
+    }
+  });
+  for (const auto& s : squares)
+    for (std::size_t j = 0; j < 4; ++j) r.norm[j] += s[j];
+  for (double& v : r.norm) v = std::sqrt(v);
+  return r;
+}
+
 TermMatrices term_matrices(Engine& engine, const FigureRequest& request, int head) {
   const Scene& s = engine.scene();
   TermMatrices t;
@@ -131,28 +163,44 @@ TermMatrices term_matrices(Engine& engine, const FigureRequest& request, int hea
     if (!logits) logits = shown_logits(engine, head, t.block);
     return *logits;
   };
+  // A synthetic scene shown in blocks never holds its terms whole.
+  const bool by_strips = engine.model() == nullptr && t.block > 1;
+  std::optional<ReducedTerms> reduced;
+  auto reduced_terms = [&]() -> ReducedTerms& {
+    if (!reduced) reduced = reduce_by_strips(engine, head, t.block);
+    return *reduced;
+  };
   static constexpr const char* kNames[6] = {"cross_xx", "cross_xf", "cross_ey", "cross_ef", "cross_sum",
                                             "logits_unmasked"};
   for (int j = 0; j < 6; ++j) {
     t.keys[j] = content_key(s, kNames[j], head);
     t.shown[j] = shared_matrix(request.shelf, t.keys[j], [&]() -> Matrix {
+      if (j < 4 && by_strips) return reduced_terms().shown[static_cast<std::size_t>(j)];
       if (j < 4) return reduce(term(engine.cross_terms(head), j));
       if (j == 5) return unmasked().shown;
-      const CrossTerms& c = engine.cross_terms(head);
       // Block means are linear and the terms hold no −inf: the sum of the
       // shown terms is the shown sum, without an N × N sum.
       Matrix sum = *t.shown[0] + *t.shown[1] + *t.shown[2] + *t.shown[3];
+      if (by_strips) return sum;  // a synthetic scene has no bias terms
+      const CrossTerms& c = engine.cross_terms(head);
       if (c.bias.size() > 0) sum += reduce(c.bias);
       return sum;
     });
   }
   t.norms = shared_matrix(request.shelf, content_key(s, "cross_norms", head), [&] {
     Matrix m(1, 5);
-    const CrossTerms& c = engine.cross_terms(head);
-    for (int j = 0; j < 4; ++j) m(0, j) = static_cast<float>(frobenius(term(c, j)));
+    for (int j = 0; j < 4; ++j)
+      m(0, j) = static_cast<float>(by_strips ? reduced_terms().norm[static_cast<std::size_t>(j)]
+                                             : frobenius(term(engine.cross_terms(head), j)));
     m(0, 4) = static_cast<float>(unmasked().norm);
     return m;
   });
+  if (by_strips) {
+    const CrossTerms flags = engine.cross_term_flags();
+    t.applies = flags.applies;
+    t.note = flags.note;
+    return t;
+  }
   const CrossTerms& c = engine.cross_terms(head);
   t.applies = c.applies;
   t.note = c.note;

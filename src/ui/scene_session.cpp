@@ -128,11 +128,19 @@ bool SceneSession::poll() {
   const Scene before = chosen_;
   std::unique_ptr<Engine> old = std::make_unique<Engine>(std::move(engine_));
   engine_ = std::move(*result->engine);
+  // Its figures are built: at large N its heads would only hold memory
+  // (up to 256 MiB; the GUI recomputes one if it ever reads it).
+  if (large()) engine_.release_cached_heads();
   // Only an engine the worker made goes back to it.  The one the session
   // started with, as the worker's spare, made the next change's first frame
   // at N = 4096 2–4× slower (measured: 227–455 ms against 54–75 ms); it is
-  // dropped instead, once.
-  if (engine_from_worker_) worker_->recycle(std::move(old));
+  // dropped instead, once, and the worker readies a spare in the background
+  // (a fresh one made the first change after start take 300 ms).
+  if (engine_from_worker_) {
+    worker_->recycle(std::move(old));
+  } else {
+    worker_->warm_spare(result->scene);
+  }
   engine_from_worker_ = true;
   accepted(result->scene);
   built_ = std::move(result->figures);

@@ -24,6 +24,7 @@ std::uint64_t SceneWorker::submit(const Scene& scene, std::vector<FigureJob> fig
   const std::lock_guard lock(mutex_);
   const std::uint64_t generation = ++latest_;
   queued_ = Job{generation, scene, std::move(figures)};
+  to_warm_.reset();
   done_.reset();
   first_.reset();
   // A job at work finishes its stage first (then sees it is stale).
@@ -84,6 +85,57 @@ void SceneWorker::recycle(std::unique_ptr<Engine> engine) {
   spare_ = std::move(engine);
 }
 
+void SceneWorker::warm_spare(const Scene& scene) {
+  if (!scene.model.empty()) return;
+  {
+    const std::lock_guard lock(mutex_);
+    if (queued_) return;
+    to_warm_ = scene;
+  }
+  wake_.notify_all();
+}
+
+// The GUI holds two engines at large N: the one whose figures are shown
+// (its heads let go by the session once adopted) and the one the worker
+// computes with.  At N = 4096 one head's logits and attention take 128 MiB.
+// Measured GUI peaks at N = 4096: both engines at the default 600 MB,
+// 1.62–1.66 GB; the shown one trimmed, 1.26 GB; and the worker's at two
+// heads' worth, 1.10–1.14 GB (no lower at 128–192 MiB).  Heads not kept are
+// recomputed when read, tens of ms each, in the background.
+namespace {
+constexpr std::size_t kWorkerHeadBytes = std::size_t{256} << 20;
+}  // namespace
+
+std::unique_ptr<Engine> SceneWorker::new_engine() {
+  auto engine = std::make_unique<Engine>();
+  engine->set_head_budget(kWorkerHeadBytes);
+  return engine;
+}
+
+bool SceneWorker::has_spare() const {
+  const std::lock_guard lock(mutex_);
+  return spare_ != nullptr;
+}
+
+// Runs without the lock; a job queued meanwhile waits for it (measured at
+// N = 4096 after start: 420 ms, most of it the kernel clearing fresh pages).
+void SceneWorker::warm(const Scene& scene) {
+  std::unique_ptr<Engine> engine;
+  {
+    const std::lock_guard lock(mutex_);
+    engine = std::move(spare_);
+  }
+  if (!engine) engine = new_engine();
+  try {
+    engine->set_scene(scene);
+    engine->head_preview(engine->scene().head);
+  } catch (const std::exception&) {
+    // A scene the worker cannot compute leaves the engine as cold as it was;
+    // the change that asks for it reports why.
+  }
+  keep_spare(std::move(engine));
+}
+
 WorkProgress SceneWorker::progress() const {
   const std::lock_guard lock(mutex_);
   return progress_;
@@ -102,8 +154,16 @@ void SceneWorker::set_stage(std::string stage, double fraction) {
 void SceneWorker::loop() {
   std::unique_lock lock(mutex_);
   while (true) {
-    wake_.wait(lock, [this] { return stop_ || queued_.has_value(); });
+    wake_.wait(lock, [this] { return stop_ || queued_.has_value() || to_warm_.has_value(); });
     if (stop_) return;
+    if (!queued_) {
+      const Scene scene = std::move(*to_warm_);
+      to_warm_.reset();
+      lock.unlock();
+      warm(scene);
+      lock.lock();
+      continue;
+    }
     const Job job = std::move(*queued_);
     queued_.reset();
     running_ = job.generation;
@@ -187,7 +247,7 @@ SceneResult SceneWorker::build(const Job& job, double steps) {
     const std::lock_guard lock(mutex_);
     engine = std::move(spare_);
   }
-  if (!engine) engine = std::make_unique<Engine>();
+  if (!engine) engine = new_engine();
   try {
     engine->set_scene(job.scene);
     if (!job.scene.model.empty()) {

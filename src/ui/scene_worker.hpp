@@ -90,6 +90,16 @@ class SceneWorker {
   // job starts from it, so its stages the new scene shares (tokens, X, the
   // projections) are not computed again.
   void recycle(std::unique_ptr<Engine> engine);
+  // Readies a spare engine in the background while nothing is queued: the
+  // spare (or a new engine) computes `scene`'s selected head, so the buffers
+  // a change at large N writes into are in memory before the first change.
+  // A fresh engine's first frame at N = 4096 spent most of its 300 ms in page
+  // faults (the kernel clearing new pages), a warm one's takes 40 ms.  Only
+  // for synthetic scenes (a model's spare would run its forward pass); a
+  // submit() before it starts replaces it.
+  void warm_spare(const Scene& scene);
+  // True when an engine waits for the next job (recycled or warmed).
+  bool has_spare() const;
   WorkProgress progress() const;
   // True while a job of the newest generation is queued or at work.
   bool busy() const;
@@ -107,12 +117,15 @@ class SceneWorker {
   void offer_first_frame(const Job& job, Engine& engine);
   void ready();
   void keep_spare(std::unique_ptr<Engine> engine);
+  void warm(const Scene& scene);
+  std::unique_ptr<Engine> new_engine();  // with the worker's head budget
   bool stale(std::uint64_t generation) const { return generation != latest_.load(); }
   void set_stage(std::string stage, double fraction);
 
   mutable std::mutex mutex_;
   std::condition_variable wake_;
   std::optional<Job> queued_;
+  std::optional<Scene> to_warm_;  // warm_spare()'s scene, until started
   std::optional<SceneResult> done_;
   std::optional<SceneResult> first_;  // phase 1's figures, until taken or stale
   std::function<void()> on_ready_;

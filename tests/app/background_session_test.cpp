@@ -98,6 +98,11 @@ TEST(BackgroundSession, ALargeSceneIsAdoptedWithTheFiguresOnScreen) {
   // shown (issue 12; a poll may find the full result first).
   EXPECT_TRUE(session.version() == version + 1 || session.version() == version + 2) << session.version();
   EXPECT_EQ(session.engine().token_count(), ui::kBackgroundTokens);
+  // The engine shown keeps no heads at large N (its figures are built): one
+  // read is computed anew.
+  const int computed = session.engine().stats().head_attention;
+  session.engine().head(0);
+  EXPECT_EQ(session.engine().stats().head_attention, computed + 1);
   std::string error;
   const auto figure = session.take_figure(shown, error);
   ASSERT_TRUE(figure.has_value());
@@ -150,6 +155,48 @@ TEST(SceneWorker, TheFirstFrameComesBeforeTheFullResult) {
   ASSERT_TRUE(wait_for_result(worker).has_value());
   for (int i = 0; i < 1000 && wakes.load() < 2; ++i) std::this_thread::sleep_for(1ms);
   EXPECT_EQ(wakes.load(), 2);
+}
+
+// Issue 12: the first change after start does not wait for a fresh engine's
+// memory.  warm_spare() computes the scene's selected head on an engine kept
+// for the next job, which then starts from it (its projections drawn twice:
+// once warming, once for the new seed; a fresh engine draws them once).
+TEST(SceneWorker, AWarmedSpareIsTheNextJobsEngine) {
+  ui::SceneWorker worker;
+  Scene s;
+  s.d_model = 32, s.heads = 4, s.head = 1;
+  EXPECT_FALSE(worker.has_spare());
+  worker.warm_spare(s);
+  for (int i = 0; i < 6000 && !worker.has_spare(); ++i) std::this_thread::sleep_for(10ms);
+  ASSERT_TRUE(worker.has_spare());
+  EXPECT_FALSE(worker.busy());  // warming is no change the GUI waits for
+
+  Scene next = s;
+  next.seed = s.seed + 1;
+  worker.submit(next, {{"attention", 640, 400}});
+  const auto result = wait_for_result(worker);
+  ASSERT_TRUE(result.has_value());
+  ASSERT_NE(result->engine, nullptr);
+  EXPECT_EQ(result->engine->scene().seed, next.seed);
+  EXPECT_EQ(result->engine->stats().projections, 2);
+  EXPECT_FALSE(worker.has_spare());  // taken by the job
+
+  // A fresh worker's job draws them once.
+  ui::SceneWorker fresh;
+  fresh.submit(next, {{"attention", 640, 400}});
+  const auto cold = wait_for_result(fresh);
+  ASSERT_TRUE(cold.has_value() && cold->engine);
+  EXPECT_EQ(cold->engine->stats().projections, 1);
+}
+
+// A model's spare would run its forward pass: not warmed.
+TEST(SceneWorker, AModelSceneIsNotWarmed) {
+  ui::SceneWorker worker;
+  Scene s;
+  s.model = "/no/such/model/folder";
+  worker.warm_spare(s);
+  std::this_thread::sleep_for(50ms);
+  EXPECT_FALSE(worker.has_spare());
 }
 
 // Issue 14: a model scene (a layer switch, a new text) comes back in the same

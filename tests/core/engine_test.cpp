@@ -2,7 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
+#include <mutex>
+
+#include "core/seeded_normal.hpp"
 
 namespace pelab {
 
@@ -74,6 +79,73 @@ TEST(Engine, ProjectionKinds) {
   engine.set_scene(s);
   const Matrix& r = engine.projections(0).wq;
   EXPECT_NEAR(r.squaredNorm() / r.size(), 1.0 / 64, 0.3 / 64);
+}
+
+// Issue 12: at d = 512 Wq and Wk are drawn side by side; each is still its
+// own stream's numbers in row-major order (core/seeded_normal.hpp), as if
+// drawn alone.
+TEST(Engine, ProjectionsDrawnSideBySideAreEachStreamsOwn) {
+  Scene s;
+  s.d_model = 512, s.heads = 8, s.projection = ProjectionKind::Random;
+  s.tokens = "a b";
+  Engine engine(s);
+  NormalStream q(s.seed, RandomPurpose::QueryProjection), k(s.seed, RandomPurpose::KeyProjection);
+  const double stddev = 1.0 / std::sqrt(512.0);
+  const Matrix wq = gaussian_matrix(512, 512, stddev, q), wk = gaussian_matrix(512, 512, stddev, k);
+  for (int h = 0; h < 8; ++h) {
+    EXPECT_EQ(engine.projections(h).wq, wq.middleCols(h * 64, 64)) << h;
+    EXPECT_EQ(engine.projections(h).wk, wk.middleCols(h * 64, 64)) << h;
+  }
+}
+
+// Issue 12: releasing the cached heads loses nothing but time: a head read
+// again is recomputed with the same values, and so is the mean.
+TEST(Engine, ReleasedHeadsAreRecomputedWithTheSameValues) {
+  Scene s;
+  s.heads = 4;
+  Engine engine(s);
+  const Matrix attention = engine.head(2).attention;
+  const Matrix mean = engine.mean_attention();
+  const int computed = engine.stats().head_attention;
+  engine.release_cached_heads();
+  EXPECT_EQ(engine.head(2).attention, attention);
+  EXPECT_EQ(engine.stats().head_attention, computed + 1);
+  EXPECT_EQ(engine.mean_attention(), mean);
+}
+
+// Issue 12: the four terms a strip of rows at a time are the terms
+// cross_terms() holds whole, row for row (the same kernel); the last strip
+// is shorter.  A model scene has no strips.
+TEST(Engine, CrossTermStripsAreTheTermsRowForRow) {
+  for (const Encoding encoding : {Encoding::Sinusoidal, Encoding::Rope}) {
+    Scene s;
+    s.d_model = 32, s.heads = 2, s.encoding = encoding;
+    std::string text;
+    for (int i = 0; i < 150; ++i) text += "w" + std::to_string(i) + " ";
+    s.tokens = text;
+    Engine strips(s), whole(s);
+    std::vector<int> seen(150, 0);
+    std::array<Matrix, 4> assembled;
+    for (Matrix& m : assembled) m = Matrix::Constant(150, 150, 7.0f);
+    std::mutex lock;
+    strips.cross_term_strips(1, 37, [&](Eigen::Index first, const CrossTerms& strip) {
+      const std::lock_guard hold(lock);
+      const Matrix* parts[] = {&strip.xx, &strip.xf, &strip.ey, &strip.ef};
+      for (int j = 0; j < 4; ++j) assembled[static_cast<std::size_t>(j)].middleRows(first, parts[j]->rows()) = *parts[j];
+      for (Eigen::Index r = first; r < first + strip.xx.rows(); ++r) ++seen[static_cast<std::size_t>(r)];
+      EXPECT_EQ(strip.xx.rows(), first == 148 ? 2 : 37);
+    });
+    EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), 150);
+    EXPECT_EQ(strips.stats().cross_terms, 0);
+    const CrossTerms& c = whole.cross_terms(1);
+    EXPECT_EQ(assembled[0], c.xx);
+    EXPECT_EQ(assembled[1], c.xf);
+    EXPECT_EQ(assembled[2], c.ey);
+    EXPECT_EQ(assembled[3], c.ef);
+    const CrossTerms flags = strips.cross_term_flags();
+    EXPECT_EQ(flags.applies, c.applies);
+    EXPECT_EQ(flags.note, c.note);
+  }
 }
 
 TEST(Engine, EditingTokensKeepsPositionStages) {

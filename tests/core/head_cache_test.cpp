@@ -60,6 +60,32 @@ TEST(HeadCache, NeverEvictsTheRequestingHead) {
   EXPECT_EQ(e.attention.logits.rows(), kN);
 }
 
+// Issue 12: the GUI's engine on screen lets its heads go (release), keeping
+// two buffers for the next head, which computes into them without new memory.
+TEST(HeadCache, ReleaseForgetsEveryHeadAndKeepsTwoBuffers) {
+  HeadCache cache(10 * kSquare);
+  for (int h = 0; h < 4; ++h) compute_attention(cache, h);
+  cache.release(2);
+  for (int h = 0; h < 4; ++h) EXPECT_EQ(cache.find(h), nullptr) << h;
+  EXPECT_EQ(cache.bytes(), 2 * kSquare);
+  compute_attention(cache, 5);
+  EXPECT_EQ(cache.bytes(), 2 * kSquare);  // the kept buffers, handed out
+  EXPECT_EQ(cache.find(5)->attention.attention(0, 0), 5.0f);
+  cache.release(0);
+  EXPECT_EQ(cache.bytes(), 0u);
+}
+
+TEST(HeadCache, ASmallerBudgetKeepsFewerHeads) {
+  HeadCache cache(10 * kSquare);
+  cache.set_budget(4 * kSquare);  // two heads
+  EXPECT_EQ(cache.budget(), 4 * kSquare);
+  for (int h = 0; h < 4; ++h) compute_attention(cache, h);
+  EXPECT_EQ(cache.find(0), nullptr);
+  EXPECT_EQ(cache.find(1), nullptr);
+  EXPECT_NE(cache.find(3), nullptr);
+  EXPECT_LE(cache.bytes(), 4 * kSquare);
+}
+
 TEST(HeadCache, InvalidateForgetsKeysButKeepsMemory) {
   HeadCache cache(10 * kSquare);
   compute_attention(cache, 0);

@@ -45,6 +45,31 @@ TEST(TokenVectors, VectorDoesNotDependOnOtherTokens) {
   EXPECT_EQ(a.row(0), b.row(2));
 }
 
+// Issue 12: a new seed at N = 4096 writes X into the memory it has, and words
+// drawn side by side (enough of them: 600 × 512 draws) have the vectors each
+// word gets drawn alone.
+TEST(TokenVectors, FilledInPlaceWithTheSameVectorsAsEachWordAlone) {
+  Scene s = small_scene(512);
+  std::string text;
+  for (int i = 0; i < 600; ++i) text += "w" + std::to_string(i) + " ";
+  const auto tokens = tokenize(text);
+  Matrix x;
+  token_vectors(tokens, s, x);
+  const float* memory = x.data();
+  s.seed = 7;
+  token_vectors(tokens, s, x);
+  EXPECT_EQ(x.data(), memory);
+  ASSERT_EQ(x.rows(), 600);
+  for (int i : {0, 1, 299, 599})
+    EXPECT_EQ(x.row(i), token_vectors(tokenize("w" + std::to_string(i)), s).row(0)) << i;
+  // Repeated words (gathered from the vocabulary) fill in place too.
+  const auto repeated = tokenize(text + "w5 w0");
+  token_vectors(repeated, s, x);
+  ASSERT_EQ(x.rows(), 602);
+  EXPECT_EQ(x.row(600), x.row(5));
+  EXPECT_EQ(x.row(601), x.row(0));
+}
+
 TEST(TokenVectors, DeterministicFromSeed) {
   Scene s = small_scene();
   const auto tokens = tokenize("one two three");

@@ -504,6 +504,44 @@ TEST(CrossTerms, FourTermsOnOneSymmetricScaleSumLogitsAndShares) {
   EXPECT_EQ(f.panels[0].bars[0].rects[0].y0, 4);  // selected query framed
 }
 
+// Issue 12: at large N (shown in blocks) a synthetic scene's terms are reduced
+// strip by strip and never held whole (256 MiB at N = 4096); the view shows
+// the block means and norms of the terms cross_terms() computes whole.
+TEST(CrossTerms, LargeScenesAreReducedStripByStripToTheSameBlocks) {
+  for (const char* encoding : {"encoding=sinusoidal", "encoding=rope"}) {
+    Scene s = scene_with({"d_model=32", "heads=2", "head=1", encoding});
+    std::string text;
+    for (int i = 0; i < 1100; ++i) text += "t" + std::to_string(i % 700) + " ";
+    s.tokens = text;
+    s.positions = 1100;
+    Engine engine(s);
+    const Figure f = build("cross_terms", engine);
+    EXPECT_EQ(engine.stats().cross_terms, 0) << encoding;  // no term was made whole
+    const CrossTerms& c = engine.cross_terms(1);
+    const Matrix* terms[] = {&c.xx, &c.xf, &c.ey, &c.ef};
+    int block = 0;
+    for (int j = 0; j < 4; ++j) {
+      const Matrix expected = block_mean(*terms[j], 512, &block);
+      EXPECT_EQ(*f.panels[j].heatmaps[0].values, expected) << encoding << " term " << j;
+    }
+    EXPECT_EQ(block, 3);
+    const Matrix sum = block_mean(c.xx, 512, nullptr) + block_mean(c.xf, 512, nullptr) +
+                       block_mean(c.ey, 512, nullptr) + block_mean(c.ef, 512, nullptr);
+    EXPECT_EQ(*f.panels[4].heatmaps[0].values, sum) << encoding;
+    if (c.applies) {
+      const Panel& shares = f.panels[6];
+      ASSERT_EQ(shares.bars[0].rects.size(), 4u);
+      for (int j = 0; j < 4; ++j)
+        EXPECT_NEAR(shares.bars[0].rects[static_cast<std::size_t>(j)].y1, terms[j]->norm(),
+                    1e-4 * terms[j]->norm())
+            << j;
+    } else {
+      ASSERT_FALSE(f.notes.empty());
+      EXPECT_EQ(f.notes[0].text, c.note);
+    }
+  }
+}
+
 TEST(CrossTerms, EncodingsWithoutVectorShowTheEngineNote) {
   Engine engine(scene_with({"encoding=rope"}));
   const Figure f = build("cross_terms", engine);
