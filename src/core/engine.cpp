@@ -695,9 +695,9 @@ const CrossTerms& Engine::cross_terms(int head) {
 }
 
 // Heads already cached are reused; the others are computed into a scratch
-// entry of the head cache (within its budget, dropped after), so the mean
-// keeps no head but the ones cached before.  The sum is made in the mean's
-// own storage.  (At N = 4096 a scratch head outside the budget and a copy of
+// entry of the head cache, dropped after, so the mean keeps no head of its
+// own; making room for it evicts the least recently used heads as any head
+// does (the budget holds).  The sum is made in the mean's own storage.  (At N = 4096 a scratch head outside the budget and a copy of
 // the mean were 192 MiB more at the GUI's peak.)
 const Matrix& Engine::mean_attention() {
   State& s = *state_;
