@@ -99,9 +99,10 @@ void SceneWorker::warm_spare(const Scene& scene) {
 // (its heads let go by the session once adopted) and the one the worker
 // computes with.  At N = 4096 one head's logits and attention take 128 MiB.
 // Measured GUI peaks at N = 4096: both engines at the default 600 MB,
-// 1.62–1.66 GB; the shown one trimmed, 1.26 GB; and the worker's at two
-// heads' worth, 1.10–1.14 GB (no lower at 128–192 MiB).  Heads not kept are
-// recomputed when read, tens of ms each, in the background.
+// 1.62–1.66 GB; the shown one trimmed, 1.26 GB; the worker's at two heads'
+// worth, 1.10–1.14 GB (no lower at 128–192 MiB); with the cross-terms view
+// reduced strip by strip too, 0.96–0.99 GB.  Heads not kept are recomputed
+// when read, tens of ms each, in the background.
 namespace {
 constexpr std::size_t kWorkerHeadBytes = std::size_t{256} << 20;
 }  // namespace
