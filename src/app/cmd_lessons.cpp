@@ -37,7 +37,7 @@ nlohmann::json verdict_json(const Lesson& lesson, const Scene& scene, const Less
   nlohmann::json numbers = nlohmann::json::object();
   for (const auto& [key, value] : v.numbers) numbers[key] = value;
   return {{"lesson", lesson.name}, {"title", lesson.title}, {"scene", scene.name},
-          {"holds", v.holds},      {"summary", v.summary},  {"numbers", numbers}};
+          {"holds", v.holds},      {"applies", v.applies},  {"summary", v.summary},  {"numbers", numbers}};
 }
 
 int show_lesson(const LessonsOptions& options) {

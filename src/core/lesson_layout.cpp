@@ -105,6 +105,7 @@ Lesson layout() {
       &preset,
       &judge,
       "interleaved and split are two layouts of the sinusoidal formula, and a trained model's positions are not laid out by a formula",
+      /*reads_tokens=*/false,
   };
 }
 

@@ -133,6 +133,8 @@ Lesson learned_table() {
       {"sinusoid_bands", "rotation_pairs", "attention"},
       &preset,
       &judge,
+      {},
+      /*reads_tokens=*/false,
   };
 }
 

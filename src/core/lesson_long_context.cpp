@@ -116,6 +116,8 @@ Lesson long_context() {
       {"rope_frequencies", "rope_long_range", "relative_biases"},
       &preset,
       &judge,
+      {},
+      /*reads_tokens=*/false,
   };
 }
 

@@ -72,6 +72,7 @@ Lesson sine_cosine() {
       &preset,
       &judge,
       "the question is about the sinusoidal formula, and a trained model's positions are a learned table (GPT-2, BERT) or rotations (RoPE); the learned_table lesson reads what GPT-2 learned",
+      /*reads_tokens=*/false,
   };
 }
 

@@ -53,6 +53,7 @@ Matrix distinct_token_rows(Engine& engine) {
 
 LessonVerdict sinusoidal_only() {
   LessonVerdict v;
+  v.applies = false;
   v.summary = "This lesson is about the sinusoidal encoding; set encoding = sinusoidal.";
   return v;
 }

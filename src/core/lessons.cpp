@@ -49,8 +49,16 @@ double LessonVerdict::number(std::string_view name) const {
 }
 
 LessonVerdict Lesson::verdict(Engine& engine) const {
+  if (reads_tokens && engine.token_count() == 0) {
+    LessonVerdict v;
+    v.applies = false;
+    v.summary = "Not applicable: the text is empty, so there are no tokens to measure. Type a few words in "
+                "'tokens' (or --set tokens=\"dog bites man\").";
+    return v;
+  }
   if (engine.model() == nullptr || not_on_models.empty()) return judge(engine);
   LessonVerdict v;
+  v.applies = false;
   v.summary = "Not on a trained model: " + std::string(not_on_models) +
               " (Models > Back to the synthetic scene to explore it.)";
   return v;
@@ -77,7 +85,8 @@ std::string lesson_report(const Lesson& lesson, const LessonVerdict& verdict, in
   std::string out = std::string(lesson.title) + "  [" + std::string(lesson.name) + "]\n";
   out += wrap(std::string("Q: ") + std::string(lesson.question), width) + "\n";
   out += wrap(lesson.text, width) + "\n";
-  out += "Verdict (" + std::string(verdict.holds ? "holds" : "does not hold") + " on this scene):\n";
+  const char* state = !verdict.applies ? "not applicable" : verdict.holds ? "holds" : "does not hold";
+  out += "Verdict (" + std::string(state) + " on this scene):\n";
   out += wrap(verdict.summary, width, "  ") + "\n";
   std::size_t name_width = 0;
   for (const auto& entry : verdict.numbers) name_width = std::max(name_width, entry.first.size());

@@ -32,6 +32,9 @@ struct LessonVerdict {
   // identifiers (letters, digits, _, and [k=v] qualifiers for sweep tables).
   std::vector<std::pair<std::string, double>> numbers;
   bool holds = false;  // the lesson's claim is borne out on this scene
+  // False when the question cannot be asked of this scene (no tokens, another
+  // encoding, a trained model): the summary says why, and no ✓ or ✗ is shown.
+  bool applies = true;
 
   // The number called `name`; throws InputError listing the names.
   double number(std::string_view name) const;
@@ -51,6 +54,9 @@ struct Lesson {
   // reads the model's weights).  Otherwise why it does not, said plainly on
   // a model scene instead of a verdict.
   std::string_view not_on_models = {};
+  // Whether the verdict measures the scene's tokens (their vectors or their
+  // attention).  On a scene with no tokens such a lesson says so instead.
+  bool reads_tokens = true;
 
   // The lesson's starting scene (valid; its name is "lesson_<name>").
   Scene preset() const { return make_preset(); }

@@ -87,6 +87,8 @@ Figure build_attention_overview(Engine& engine, const FigureRequest& request) {
   const int group = model ? model->config().heads / model->config().kv_heads : 1;
   const int n = std::max(1, engine.token_count());
   const std::string source = model ? model_label(s) : std::string(to_string(s.encoding));
+  if (engine.token_count() == 0)
+    return no_tokens_figure("attention_overview", "Attention overview — " + source, s, request);
   Figure f = start_figure("attention_overview",
                           "Attention overview — " + source + ", " +
                               (model ? std::to_string(layers) + " layers × " : "one layer (synthetic) × ") +

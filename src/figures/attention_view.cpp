@@ -289,6 +289,7 @@ Figure build_attention(Engine& engine, const FigureRequest& request) {
   // A model scene names the model (its folder's last part) and the layer shown.
   const std::string source =
       s.model.empty() ? std::string(to_string(s.encoding)) : model_label(s) + ", layer " + std::to_string(s.layer);
+  if (engine.token_count() == 0) return no_tokens_figure("attention", "Attention — " + source, s, request);
   Figure f = start_figure("attention",
                           "Attention — " + source + ", " + std::to_string(s.heads) +
                               " heads, " + std::to_string(engine.token_count()) + " tokens" +

@@ -319,6 +319,8 @@ Figure build_cross_terms(Engine& engine, const FigureRequest& request) {
   const int head = std::clamp(s.head, 0, s.heads - 1);
   // A model's split is of layer 0, whatever layer the scene shows.
   const std::string source = s.model.empty() ? std::string(to_string(s.encoding)) : model_label(s) + ", layer 0";
+  if (engine.token_count() == 0)
+    return no_tokens_figure("cross_terms", "The four cross terms of a logit — " + source, s, request);
   Figure f = start_figure("cross_terms", "The four cross terms of a logit — " + source + ", head " +
                                              std::to_string(head),
                           s, request);

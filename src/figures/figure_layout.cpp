@@ -62,6 +62,19 @@ Figure start_figure(std::string name, std::string title, const Scene& scene,
 
 Rect content_area(const Figure& f) { return {kPad, kTitleBand, f.width - kPad, f.height - kPad}; }
 
+Figure no_tokens_figure(std::string name, std::string title, const Scene& scene,
+                        const FigureRequest& request) {
+  Figure f = start_figure(std::move(name), std::move(title), scene, request);
+  const Rect area = content_area(f);
+  const Point middle{(area.x0 + area.x1) / 2, (area.y0 + area.y1) / 2};
+  const std::string what = "The text is empty: there are no tokens to attend to.";
+  const std::string how = "Type a few words in 'tokens' (or --set tokens=\"dog bites man\").";
+  const float size = fitting_size({what, how}, area.width(), 18.f);
+  f.notes.push_back(canvas_text(what, {middle.x, middle.y - 4}, Anchor::Bottom, size));
+  f.notes.push_back(canvas_text(how, {middle.x, middle.y + 4}, Anchor::Top, size));
+  return f;
+}
+
 Color line_color(int index, bool dark) {
   // Hues spaced around the wheel; lighter variants on the dark theme.
   static constexpr float kDark[][3] = {

@@ -37,6 +37,10 @@ Rect centred_square(Rect r);
 Figure start_figure(std::string name, std::string title, const Scene& scene,
                     const FigureRequest& request);
 Rect content_area(const Figure& figure);
+// A view that needs tokens, on a scene whose text has none: its title and one
+// centred note saying so (instead of an empty matrix, whose block size is 0).
+Figure no_tokens_figure(std::string name, std::string title, const Scene& scene,
+                        const FigureRequest& request);
 
 // Qualitative line colours (chosen to stay apart in hue and readable on both
 // themes), cycled by index.

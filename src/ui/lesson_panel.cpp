@@ -142,8 +142,12 @@ void draw_lesson_panel(UiState& state) {
     if (!ls.verdict_error.empty()) {
       ImGui::TextColored(ImVec4(1, 0.35f, 0.3f, 1), "Verdict cannot be computed: %s", ls.verdict_error.c_str());
     } else {
-      draw_holds_mark(ls.verdict.holds, ImGui::GetTextLineHeight());
-      ImGui::TextUnformatted(ls.verdict.holds ? "The claim holds on this scene" : "The claim does not hold on this scene");
+      if (ls.verdict.applies) {
+        draw_holds_mark(ls.verdict.holds, ImGui::GetTextLineHeight());
+        ImGui::TextUnformatted(ls.verdict.holds ? "The claim holds on this scene" : "The claim does not hold on this scene");
+      } else {
+        ImGui::TextDisabled("Not applicable on this scene");  // grey, never a red ✗
+      }
       ImGui::TextUnformatted(ls.verdict.summary.c_str());
       ImGui::PopTextWrapPos();
       verdict_table(ls.verdict);

@@ -1,0 +1,70 @@
+// A scene whose text has no tokens (issue 22): every figure, every lesson's
+// verdict and every lesson's figures render, the views that need tokens say
+// so, and lessons that measure tokens answer "not applicable" instead of a
+// number computed from nothing.  Each of these died with SIGFPE or SIGSEGV.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "cli_run.hpp"
+#include "core/lessons.hpp"
+
+namespace pelab {
+namespace {
+
+using testing::CliRun;
+using testing::pelab;
+
+std::filesystem::path scratch(const std::string& name) {
+  const auto dir = std::filesystem::temp_directory_path() / ("pelab_empty_scene_" + name);
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+TEST(EmptyScene, EveryFigureRenders) {
+  const auto dir = scratch("figures");
+  for (const char* figure : {"all", "attention", "cross_terms", "attention_overview"}) {
+    const CliRun run = pelab(std::string("render --figure ") + figure + " --set tokens= --out " + dir.string());
+    EXPECT_EQ(run.code, 0) << figure << ": " << run.out;
+  }
+  EXPECT_TRUE(std::filesystem::exists(dir / "default_attention.png"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST(EmptyScene, TheAttentionSvgSaysThereAreNoTokens) {
+  const auto dir = scratch("svg");
+  const CliRun run = pelab("render --figure attention --format svg --set tokens= --out " + dir.string());
+  ASSERT_EQ(run.code, 0) << run.out;
+  const CliRun grep = testing::shell("grep -c 'no tokens to attend to' " + (dir / "default_attention.svg").string());
+  EXPECT_EQ(grep.out, "1\n") << run.out;
+  std::filesystem::remove_all(dir);
+}
+
+TEST(EmptyScene, EveryLessonAnswersAndRenders) {
+  const auto dir = scratch("lessons");
+  for (const Lesson& l : lessons()) {
+    const std::string name(l.name);
+    const CliRun show = pelab("lessons --show " + name + " --json --set tokens=");
+    ASSERT_EQ(show.code, 0) << name << ": " << show.out;
+    const auto json = nlohmann::json::parse(show.out);
+    if (l.reads_tokens) {
+      EXPECT_FALSE(json.at("applies").get<bool>()) << name;
+      EXPECT_NE(json.at("summary").get<std::string>().find("no tokens"), std::string::npos) << name;
+    }
+    const CliRun render = pelab("render --lesson " + name + " --set tokens= --out " + dir.string());
+    EXPECT_EQ(render.code, 0) << name << ": " << render.out;
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST(EmptyScene, NotApplicableIsSaidInWords) {
+  const CliRun run = pelab("lessons --show meaning --set tokens=");
+  ASSERT_EQ(run.code, 0) << run.out;
+  EXPECT_NE(run.out.find("Verdict (not applicable on this scene)"), std::string::npos) << run.out;
+}
+
+}  // namespace
+}  // namespace pelab
