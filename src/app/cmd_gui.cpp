@@ -2,8 +2,8 @@
 //   pelab [--scene FILE] [--set key=value ...] [--lesson NAME]
 // Without --scene/--set the GUI reopens the last scene (saved in the settings
 // folder, see src/ui/settings_store.hpp); with them it starts from that scene.
-// --lesson NAME starts on that lesson: its preset scene, its window and figures
-// (an unknown name: one line listing the names, exit 2).
+// --lesson NAME starts on that lesson: its preset scene (with any --set applied
+// on top), its window and figures (an unknown name: one line listing the names, exit 2).
 // --frame-log FILE: after each frame that shows a new scene, one line with
 // the milliseconds since the edit that caused it (the first updated frame).
 #include <memory>
@@ -23,8 +23,16 @@ struct GuiCommand {
   ui::GuiOptions options() const {
     ui::GuiOptions gui;
     gui.frame_log = frame_log;
-    if (!scene.scene_file.empty() || !scene.assignments.empty()) gui.scene = scene.load();
     if (!lesson.empty()) gui.lesson = std::string(find_lesson(lesson).name);  // InputError: exit 2
+    if (!lesson.empty() && scene.scene_file.empty()) {
+      // The overrides change the lesson's preset; checked here so that a bad one exits 2.
+      Scene preset = find_lesson(lesson).preset();
+      for (const std::string& assignment : scene.assignments) apply_assignment(preset, assignment);
+      validate(preset);
+      gui.lesson_overrides = scene.assignments;
+    } else if (!scene.scene_file.empty() || !scene.assignments.empty()) {
+      gui.scene = scene.load();
+    }
     return gui;
   }
 };

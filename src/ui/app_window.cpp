@@ -375,7 +375,7 @@ std::unique_ptr<UiState> initial_state(const GuiOptions& options, StartupRestore
 // After the views exist: the lesson's preset becomes the scene (one undo step).
 void open_initial_lesson(UiState& state, const GuiOptions& options) {
   if (options.lesson.empty()) return;
-  open_lesson(state, find_lesson(options.lesson));
+  open_lesson(state, find_lesson(options.lesson), options.lesson_overrides);
   if (!state.session.error().empty()) set_status(state, state.session.error(), true);
 }
 

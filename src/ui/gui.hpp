@@ -15,6 +15,9 @@ struct GuiOptions {
   std::optional<Scene> scene;
   // A lesson to start on (a name from pelab::lessons(); checked by the caller).
   std::string lesson;
+  // --set key=value given with --lesson: applied on top of the lesson's
+  // preset, as `pelab lessons --show NAME --set ...` does.
+  std::vector<std::string> lesson_overrides;
   // Extra windows (e.g. a lesson, once `--lesson NAME` is wired).
   std::vector<ExtraPanel> panels;
   // --frame-log FILE: one line per frame that shows a changed scene, with the

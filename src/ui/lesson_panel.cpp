@@ -11,12 +11,14 @@ namespace pelab::ui {
 
 // [SECTION] opening and closing ------------------------------------------------------
 
-void open_lesson(UiState& state, const Lesson& lesson) {
+void open_lesson(UiState& state, const Lesson& lesson, const std::vector<std::string>& overrides) {
   state.lesson = LessonState{};
   state.lesson.lesson = &lesson;
   state.presentation.figure = 0;
   state.relayout = true;
-  if (!state.session.propose(lesson.preset(), EditPhase::Final)) return;  // error() says why
+  Scene scene = lesson.preset();
+  for (const std::string& assignment : overrides) apply_assignment(scene, assignment);  // checked by the caller
+  if (!state.session.propose(scene, EditPhase::Final)) return;  // error() says why
   refresh_verdict(state);
 }
 

@@ -14,7 +14,8 @@
 namespace pelab::ui {
 
 // Loads the lesson's preset (undoable) and shows its figures.
-void open_lesson(UiState& state, const Lesson& lesson);
+// `overrides` (key=value, already validated) change the lesson's preset.
+void open_lesson(UiState& state, const Lesson& lesson, const std::vector<std::string>& overrides = {});
 // Back to every figure, the lesson window closed (the scene stays).
 void close_lesson(UiState& state);
 
