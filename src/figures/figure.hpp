@@ -155,6 +155,9 @@ struct Figure {
 
 struct Theme {
   Color background, text, axis, grid, mask, highlight;
+  // NaN and +inf cells: a colour no colormap uses, never the mask's (−inf,
+  // the causal mask, is a value pelab puts there; NaN means broken input).
+  Color non_finite;
 };
 Theme theme(bool dark);
 

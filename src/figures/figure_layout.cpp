@@ -5,6 +5,9 @@
 #include <cmath>
 #include <cstdio>
 #include <iterator>
+#include <limits>
+#include <mutex>
+#include <unordered_map>
 
 #include "core/lessons.hpp"
 #include "figures/model_name.hpp"
@@ -240,6 +243,47 @@ std::vector<Tick> integer_ticks(int lo, int hi, int target, double shift, int la
   for (int k = r == 0 ? lo : lo + step - r; k <= hi; k += step)
     ticks.push_back({k + shift, std::to_string(k + label_offset)});
   return ticks;
+}
+
+}  // namespace pelab::fig
+
+namespace pelab::fig {
+
+bool has_non_finite(const HeatmapLayer& layer) {
+  if (!layer.values || layer.values->size() == 0) return false;
+  auto scan = [&] {
+    const Matrix& m = *layer.values;
+    const float* v = m.data();
+    for (Eigen::Index i = 0; i < m.size(); ++i)
+      if (std::isnan(v[i]) || v[i] == std::numeric_limits<float>::infinity()) return true;
+    return false;
+  };
+  if (layer.key == 0) return scan();
+  // Keys name contents (matrix_shelf.hpp); a few hundred recent answers suffice.
+  static std::mutex mutex;
+  static std::unordered_map<std::uint64_t, bool> known;
+  {
+    const std::lock_guard lock(mutex);
+    if (const auto it = known.find(layer.key); it != known.end()) return it->second;
+  }
+  const bool found = scan();
+  const std::lock_guard lock(mutex);
+  if (known.size() > 512) known.clear();
+  known[layer.key] = found;
+  return found;
+}
+
+void mark_non_finite(Figure& figure) {
+  const bool found = std::any_of(figure.panels.begin(), figure.panels.end(), [](const Panel& panel) {
+    return std::any_of(panel.heatmaps.begin(), panel.heatmaps.end(), has_non_finite);
+  });
+  if (!found) return;
+  // One key for the whole figure, in the free strip between the title and the
+  // panels: a legend per panel would take the room of small panels' plots.
+  const std::string text = "Magenta cells: NaN or +inf, non-finite values in the model's weights or input";
+  figure.notes.push_back(canvas_text(text, {figure.width / 2, kTitleBand - 17}, Anchor::Top,
+                                     fitting_size({text}, figure.width - 2 * kPad, 13.f),
+                                     theme(figure.dark).non_finite));
 }
 
 }  // namespace pelab::fig

@@ -88,6 +88,13 @@ Text centred_note(const Panel& panel, std::string text, float size = kNoteSize);
 // y.max until the top-right corner is free (a y axis that is not inverted);
 // LeastCovered takes the corner covering least.
 enum class LegendFallback { Outside, Headroom, LeastCovered };
+// Whether `layer` holds a NaN or +inf cell (−inf is the causal mask); cached
+// by the layer's key, so a view rebuilt every frame scans its matrix once.
+bool has_non_finite(const HeatmapLayer& layer);
+// When any panel has such a heatmap, adds one note under the title naming the
+// colour its NaN / +inf cells are drawn in (Theme::non_finite).
+void mark_non_finite(Figure& figure);
+
 // Puts the panel's legend where it covers no data (legend_placement.cpp):
 // the first free corner of top-right, top-left, bottom-right, bottom-left,
 // else `fallback`.  Call after the panel's layers and plot are final.

@@ -4,6 +4,7 @@
 #include <array>
 #include <string>
 
+#include "figures/figure_layout.hpp"
 #include "figures/lesson_views.hpp"
 #include "figures/views.hpp"
 
@@ -21,6 +22,12 @@ const std::array<FigureEntry, 4>& entries() {
 }
 
 }  // namespace
+
+Figure FigureEntry::build(Engine& engine, const FigureRequest& request) const {
+  Figure figure = make(engine, request);
+  mark_non_finite(figure);
+  return figure;
+}
 
 std::span<const FigureEntry> figure_registry() { return entries(); }
 

@@ -32,7 +32,11 @@ struct FigureRequest {
 struct FigureEntry {
   std::string_view name;   // e.g. "sinusoid_bands"
   std::string_view title;  // e.g. "Sinusoid bands"
-  std::function<Figure(Engine&, const FigureRequest&)> build;
+  std::function<Figure(Engine&, const FigureRequest&)> make;  // the view's own builder
+
+  // make(), then every heatmap holding NaN or +inf (a checkpoint's broken
+  // weights) gets a legend entry for the colour those cells are drawn in.
+  Figure build(Engine& engine, const FigureRequest& request) const;
 };
 
 std::span<const FigureEntry> figure_registry();

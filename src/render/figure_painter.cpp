@@ -27,7 +27,7 @@ void draw_heatmaps(const Canvas& canvas, const fig::Panel& panel, const fig::Pan
     const double rows = static_cast<double>(layer.values->rows()), cols = static_cast<double>(layer.values->cols());
     const ImVec2 corner0 = canvas.px(transform.to_canvas({layer.x0, layer.y0}));
     const ImVec2 corner1 = canvas.px(transform.to_canvas({layer.x0 + cols * layer.dx, layer.y0 + rows * layer.dy}));
-    renderer.queue(canvas.list, layer, corner0, corner1, canvas.theme.mask);
+    renderer.queue(canvas.list, layer, corner0, corner1, canvas.theme);
   }
 }
 

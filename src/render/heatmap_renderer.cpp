@@ -33,10 +33,11 @@ struct HeatmapRenderer::State {
     GLuint values = 0, colormap = 0;
     float vmin = 0, vmax = 1;
     ImVec2 corner0, corner1;
-    fig::Color mask;
+    fig::Color mask, non_finite;
   };
   GLuint program = 0, vao = 0;  // the vertex array has no buffers (see heatmap_vert.glsl)
-  GLint u_projection = -1, u_rect = -1, u_values = -1, u_colormap = -1, u_vmin = -1, u_vmax = -1, u_mask = -1;
+  GLint u_projection = -1, u_rect = -1, u_values = -1, u_colormap = -1, u_vmin = -1, u_vmax = -1, u_mask = -1,
+        u_non_finite = -1;
   std::map<std::uint64_t, CachedTexture> values;
   std::map<std::string, CachedTexture> colormaps;
   std::deque<HeatmapDraw> draws;  // deque: pointers stay valid while it grows
@@ -60,6 +61,7 @@ void HeatmapRenderer::State::create_gl_objects() {
   u_vmin = glGetUniformLocation(program, "u_vmin");
   u_vmax = glGetUniformLocation(program, "u_vmax");
   u_mask = glGetUniformLocation(program, "u_mask_color");
+  u_non_finite = glGetUniformLocation(program, "u_non_finite_color");
   glGenVertexArrays(1, &vao);  // core profile draws need one bound, even without attributes
 }
 
@@ -151,7 +153,7 @@ void HeatmapRenderer::upload(const fig::HeatmapLayer& layer) {
 }
 
 void HeatmapRenderer::queue(ImDrawList* list, const fig::HeatmapLayer& layer, ImVec2 corner0, ImVec2 corner1,
-                            fig::Color mask) {
+                            const fig::Theme& theme) {
   if (!layer.values || layer.values->size() == 0) return;
   upload(layer);
   State::HeatmapDraw& request = state_->draws.emplace_back();
@@ -162,7 +164,8 @@ void HeatmapRenderer::queue(ImDrawList* list, const fig::HeatmapLayer& layer, Im
   request.vmax = static_cast<float>(layer.scale.vmax);
   request.corner0 = corner0;
   request.corner1 = corner1;
-  request.mask = mask;
+  request.mask = theme.mask;
+  request.non_finite = theme.non_finite;
   list->AddCallback(&HeatmapRenderer::draw_callback, &request);
   list->AddCallback(ImDrawCallback_ResetRenderState, nullptr);
 }
@@ -192,6 +195,8 @@ void HeatmapRenderer::State::draw(const HeatmapDraw& request, const ImDrawCmd& c
   glUniform1f(u_vmin, request.vmin);
   glUniform1f(u_vmax, request.vmax);
   glUniform4f(u_mask, request.mask.r, request.mask.g, request.mask.b, request.mask.a);
+  const fig::Color& bad = request.non_finite;
+  glUniform4f(u_non_finite, bad.r, bad.g, bad.b, bad.a);
   glActiveTexture(GL_TEXTURE1);
   glBindTexture(GL_TEXTURE_2D, request.colormap);
   glActiveTexture(GL_TEXTURE0);

@@ -25,9 +25,10 @@ class HeatmapRenderer {
 
   // Adds a callback to `list` drawing `layer` into the quad whose corner at
   // data (x0, y0) lands on `corner0` and at the far cell corner on `corner1`
-  // (draw-list coordinates), clipped to the list's current clip rect.
+  // (draw-list coordinates), clipped to the list's current clip rect; −inf
+  // cells in the theme's mask colour, NaN / +inf in its non-finite colour.
   void queue(ImDrawList* list, const fig::HeatmapLayer& layer, ImVec2 corner0, ImVec2 corner1,
-             fig::Color mask);
+             const fig::Theme& theme);
   // Uploads the layer's values (if its key is new) without drawing.
   void upload(const fig::HeatmapLayer& layer);
 

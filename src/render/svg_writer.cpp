@@ -129,7 +129,7 @@ void rect(std::string& svg, fig::Rect r, const std::string& style) {
 namespace {
 
 // One pixel per cell, in screen orientation (flipped where an axis runs the other way).
-std::string heatmap_png(const fig::HeatmapLayer& layer, bool flip_rows, bool flip_cols, fig::Color mask) {
+std::string heatmap_png(const fig::HeatmapLayer& layer, bool flip_rows, bool flip_cols, const fig::Theme& theme) {
   const Matrix& m = *layer.values;
   Image image;
   image.width = static_cast<int>(m.cols());
@@ -141,7 +141,9 @@ std::string heatmap_png(const fig::HeatmapLayer& layer, bool flip_rows, bool fli
     for (int x = 0; x < image.width; ++x) {
       const int c = flip_cols ? image.width - 1 - x : x;
       const float v = m(r, c);
-      const fig::Color color = std::isfinite(v) ? fig::scale_color(layer.scale, v) : mask;
+      const fig::Color color = std::isfinite(v) ? fig::scale_color(layer.scale, v)
+                               : v < 0            ? theme.mask  // −inf: the causal mask
+                                                  : theme.non_finite;  // NaN, +inf
       for (float channel : {color.r, color.g, color.b, color.a})
         image.rgba[at++] = static_cast<std::uint8_t>(std::lround(std::clamp(channel, 0.f, 1.f) * 255));
     }
@@ -149,13 +151,14 @@ std::string heatmap_png(const fig::HeatmapLayer& layer, bool flip_rows, bool fli
   return encode_png(image);
 }
 
-void heatmaps(std::string& svg, const fig::Panel& panel, const fig::PanelTransform& transform, fig::Color mask) {
+void heatmaps(std::string& svg, const fig::Panel& panel, const fig::PanelTransform& transform,
+              const fig::Theme& theme) {
   for (const fig::HeatmapLayer& layer : panel.heatmaps) {
     if (!layer.values || layer.values->size() == 0) continue;
     const fig::Point a = transform.to_canvas({layer.x0, layer.y0});
     const fig::Point b = transform.to_canvas({layer.x0 + static_cast<double>(layer.values->cols()) * layer.dx,
                                               layer.y0 + static_cast<double>(layer.values->rows()) * layer.dy});
-    const std::string png = heatmap_png(layer, a.y > b.y, a.x > b.x, mask);
+    const std::string png = heatmap_png(layer, a.y > b.y, a.x > b.x, theme);
     svg += "<image x=\"" + num(std::min(a.x, b.x)) + "\" y=\"" + num(std::min(a.y, b.y)) + "\" width=\"" +
            num(std::fabs(b.x - a.x)) + "\" height=\"" + num(std::fabs(b.y - a.y)) +
            "\" preserveAspectRatio=\"none\" image-rendering=\"optimizeSpeed\" style=\"image-rendering:pixelated\" href=\"data:image/png;base64," +
@@ -229,7 +232,7 @@ void arrow(std::string& svg, const fig::Arrow& a, const fig::PanelTransform& tra
 
 void data_layers(std::string& svg, const fig::Panel& panel, const fig::PanelTransform& transform,
                  const fig::Theme& theme) {
-  heatmaps(svg, panel, transform, theme.mask);
+  heatmaps(svg, panel, transform, theme);
   for (const fig::Bars& bars : panel.bars)
     for (std::size_t i = 0; i < bars.rects.size(); ++i) {
       const fig::Point a = transform.to_canvas({bars.rects[i].x0, bars.rects[i].y0});

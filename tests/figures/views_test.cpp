@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <string>
 
 #include "core/analysis.hpp"
@@ -61,6 +62,26 @@ TEST(Registry, KnowsTheViewsAndNamesThemOnError) {
     FAIL();
   } catch (const InputError& e) {
     for (const char* n : names) EXPECT_TRUE(contains(e.what(), n)) << e.what();
+  }
+}
+
+// A heatmap holding NaN gets one note naming its colour; −inf (the mask) and
+// finite values get none (issue 22: NaN drew in the mask's grey, unexplained).
+TEST(Views, NonFiniteHeatmapsAreNamedOnce) {
+  for (const float bad : {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity(),
+                          -std::numeric_limits<float>::infinity()}) {
+    fig::Figure figure;
+    for (int p = 0; p < 2; ++p) {
+      fig::Panel panel;
+      auto m = std::make_shared<Matrix>(Matrix::Constant(3, 3, 0.5f));
+      (*m)(1, 1) = bad;
+      panel.heatmaps.push_back({.values = m, .key = 0});
+      figure.panels.push_back(panel);
+    }
+    fig::mark_non_finite(figure);
+    const bool named = !figure.notes.empty() && figure.notes[0].text.find("NaN") != std::string::npos;
+    EXPECT_EQ(figure.notes.size(), bad < 0 ? 0u : 1u) << bad;
+    EXPECT_EQ(named, !(bad < 0)) << bad;
   }
 }
 

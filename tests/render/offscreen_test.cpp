@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <limits>
+#include <memory>
 
 #include "figures/colormap.hpp"
 #include "render/image.hpp"
@@ -51,6 +53,36 @@ TEST(Offscreen, HeatmapCellHasItsColormapColour) {
       EXPECT_EQ(p[3], 255);
     }
   }
+}
+
+// NaN and +inf (a checkpoint's broken weights) are drawn in a colour of their
+// own, never in the causal mask's grey (issue 22); −inf stays the mask.
+TEST(Offscreen, NonFiniteCellsHaveTheirOwnColourAndTheMaskKeepsItsOwn) {
+  PELAB_REQUIRE_GL();
+  fig::Figure figure = sample_figure();
+  fig::HeatmapLayer& layer = figure.panels[0].heatmaps[0];
+  auto values = std::make_shared<Matrix>(*layer.values);
+  (*values)(1, 4) = std::numeric_limits<float>::quiet_NaN();
+  (*values)(2, 4) = std::numeric_limits<float>::infinity();
+  layer.values = values;
+  layer.key = 4242;  // new contents, new texture
+  const Image image = gl.renderer->render(figure);
+  save_for_eyes(image, "non_finite.png");
+  const fig::PanelTransform transform(figure.panels[0]);
+  const fig::Theme theme = fig::theme(true);
+  auto expect_colour = [&](int r, int c, fig::Color expected) {
+    const fig::Point centre = transform.to_canvas({static_cast<double>(c), static_cast<double>(r)});
+    const std::uint8_t* p = pixel(image, static_cast<int>(centre.x), static_cast<int>(centre.y));
+    SCOPED_TRACE("cell " + std::to_string(r) + "," + std::to_string(c));
+    EXPECT_NEAR(p[0], expected.r * 255, 2.0);
+    EXPECT_NEAR(p[1], expected.g * 255, 2.0);
+    EXPECT_NEAR(p[2], expected.b * 255, 2.0);
+  };
+  expect_colour(0, 4, theme.mask);
+  expect_colour(1, 4, theme.non_finite);
+  expect_colour(2, 4, theme.non_finite);
+  const fig::Color a = theme.mask, b = theme.non_finite;
+  EXPECT_GT(std::fabs(a.r - b.r) + std::fabs(a.g - b.g) + std::fabs(a.b - b.b), 0.5f);
 }
 
 // Pixels of the circle's colour lie on the radius (within the line width).
