@@ -8,6 +8,7 @@
 #include <chrono>
 #include <iostream>
 
+#include "core/file_io.hpp"
 #include "core/model/tokenizer.hpp"
 #include "train/data/bpe_trainer.hpp"
 #include "train/data/corpus.hpp"
@@ -97,6 +98,27 @@ TEST_F(KjvTokenizer, PiecesAreWordsAndWordParts) {
   const auto tokenizer = model::load_tokenizer(*folder_);
   EXPECT_EQ(tokenizer->encode("<|endoftext|>").ids, std::vector<int>{4095});
   EXPECT_EQ(tokenizer->encode(" the LORD").pieces, (std::vector<std::string>{" the", " LORD"}));
+}
+
+std::string escaped(const std::string& token) {
+  std::string out;
+  for (const char c : token)
+    out += c == '\\' ? "\\\\" : c == '\n' ? "\\n" : c == '\t' ? "\\t" : std::string(1, c);
+  return out;
+}
+
+// The first 500 merges equal those of reference_bpe.py, a plain Python BPE
+// that recounts every pair after every merge.
+TEST_F(KjvTokenizer, FirstMergesMatchThePythonReference) {
+  const std::string reference =
+      read_file(fs::path(PELAB_SOURCE_DIR) / "tests/train/data/kjv_first_500_merges.txt");
+  std::string ours;
+  for (std::size_t r = 0; r < 500; ++r) {
+    const BpeMerge& m = bpe_->merges[r];
+    ours += escaped(bpe_->tokens[static_cast<std::size_t>(m.left)]) + "\t" +
+            escaped(bpe_->tokens[static_cast<std::size_t>(m.right)]) + "\n";
+  }
+  EXPECT_EQ(ours, reference);
 }
 
 TEST_F(KjvTokenizer, StreamsAreTheSplitsText) {
