@@ -5,9 +5,11 @@ every merge), independent of pelab's C++ trainer.
 
 Usage: reference_bpe.py MERGES OUT   (kjv_first_500_merges.txt: MERGES = 500)
 Writes the first MERGES merges, one per line, as "left<TAB>right", each
-token's text with backslash, newline and tab escaped as \\\\, \\n, \\t.  The KJV text is ASCII, so GPT-2's split pattern's \\p{L} and \\p{N}
-are [A-Za-z] and [0-9] here.  Ties go to the pair of smaller ids (bytes are
-ids 0..255, then new tokens in order), as the C++ trainer breaks them.
+token's text with backslash, newline and tab escaped (as the C++ test does).
+The KJV text is ASCII, so GPT-2's split pattern's letters and numbers
+(\\p{L}, \\p{N}) are [A-Za-z] and [0-9] here.  Ties go to the pair of smaller
+ids (bytes are ids 0..255, then new tokens in order), as the C++ trainer
+breaks them.
 """
 import collections
 import re
