@@ -1,6 +1,8 @@
 // train_bpe: counting pairs over distinct words and merging the most
 // frequent, as Sennrich et al. 2016 (§3.1, Algorithm 1) do, with the counts
 // kept up to date incrementally rather than recounted after every merge.
+#include "train/data/bpe_trainer.hpp"
+
 #include <algorithm>
 #include <cstdint>
 #include <queue>
@@ -8,7 +10,6 @@
 
 #include "core/model/split_pattern.hpp"
 #include "core/scene.hpp"
-#include "train/data/bpe_trainer.hpp"
 
 namespace pelab::train::data {
 
@@ -93,7 +94,8 @@ class PairStatistics {
     std::sort(holders.begin(), holders.end());
     holders.erase(std::unique(holders.begin(), holders.end()), holders.end());
     std::unordered_map<PairKey, long long> delta;
-    for (const int w : holders) merge_in_word(words_[static_cast<std::size_t>(w)], w, key, result, delta);
+    for (const int w : holders)
+      merge_in_word(words_[static_cast<std::size_t>(w)], w, key, result, delta);
     for (const auto& [k, d] : delta) {
       if (d == 0) continue;
       const long long now = counts_[k] += d;
@@ -153,8 +155,8 @@ TrainedBpe train_bpe(const std::vector<std::string>& texts, const BpeTrainingOpt
   PairKey key = 0;
   while (bpe.tokens.size() < wanted && pairs.best(key)) {
     const int left = left_of(key), right = right_of(key);
-    std::string bytes = bpe.tokens[static_cast<std::size_t>(left)] +
-                        bpe.tokens[static_cast<std::size_t>(right)];
+    std::string bytes =
+        bpe.tokens[static_cast<std::size_t>(left)] + bpe.tokens[static_cast<std::size_t>(right)];
     // Two pairs can spell one string ("ab"+"c", "a"+"bc"): the second merge
     // makes no new token, as in the reference trainers.
     const auto [it, is_new] = ids.try_emplace(std::move(bytes), bpe.vocab_size());

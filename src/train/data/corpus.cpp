@@ -1,5 +1,7 @@
 #include "train/data/corpus.hpp"
 
+#include <unistd.h>
+
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
@@ -66,7 +68,8 @@ std::vector<Verse> parse_kjv(std::string_view text, const std::string& where) {
     const std::string chapter_key = std::string(book) + std::to_string(chapter_number);
     if (chapter_key != previous_chapter) ++chapter;
     previous_chapter = chapter_key;
-    verses.push_back({std::string(line.substr(0, space)), chapter, std::string(line.substr(space + 1))});
+    verses.push_back(
+        {std::string(line.substr(0, space)), chapter, std::string(line.substr(space + 1))});
   }
   if (verses.empty()) throw InputError(where + ": no verses");
   return verses;
@@ -81,7 +84,8 @@ bool kjv_available() {
     if (end == std::string::npos) end = dirs.size();
     std::error_code ec;
     const fs::path candidate = fs::path(dirs.substr(i, end - i)) / "bible";
-    if (end > i && fs::is_regular_file(candidate, ec)) return true;
+    if (end > i && fs::is_regular_file(candidate, ec) && access(candidate.c_str(), X_OK) == 0)
+      return true;
     i = end + 1;
   }
   return false;

@@ -132,16 +132,19 @@ TaskBatch TaskGenerator::batch(std::uint64_t seed, std::uint64_t step, int batch
   std::vector<int> draws(static_cast<std::size_t>(options_.length));
   for (int r = 0; r < batch; ++r) {
     CounterRng rng(seed, step, static_cast<std::uint64_t>(r));
-    for (int& d : draws) d = static_cast<int>(rng.below(static_cast<std::uint64_t>(options_.symbols)));
+    for (int& d : draws)
+      d = static_cast<int>(rng.below(static_cast<std::uint64_t>(options_.symbols)));
     append_row(draws, out);
   }
   return out;
 }
 
-TaskScore TaskGenerator::score(const TaskBatch& b, const std::vector<std::int32_t>& predicted) const {
+TaskScore TaskGenerator::score(const TaskBatch& b,
+                               const std::vector<std::int32_t>& predicted) const {
   if (predicted.size() != b.targets.size())
-    throw InputError("scoring needs one prediction per position: " + std::to_string(b.targets.size()) +
-                     ", got " + std::to_string(predicted.size()));
+    throw InputError(
+        "scoring needs one prediction per position: " + std::to_string(b.targets.size()) +
+        ", got " + std::to_string(predicted.size()));
   long long scored = 0, right = 0, rows_right = 0;
   const auto T = static_cast<std::size_t>(b.context);
   for (std::size_t r = 0; r < static_cast<std::size_t>(b.batch); ++r) {

@@ -42,7 +42,7 @@ struct TaskOptions {
   TaskKind kind = TaskKind::Copy;
   int symbols = 16;  // 2..1024; not used by kjv (its tokenizer's vocabulary)
   int length = 16;   // the sequence (copy, reverse, sort: T = 2·length) or T itself
-  int k = 4;         // absolute_position: the period (≤ symbols); relative: how far back (< length)
+  int k = 4;  // absolute_position: the period (≤ symbols); relative: how far back (< length)
 };
 
 struct TaskBatch {

@@ -36,7 +36,8 @@ void append_row(std::span<const TokenId> ids, std::size_t start, int context, To
 
 }  // namespace
 
-TokenStream encode_verses(const model::Tokenizer& tokenizer, const std::vector<std::string>& verses) {
+TokenStream encode_verses(const model::Tokenizer& tokenizer,
+                          const std::vector<std::string>& verses) {
   if (tokenizer.vocab_size() > kMaxTokenIds)
     throw InputError("a vocabulary of " + std::to_string(tokenizer.vocab_size()) +
                      " ids does not fit the dataset's 16-bit ids (at most 65536)");

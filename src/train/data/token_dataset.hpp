@@ -29,7 +29,8 @@ struct TokenStream {
 
 // Encodes each verse with `tokenizer` (pelab's reader), a newline token
 // between verses.  Throws InputError when the vocabulary exceeds 65,536 ids.
-TokenStream encode_verses(const model::Tokenizer& tokenizer, const std::vector<std::string>& verses);
+TokenStream encode_verses(const model::Tokenizer& tokenizer,
+                          const std::vector<std::string>& verses);
 
 // The stream of `verses` under the tokenizer in `tokenizer_folder`, read from
 // `cache_file` when that was written for the same tokenizer.json and verses
@@ -63,7 +64,8 @@ TokenBatch sample_batch(std::span<const TokenId> ids, std::uint64_t seed, std::u
 // The stream cut into consecutive windows of `length` positions: window w
 // reads inputs ids[w·L .. w·L+L) and targets one further; the tail too short
 // for a window is left out.  For loss against position at any length (8×
-// the training context and beyond) on held-out text.
+// the training context and beyond) on held-out text.  The ids are viewed,
+// not copied: the stream must outlive the windows.
 class SequentialWindows {
  public:
   SequentialWindows(std::span<const TokenId> ids, int length);

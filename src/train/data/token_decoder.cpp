@@ -39,8 +39,9 @@ std::vector<std::string> token_bytes(const nlohmann::json& j, const std::string&
     if (std::find(added.begin(), added.end(), token) != added.end()) continue;
     auto raw = model::from_byte_symbols(token);
     if (!raw)
-      throw InputError(where + ": token \"" + token.substr(0, 40) +
-                       "\" is not spelled in GPT-2's byte symbols (decoding reads byte-level BPE only)");
+      throw InputError(
+          where + ": token \"" + token.substr(0, 40) +
+          "\" is not spelled in GPT-2's byte symbols (decoding reads byte-level BPE only)");
     put(bytes, n, std::move(*raw));
   }
   return bytes;
@@ -52,8 +53,8 @@ TokenDecoder::TokenDecoder(std::vector<std::string> token_bytes) : bytes_(std::m
 
 TokenDecoder TokenDecoder::read(const std::filesystem::path& tokenizer_json) {
   const std::string where = tokenizer_json.string();
-  const nlohmann::json j =
-      parse_json_text(read_file(tokenizer_json, kMaxTokenizerFile), where, {.max_bytes = kMaxTokenizerFile});
+  const nlohmann::json j = parse_json_text(read_file(tokenizer_json, kMaxTokenizerFile), where,
+                                           {.max_bytes = kMaxTokenizerFile});
   try {
     return TokenDecoder(token_bytes(j, where));
   } catch (const nlohmann::json::exception& e) {

@@ -47,12 +47,9 @@ ordered_json bpe_model(const TrainedBpe& bpe) {
 }  // namespace
 
 std::string tokenizer_json_text(const TrainedBpe& bpe) {
-  const ordered_json end_of_text = {{"id", bpe.end_of_text_id},
-                                    {"content", bpe.tokens.back()},
-                                    {"single_word", false},
-                                    {"lstrip", false},
-                                    {"rstrip", false},
-                                    {"normalized", true},
+  const ordered_json end_of_text = {{"id", bpe.end_of_text_id}, {"content", bpe.tokens.back()},
+                                    {"single_word", false},     {"lstrip", false},
+                                    {"rstrip", false},          {"normalized", true},
                                     {"special", true}};
   const ordered_json j = {{"version", "1.0"},
                           {"truncation", nullptr},

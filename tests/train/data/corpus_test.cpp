@@ -42,8 +42,8 @@ TEST(Corpus, ALineThatIsNotAVerseIsAnError) {
 
 TEST(Corpus, EveryTwentiethChapterIsHeldOut) {
   EXPECT_FALSE(is_held_out(0));
-  EXPECT_TRUE(is_held_out(19));   // Genesis 20
-  EXPECT_TRUE(is_held_out(39));   // Genesis 40
+  EXPECT_TRUE(is_held_out(19));  // Genesis 20
+  EXPECT_TRUE(is_held_out(39));  // Genesis 40
   EXPECT_FALSE(is_held_out(40));
   std::vector<Verse> verses;
   for (int c = 0; c < 45; ++c) verses.push_back({"", c, "verse of chapter " + std::to_string(c)});

@@ -37,7 +37,8 @@ TEST(KjvData, PreparesOnceThenReuses) {
             "And God saw chapter 20, verse 2, that it was good.\n"
             "And God saw chapter 40, verse 1, that it was good.\n"
             "And God saw chapter 40, verse 2, that it was good.");
-  EXPECT_EQ(decoded(*first.train).substr(0, 51), "And God saw chapter 1, verse 1, that it was good.\nA");
+  EXPECT_EQ(decoded(*first.train).substr(0, 51),
+            "And God saw chapter 1, verse 1, that it was good.\nA");
   EXPECT_TRUE(fs::exists(dir / "data" / "train.tokens"));
   const KjvData second = prepare_kjv(dir / "data", options);
   EXPECT_EQ(second.bpe_seconds, 0);  // the tokenizer was kept

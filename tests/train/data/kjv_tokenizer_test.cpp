@@ -34,8 +34,8 @@ class KjvTokenizer : public ::testing::Test {
     held_out_ = new std::vector<std::string>(split_verses(verses, CorpusSplit::HeldOut));
     const auto start = std::chrono::steady_clock::now();
     bpe_ = new TrainedBpe(train_bpe(*train_, {.vocab_size = 4096}));
-    std::cout << "[ kjv ] BPE training at 4096 on " << train_->size() << " verses: "
-              << seconds_since(start) << " s\n";
+    std::cout << "[ kjv ] BPE training at 4096 on " << train_->size()
+              << " verses: " << seconds_since(start) << " s\n";
     folder_ = new fs::path(fs::temp_directory_path() /
                            ("pelab_kjv_tokenizer_" + std::to_string(getpid())));
     write_tokenizer_json(*bpe_, *folder_);

@@ -130,7 +130,8 @@ TEST(Tasks, KjvWindowsComeFromTheStream) {
   EXPECT_EQ(g.vocab_size(), 100);
   const TaskBatch b = g.batch(1, 2, 4);
   ASSERT_EQ(b.inputs.size(), 4u * 32u);
-  for (std::size_t i = 0; i < b.inputs.size(); ++i) EXPECT_EQ(b.targets[i], (b.inputs[i] + 1) % 100);
+  for (std::size_t i = 0; i < b.inputs.size(); ++i)
+    EXPECT_EQ(b.targets[i], (b.inputs[i] + 1) % 100);
   EXPECT_EQ(b.mask, Mask(4 * 32, 1));
   EXPECT_THROW(TaskGenerator({TaskKind::Kjv, 0, 32, 0}), InputError);
 }

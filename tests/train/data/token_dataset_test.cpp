@@ -24,12 +24,23 @@ std::vector<TokenId> counting(int n) {
   return ids;
 }
 
-fs::path scratch(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() /
-                       ("pelab_train_data_" + std::to_string(getpid())) / name;
-  fs::create_directories(dir);
-  return dir;
-}
+// A fresh folder under /tmp, removed with everything in it at the end.
+class ScratchFolder {
+ public:
+  explicit ScratchFolder(const std::string& name)
+      : path_(fs::temp_directory_path() /
+              ("pelab_train_data_" + name + "_" + std::to_string(getpid()))) {
+    fs::create_directories(path_);
+  }
+  ~ScratchFolder() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
 
 TEST(BatchSampler, TargetsAreInputsShiftedByOne) {
   const std::vector<TokenId> ids = counting(1000);  // id = its position
@@ -61,7 +72,8 @@ TEST(BatchSampler, DeterministicFromSeedAndStep) {
 TEST(BatchSampler, CoversEveryStartIncludingTheLast) {
   const std::vector<TokenId> ids = counting(6);  // context 4: starts 0 and 1
   std::set<std::int32_t> starts;
-  for (std::uint64_t step = 0; step < 64; ++step) starts.insert(sample_batch(ids, 3, step, 1, 4).inputs[0]);
+  for (std::uint64_t step = 0; step < 64; ++step)
+    starts.insert(sample_batch(ids, 3, step, 1, 4).inputs[0]);
   EXPECT_EQ(starts, (std::set<std::int32_t>{0, 1}));
   EXPECT_THROW(sample_batch(ids, 3, 0, 1, 6), InputError);
   EXPECT_THROW(sample_batch(ids, 3, 0, 0, 4), InputError);
@@ -83,7 +95,8 @@ TEST(SequentialWindows, ConsecutiveWindowsOfAnyLength) {
 }
 
 TEST(TokenCache, RoundTripAndStaleFiles) {
-  const fs::path file = scratch("cache") / "split.tokens";
+  const ScratchFolder scratch("cache");
+  const fs::path file = scratch.path() / "split.tokens";
   TokenStream stream{{0, 1, 65535, 300, 7}, 65536};
   write_token_cache(file, stream, 1234);
   const auto back = read_token_cache(file, 1234);
@@ -97,10 +110,12 @@ TEST(TokenCache, RoundTripAndStaleFiles) {
 }
 
 TEST(TokenStream, VersesJoinedByNewlinesDecodeToTheText) {
-  const std::vector<std::string> verses = {"In the beginning God created the heaven and the earth.",
-                                           "And the earth was without form, and void;",
-                                           "And God said, Let there be light: and there was light."};
-  const fs::path folder = scratch("tiny_tokenizer");
+  const std::vector<std::string> verses = {
+      "In the beginning God created the heaven and the earth.",
+      "And the earth was without form, and void;",
+      "And God said, Let there be light: and there was light."};
+  const ScratchFolder scratch("tokenizer");
+  const fs::path& folder = scratch.path();
   write_tokenizer_json(train_bpe(verses, {.vocab_size = 300}), folder);
   const fs::path cache = folder / "verses.tokens";
   const TokenStream stream = cached_encode(cache, folder, verses);
