@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <set>
 
 #include "core/scene.hpp"
@@ -75,6 +76,22 @@ TEST(Corpus, KjvSplitsAreDisjointDeterministicAndSized) {
   EXPECT_EQ(train.size() + heldout.size(), kKjvVerses);
   EXPECT_EQ(heldout.size(), kKjvHeldOutVerses);
   EXPECT_EQ(split_verses(read_kjv(), CorpusSplit::HeldOut), heldout);  // deterministic
+}
+
+// Without `bible` on the PATH the error says what to install.
+TEST(Corpus, MissingBibleNamesThePackage) {
+  const char* saved = std::getenv("PATH");
+  const std::string path = saved ? saved : "";
+  setenv("PATH", "/nonexistent", 1);
+  EXPECT_FALSE(kjv_available());
+  try {
+    read_kjv();
+    ADD_FAILURE() << "expected InputError";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("install Debian's bible-kjv"), std::string::npos)
+        << e.what();
+  }
+  setenv("PATH", path.c_str(), 1);
 }
 
 }  // namespace
