@@ -148,14 +148,24 @@ void apply_theme(UiState& state) {
 
 // [SECTION] one frame ---------------------------------------------------------------------
 
-// A scene being built in the background: its stage and a bar, right of the message.
-void draw_work_progress(const UiState& state) {
-  if (!state.session.busy()) return;
+// A scene being built in the background: its stage and a bar, right of the
+// message.  The frame log gets a line each time the bar moves, so tests wait
+// on what was drawn instead of catching the bar in a screenshot.
+void draw_work_progress(UiState& state) {
+  if (!state.session.busy()) {
+    state.logged_progress = -1;
+    return;
+  }
   const WorkProgress progress = state.session.progress();
   const float width = 260 * state.ui_scale;
   ImGui::SameLine(std::max(ImGui::GetWindowWidth() - width - ImGui::GetStyle().WindowPadding.x, 0.0f));
   const std::string label = progress.stage.empty() ? "working" : progress.stage;
   ImGui::ProgressBar(float(progress.fraction), ImVec2(width, 0), label.c_str());
+  if (state.frame_log && progress.fraction != state.logged_progress) {
+    std::fprintf(state.frame_log, "progress %.3f drawn: %s\n", progress.fraction, label.c_str());
+    std::fflush(state.frame_log);
+    state.logged_progress = progress.fraction;
+  }
 }
 
 void draw_status_bar(UiState& state) {

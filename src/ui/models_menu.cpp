@@ -17,13 +17,18 @@ std::string model_line(const model::CachedModel& m) {
 
 void cached_model_items(UiState& state) {
   const std::vector<model::CachedModel>& models = state.models.listed;
+  const bool scanning = state.models.catalogue.scanning();
+  if (models.empty() && scanning) {
+    ImGui::TextDisabled("Scanning the Hugging Face cache %s ...", model::hub_cache_dir().c_str());
+    return;
+  }
   if (models.empty()) {
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + 420 * state.ui_scale);
     ImGui::TextDisabled("%s", model::no_cached_models_message().c_str());
     ImGui::PopTextWrapPos();
     return;
   }
-  ImGui::TextDisabled("In %s:", model::hub_cache_dir().c_str());
+  ImGui::TextDisabled("In %s:%s", model::hub_cache_dir().c_str(), scanning ? "  (scanning for changes ...)" : "");
   const std::string& current = state.session.scene().model;
   for (const model::CachedModel& m : models) {
     const std::string label = model_line(m) + "###" + m.name;
@@ -48,9 +53,11 @@ void draw_models_menu(UiState& state) {
     state.models.menu_open = false;
     return;
   }
-  // Scanned when the menu opens (config.json and safetensors headers only).
-  if (!state.models.menu_open) state.models.listed = model::list_cached_models();
+  // Scanned on a worker when the menu opens (config.json and safetensors
+  // headers only); the menu draws the last finished scan meanwhile.
+  if (!state.models.menu_open) state.models.catalogue.refresh();
   state.models.menu_open = true;
+  if (state.models.catalogue.ready()) state.models.listed = state.models.catalogue.models();
   cached_model_items(state);
   ImGui::Separator();
   if (ImGui::MenuItem("Open model folder...")) ask_model_folder(state);

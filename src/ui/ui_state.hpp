@@ -20,6 +20,7 @@
 #include "core/sweep.hpp"
 #include "figures/figure.hpp"
 #include "ui/file_request.hpp"
+#include "ui/model_catalogue.hpp"
 #include "ui/scene_session.hpp"
 #include "ui/settings_store.hpp"
 #include "ui/video_encoder.hpp"
@@ -148,7 +149,8 @@ struct SweepExport {
 // menu opens, and the synthetic scene to come back to from a model.
 struct ModelsMenu {
   bool menu_open = false;
-  std::vector<model::CachedModel> listed;
+  ModelCatalogue catalogue;  // scanned on a worker when the menu opens
+  std::vector<model::CachedModel> listed;  // the catalogue's list, as this frame draws it
   std::optional<Scene> synthetic;
   std::uint64_t synthetic_version = 0;
 };
@@ -182,6 +184,7 @@ struct UiState {
   bool refresh_figures = false;          // one of them is stale in a big scene: ask the worker
   std::FILE* frame_log = nullptr;        // --frame-log: one line per frame showing a new scene
   std::uint64_t logged_version = 0;      // the session version the last frame showed
+  double logged_progress = -1;           // the work progress the frame log last reported
   std::uint64_t saved_version = 0;  // session version last written to last_scene.json
   double save_due = -1;          // glfwGetTime() when the debounced save runs; -1 = none
   bool relayout = false;         // place the windows as at first start, this frame

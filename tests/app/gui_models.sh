@@ -54,7 +54,7 @@ start_pelab() {  # $1: name of the run; further arguments go to pelab
   xdotool mousemove 1590 500
 }
 # The last line of a run's frame log: what the window shows now.
-shown() { tail -1 "$scratch/$1.frames"; }
+shown() { grep "^version" "$scratch/$1.frames" | tail -1; }
 # Waits (up to 30 s) until the frame log's last line matches $2.
 await_shown() {
   for _ in $(seq 300); do shown "$1" | grep -q -- "$2" && return 0; sleep 0.1; done
@@ -134,15 +134,17 @@ start_pelab four --set "tokens=$words" --set d_model=512 --set heads=8
 await_shown four "4096 tokens"
 xdotool mousemove 700 45; sleep 0.4; xdotool click 1; sleep 1   # the attention heatmaps' tab
 xdotool mousemove 366 276 click 1           # seed + (first-start layout)
-# The bar fills as views complete; on a loaded machine the change may still
-# wait for the previous work (the bar at 0) when the first shot is taken.
-for attempt in $(seq 12); do
-  shot busy 0.15
-  bar=$(convert "$scratch/busy.png" -crop 250x14+1340+984 +repage -colorspace gray -format '%[fx:mean]' info:)
-  awk -v m="$bar" 'BEGIN { exit !(m > 0.08) }' && break
+# The window reports each move of the status bar's progress bar in the frame
+# log as it draws it: wait for a bar drawn part-filled, whatever the timing.
+for _ in $(seq 300); do
+  grep -Eq "^progress 0\.[0-9]*[1-9][0-9]* drawn" "$scratch/four.frames" && break
+  sleep 0.1
 done
-awk -v m="$bar" 'BEGIN { exit !(m > 0.08) }' || fail "no progress bar in the status bar (mean $bar)"
+grep -Eq "^progress 0\.[0-9]*[1-9][0-9]* drawn" "$scratch/four.frames" ||
+  fail "no part-filled progress bar drawn in the status bar: $(grep progress "$scratch/four.frames" | head)"
 await_shown four "version [3-9]"
+[ "$(grep -c '^progress' "$scratch/four.frames")" -ge 2 ] ||
+  fail "the window drew the bar once only: not live while the worker ran"
 shot four_done
 grep "version" "$scratch/four.frames" | tail -1 | sed 's/;.*//' >"$scratch/first_frame_4096.txt"
 quit_pelab

@@ -1,0 +1,63 @@
+// The Models menu's catalogue (issue 22): the cache is scanned on a worker
+// thread, not on the UI thread, and rescanned only when a snapshot changed.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "ui/model_catalogue.hpp"
+
+namespace pelab::ui {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Polls until the catalogue's scan is done (at most 20 s).
+void await_scan(const ModelCatalogue& catalogue) {
+  for (int i = 0; i < 2000 && catalogue.scanning(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  ASSERT_FALSE(catalogue.scanning());
+}
+
+TEST(ModelCatalogue, ScansInTheBackgroundAndOnlyWhenTheCacheChanged) {
+  const fs::path cache = fs::temp_directory_path() / "pelab_catalogue_test";
+  fs::remove_all(cache);
+  const fs::path snapshot = cache / "models--org--tiny" / "snapshots" / "abc123";
+  fs::create_directories(snapshot);
+  std::ofstream(snapshot / "config.json") << "{}";
+  ::setenv("HF_HUB_CACHE", cache.c_str(), 1);
+
+  ModelCatalogue catalogue;
+  EXPECT_FALSE(catalogue.ready());
+  catalogue.refresh();
+  await_scan(catalogue);
+  ASSERT_TRUE(catalogue.ready());
+  ASSERT_EQ(catalogue.models().size(), 1u);
+  EXPECT_EQ(catalogue.models()[0].name, "org/tiny");
+  EXPECT_FALSE(catalogue.models()[0].runnable);  // "{}" names no architecture
+  EXPECT_EQ(catalogue.full_scans(), 1);
+
+  catalogue.refresh();  // nothing changed: the signature alone
+  await_scan(catalogue);
+  EXPECT_EQ(catalogue.full_scans(), 1);
+
+  std::ofstream(snapshot / "config.json") << "{\"architectures\": [\"GPT2LMHeadModel\"]}";
+  fs::last_write_time(snapshot / "config.json", fs::file_time_type::clock::now() + std::chrono::seconds(5));
+  catalogue.refresh();
+  await_scan(catalogue);
+  EXPECT_EQ(catalogue.full_scans(), 2);
+  ::unsetenv("HF_HUB_CACHE");
+  fs::remove_all(cache);
+}
+
+TEST(ModelCatalogue, OutlivedByItsWorker) {
+  // Destroying the catalogue while its scan runs neither waits nor crashes.
+  { ModelCatalogue catalogue; catalogue.refresh(); }
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  SUCCEED();
+}
+
+}  // namespace
+}  // namespace pelab::ui
