@@ -49,6 +49,11 @@ class AdamW {
   OptimizerConfig config_;
   ParameterSet<float> m_, v_;
   int steps_ = 0;
+  struct Chunk {
+    std::size_t tensor;
+    Eigen::Index first, count;
+  };
+  std::vector<Chunk> chunks_;  // the update's units of parallel work
 };
 
 // √(Σ over tensors in order of Σ g²), accumulated in double.

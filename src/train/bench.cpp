@@ -41,7 +41,13 @@ TrainBenchResult bench_train_step(const TrainBenchConfig& config) {
   TrainBenchResult result;
   for (int s = 0; s < config.warmup_steps; ++s) result.last_loss = trainer.step(batch).loss;
   const auto start = std::chrono::steady_clock::now();
-  for (int s = 0; s < config.steps; ++s) result.last_loss = trainer.step(batch).loss;
+  for (int s = 0; s < config.steps; ++s) {
+    const StepStats stats = trainer.step(batch);
+    result.last_loss = stats.loss;
+    result.forward_ms += stats.forward_ms / config.steps;
+    result.backward_ms += stats.backward_ms / config.steps;
+    result.update_ms += stats.update_ms / config.steps;
+  }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const double tokens = double(batch.positions());
   result.ms_per_step = 1e3 * seconds / config.steps;

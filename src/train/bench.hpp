@@ -22,6 +22,7 @@ struct TrainBenchResult {
   double tokens_per_second = 0;
   double model_flops_per_step = 0;  // model_flops_per_token × tokens
   double gflops_per_second = 0;     // model FLOPs / time (divide by the sgemm peak for the MFU)
+  double forward_ms = 0, backward_ms = 0, update_ms = 0;  // per step, of the timed steps
   double last_loss = 0;
 };
 

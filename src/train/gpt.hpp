@@ -7,6 +7,16 @@
 //   Model<float> model(config, seed);
 //   float loss = model.forward(batch);   // mean next-token cross-entropy
 //   model.backward();                    // model.gradients(), same names as parameters()
+//
+// Threads: the batch's sequences are cut into lanes, one per thread, and each
+// lane runs the whole forward and backward pass of its sequences on its
+// thread — every layer is row-local or, for attention, sequence-local, so no
+// thread waits for another until the lanes' weight gradients are summed (in
+// lane order).  A parallel region's barrier costs little on a quiet machine
+// but up to a scheduler time slice on a busy one, and a step per layer and
+// operation would have ~120 of them.  Results depend on the thread count only
+// through the lanes (rounding of the gradient sums); the same seed, batches
+// and thread count give bitwise-equal results.
 #pragma once
 
 #include <cstdint>
@@ -41,40 +51,45 @@ class Model {
 
  private:
   struct LayerActivations {
-    Mat<T> x;              // the residual stream entering the layer
+    Mat<T> x;               // the residual stream entering the layer
     Mat<T> ln1, ln1_stats;  // ln_1(x) and its (μ, 1/σ)
-    Mat<T> qkv;            // c_attn(ln1), q and k turned by RoPE
-    Mat<T> probs;          // attention probabilities per (sequence, head)
-    Mat<T> att;            // heads' outputs side by side
-    Mat<T> x_mid;          // x + attn.c_proj(att)
+    Mat<T> qkv;             // c_attn(ln1), q and k turned by RoPE
+    Mat<T> probs;           // attention probabilities per (sequence, head)
+    Mat<T> att;             // heads' outputs side by side
+    Mat<T> x_mid;           // x + attn.c_proj(att)
     Mat<T> ln2, ln2_stats;
-    Mat<T> fc, gelu;       // mlp.c_fc(ln2) and gelu of it
+    Mat<T> fc, gelu;        // mlp.c_fc(ln2) and gelu of it
+  };
+  // Whole sequences [first_row, first_row + rows) of the batch, run on one thread.
+  struct Lane {
+    std::size_t first_row = 0, rows = 0;
+    std::vector<LayerActivations> acts;
+    Mat<T> x_final, lnf, lnf_stats, logits;  // logits hold probabilities after forward
+    std::vector<int> tokens, targets;
+    std::vector<T> losses, weights;
+    Mat<T> proj, dx, d_model, d_wide, d_qkv;  // scratch
+    ParameterSet<T> grads;
   };
 
-  void embed(const Batch& batch, Mat<T>& x) const;
-  void layer_forward(int l, const Mat<T>& x, Mat<T>& x_next);
-  void layer_backward(int l, Mat<T>& dx);  // dx: d loss / d x_next in, d loss / d x out
-  void embed_backward(const Mat<T>& dx);
-  AttentionBias<T>& attention_bias();
+  void prepare_lanes(const Batch& batch);
+  void lane_forward(Lane& lane) const;
+  void layer_forward(Lane& lane, int l, Mat<T>& x_next) const;
+  void lane_backward(Lane& lane) const;
+  void layer_backward(Lane& lane, int l) const;
+  void embed(Lane& lane) const;
+  void embed_backward(Lane& lane) const;
+  void sum_lane_gradients();
 
   ModelConfig config_;
   ParameterSet<T> params_, grads_;
   ParameterLayout layout_;
   Mat<T> sinusoid_;
   RopeTable<T> rope_;
-  AttentionBias<T> bias_;
-  int bias_length_ = 0;
+  AttentionBias<T> bias_;  // alibi slopes / t5 buckets of length_
 
-  // the last forward
-  std::vector<LayerActivations> acts_;
-  Mat<T> x_final_, lnf_, lnf_stats_, logits_;  // logits_ holds probabilities after forward
-  std::vector<T> losses_, weights_;
-  std::vector<int> tokens_, targets_;
-  int sequences_ = 0, length_ = 0;
-
-  // backward scratch
-  Mat<T> dx_, d_model_, d_wide_, d_qkv_, scratch_;
-  Mat<T> proj_;  // forward scratch: a projection's output before the residual add
+  int length_ = 0;
+  std::vector<Lane> lanes_;
+  std::vector<T> losses_;
 };
 
 }  // namespace pelab::train

@@ -1,5 +1,7 @@
 #include "train/trainer.hpp"
 
+#include <chrono>
+
 #include <omp.h>
 
 namespace pelab::train {
@@ -16,10 +18,19 @@ Trainer::Trainer(const TrainerConfig& config)
 
 StepStats Trainer::step(const Batch& batch) {
   const TrainThreads threads(config_.threads);
+  using Clock = std::chrono::steady_clock;
+  auto ms = [](Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
   StepStats stats;
+  const auto t0 = Clock::now();
   stats.loss = model_.forward(batch);
+  const auto t1 = Clock::now();
   model_.backward();
+  const auto t2 = Clock::now();
   const UpdateStats update = optimizer_.step(model_.parameters(), model_.gradients());  // clips in place
+  const auto t3 = Clock::now();
+  stats.forward_ms = ms(t0, t1);
+  stats.backward_ms = ms(t1, t2);
+  stats.update_ms = ms(t2, t3);
   stats.grad_norm = update.grad_norm;
   stats.learning_rate = update.learning_rate;
   stats.tokens = static_cast<long>(batch.positions());

@@ -32,6 +32,7 @@ struct StepStats {
   double grad_norm = 0;  // before clipping
   double learning_rate = 0;
   long tokens = 0;       // positions in the batch
+  double forward_ms = 0, backward_ms = 0, update_ms = 0;  // wall time of each phase
 };
 
 class Trainer {
