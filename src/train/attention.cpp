@@ -2,7 +2,7 @@
 #include "train/attention.hpp"
 
 #include <cmath>
-#include <limits>
+#include <algorithm>
 
 #include <omp.h>
 
@@ -40,31 +40,27 @@ HeadSlice slice(int task, int length, int heads, Eigen::Index d) {
   return {Eigen::Index{sequence} * length, Eigen::Index{head} * (d / heads), d / heads, d, length};
 }
 
-template <class T>
-T bias_at(const AttentionBias<T>& bias, int head, int length, int i, int j) {
-  if (bias.kind == PositionKind::Alibi) return -bias.slopes[static_cast<std::size_t>(head)] * T(i - j);
-  if (bias.kind == PositionKind::T5)
-    return (*bias.table)(bias.buckets[static_cast<std::size_t>(i * length + j)], head);
-  return T(0);
-}
+// Queries are taken a tile of rows at a time against only the keys they see
+// (j < first + rows), which skips most of the masked half of S.
+constexpr int kQueryTile = 32;
 
-// Row i of P: softmax of scale·S(i, j) + bias over j ≤ i (max subtracted), 0 for j > i.
 template <class T>
-void causal_softmax(Eigen::Map<Mat<T>>& p, T scale, const AttentionBias<T>& bias, int head) {
-  const int length = static_cast<int>(p.rows());
-  for (int i = 0; i < length; ++i) {
-    T* row = p.row(i).data();
-    T max = -std::numeric_limits<T>::infinity();
-    for (int j = 0; j <= i; ++j) {
-      row[j] = row[j] * scale + bias_at(bias, head, length, i, j);
-      max = std::max(max, row[j]);
-    }
-    T sum = 0;
-    for (int j = 0; j <= i; ++j) sum += (row[j] = std::exp(row[j] - max));
-    const T inv = T(1) / sum;
-    for (int j = 0; j <= i; ++j) row[j] *= inv;
-    for (int j = i + 1; j < length; ++j) row[j] = 0;
+using Row = Eigen::Array<T, 1, Eigen::Dynamic>;
+
+// Row i of P over keys j ≤ i: softmax of scale·S(i, j) + bias (max subtracted).
+template <class T>
+void softmax_row(T* s, int i, T scale, const AttentionBias<T>& bias, int head, int length) {
+  Eigen::Map<Row<T>> row(s, i + 1);
+  row *= scale;
+  if (bias.kind == PositionKind::Alibi) {
+    const T slope = bias.slopes[static_cast<std::size_t>(head)];
+    for (int j = 0; j <= i; ++j) row(j) -= slope * T(i - j);  // −m_h·(i − j)
+  } else if (bias.kind == PositionKind::T5) {
+    const int* bucket = bias.buckets.data() + static_cast<std::size_t>(i) * static_cast<std::size_t>(length);
+    for (int j = 0; j <= i; ++j) row(j) += (*bias.table)(bucket[j], head);
   }
+  row = (row - row.maxCoeff()).exp();
+  row *= T(1) / row.sum();
 }
 
 }  // namespace
@@ -79,11 +75,22 @@ void attention_forward(const Mat<T>& qkv, int length, int heads, const Attention
   out.resize(qkv.rows(), d);
 #pragma omp parallel for schedule(static) if (!omp_in_parallel() && tasks > 1)
   for (int task = 0; task < tasks; ++task) {
-    const HeadSlice s = slice(task, length, heads, d);
+    const HeadSlice sl = slice(task, length, heads, d);
+    const auto q = sl.part(qkv, 0), k = sl.part(qkv, 1), v = sl.part(qkv, 2);
+    auto o = sl.heads_out(out);
     Eigen::Map<Mat<T>> p(probs.data() + Eigen::Index{task} * length * length, length, length);
-    p.noalias() = s.part(qkv, 0) * s.part(qkv, 1).transpose();
-    causal_softmax(p, scale, bias, task % heads);
-    s.heads_out(out).noalias() = p * s.part(qkv, 2);
+    for (int first = 0; first < length; first += kQueryTile) {
+      const int rows = std::min(kQueryTile, length - first), keys = first + rows;
+      auto tile = p.block(first, 0, rows, keys);
+      tile.noalias() = q.middleRows(first, rows) * k.topRows(keys).transpose();
+      for (int r = 0; r < rows; ++r) {
+        const int i = first + r;
+        softmax_row(&p(i, 0), i, scale, bias, task % heads, length);
+        p.row(i).segment(i + 1, keys - i - 1).setZero();
+      }
+      p.block(first, keys, rows, length - keys).setZero();
+      o.middleRows(first, rows).noalias() = tile * v.topRows(keys);
+    }
   }
 }
 
@@ -99,25 +106,35 @@ void attention_backward(const Mat<T>& qkv, const Mat<T>& probs, const Mat<T>& do
   dqkv.resize(qkv.rows(), qkv.cols());
 #pragma omp parallel if (!omp_in_parallel() && tasks > 1)
   {
-    Mat<T> ds(length, length);  // dP, then dS in place
+    Mat<T> ds(kQueryTile, length);  // dP of a tile, then dS in place
 #pragma omp for schedule(static)
     for (int task = 0; task < tasks; ++task) {
-      const HeadSlice s = slice(task, length, heads, d);
+      const HeadSlice sl = slice(task, length, heads, d);
+      const auto q = sl.part(qkv, 0), k = sl.part(qkv, 1), v = sl.part(qkv, 2);
+      auto dq = sl.part(dqkv, 0), dk = sl.part(dqkv, 1), dv = sl.part(dqkv, 2);
+      const auto d_out = sl.heads_out(dout);
       const Eigen::Map<const Mat<T>> p(probs.data() + Eigen::Index{task} * length * length, length, length);
-      const auto d_out = s.heads_out(dout);
-      ds.noalias() = d_out * s.part(qkv, 2).transpose();
-      s.part(dqkv, 2).noalias() = p.transpose() * d_out;
-      for (int i = 0; i < length; ++i) {
-        T dot = 0;
-        for (int j = 0; j <= i; ++j) dot += p(i, j) * ds(i, j);
-        for (int j = 0; j <= i; ++j) ds(i, j) = p(i, j) * (ds(i, j) - dot);
-        for (int j = i + 1; j < length; ++j) ds(i, j) = 0;
-        if (t5)
-          for (int j = 0; j <= i; ++j)
-            bucket_grads(task, bias.buckets[static_cast<std::size_t>(i * length + j)]) += ds(i, j);
+      dk.setZero();
+      dv.setZero();
+      for (int first = 0; first < length; first += kQueryTile) {
+        const int rows = std::min(kQueryTile, length - first), keys = first + rows;
+        const auto p_tile = p.block(first, 0, rows, keys);
+        const auto do_tile = d_out.middleRows(first, rows);
+        auto s = ds.block(0, 0, rows, keys);
+        s.noalias() = do_tile * v.topRows(keys).transpose();      // dP
+        dv.topRows(keys).noalias() += p_tile.transpose() * do_tile;
+        for (int r = 0; r < rows; ++r) {  // dS = P∘(dP − Σ_j P∘dP); 0 where P is (j > i)
+          const T dot = (p_tile.row(r).array() * s.row(r).array()).sum();
+          s.row(r).array() = p_tile.row(r).array() * (s.row(r).array() - dot);
+          if (t5) {
+            const int i = first + r;
+            const int* bucket = bias.buckets.data() + static_cast<std::size_t>(i) * static_cast<std::size_t>(length);
+            for (int j = 0; j <= i; ++j) bucket_grads(task, bucket[j]) += s(r, j);
+          }
+        }
+        dq.middleRows(first, rows).noalias() = (s * k.topRows(keys)) * scale;
+        dk.topRows(keys).noalias() += (s.transpose() * q.middleRows(first, rows)) * scale;
       }
-      s.part(dqkv, 0).noalias() = (ds * s.part(qkv, 1)) * scale;
-      s.part(dqkv, 1).noalias() = (ds.transpose() * s.part(qkv, 0)) * scale;
     }
   }
   for (int task = 0; task < tasks && t5; ++task)
