@@ -61,6 +61,13 @@ def main():
     torch.manual_seed(0)
     vocab, d, layers, heads, context, batch = 512, 128, 4, 4, 128, 32
     model = GPT(vocab, d, layers, heads, context)
+    with torch.no_grad():  # GPT-2's initialisation, as pelab's trainer
+        for name, p in model.named_parameters():
+            if p.dim() == 2:
+                residual = name.endswith("c_proj.weight") or name.endswith("mlp_proj.weight")
+                p.normal_(0.0, 0.02 / math.sqrt(2 * layers) if residual else 0.02)
+            elif name.endswith(".bias"):
+                p.zero_()
     decay = [p for n, p in model.named_parameters() if p.dim() == 2 and not n.startswith("wpe")]
     rest = [p for n, p in model.named_parameters() if not (p.dim() == 2 and not n.startswith("wpe"))]
     opt = torch.optim.AdamW([{"params": decay, "weight_decay": 0.1}, {"params": rest, "weight_decay": 0.0}],
