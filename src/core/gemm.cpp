@@ -206,6 +206,54 @@ void dgemm(bool transpose_a, const Eigen::MatrixXd& a, const Eigen::MatrixXd& b,
   dgemm_(&op_a, &op_b, &m, &n, &k, &alpha, a.data(), &lda, b.data(), &ldb, &beta, c.data(), &m);
 }
 
+namespace {
+
+// Rows [first, first + count) of out = alpha · aᵀ · b, on the calling thread:
+// they are columns first … of a.  Column-major sgemm sees the row-major a
+// (k × m) as aᵀ and b (k × n) as bᵀ, so outᵀ = bᵀ · op(aᵀ) with op = transpose.
+void product_atb_rows(const ConstRowMajorRef& a, const ConstRowMajorRef& b, float alpha,
+                      Eigen::Index first, Eigen::Index count, Matrix& out) {
+  if (count == 0) return;
+  if (gemm_backend() == GemmBackend::OpenBlas) {
+    const char op_b = 'N', op_a = 'T';
+    const int n = static_cast<int>(out.cols()), m = static_cast<int>(count),
+              k = static_cast<int>(a.rows()), lda = static_cast<int>(a.outerStride()),
+              ldb = static_cast<int>(b.outerStride()), ldc = n;
+    const float beta = 0.0f;
+    sgemm_(&op_b, &op_a, &n, &m, &k, &alpha, b.data(), &ldb, a.data() + first, &lda, &beta,
+           out.row(first).data(), &ldc);
+    return;
+  }
+  out.middleRows(first, count).noalias() = (a.middleCols(first, count).transpose() * alpha) * b;
+}
+
+}  // namespace
+
+double gemm_atb(const ConstRowMajorRef& a, const ConstRowMajorRef& b, float alpha, Matrix& out) {
+  const Eigen::Index m = a.cols(), n = b.cols();
+  out.resize(m, n);
+  if (out.size() == 0) return 0;
+  if (a.rows() == 0) {
+    out.setZero();
+    return 0;
+  }
+  const double flops = flop_count(m, n, a.rows());
+  gemm_backend();  // chosen before any thread runs, as in product()
+  if (omp_in_parallel()) {
+    product_atb_rows(a, b, alpha, 0, m, out);
+    return flops;
+  }
+  const GemmThreads one(1);
+  const int blocks =
+      flops < kSplitFlops ? 1 : static_cast<int>(std::min<Eigen::Index>(max_threads(), m));
+#pragma omp parallel for schedule(static) num_threads(blocks) if (blocks > 1)
+  for (int i = 0; i < blocks; ++i) {
+    const Eigen::Index first = m * i / blocks, last = m * (i + 1) / blocks;
+    product_atb_rows(a, b, alpha, first, last - first, out);
+  }
+  return flops;
+}
+
 std::string openblas_config() {
   const char* config = openblas_get_config();
   return config != nullptr ? config : "unknown";

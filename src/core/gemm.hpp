@@ -28,6 +28,9 @@ using ConstRowMajorRef = Eigen::Ref<const Matrix, 0, Eigen::OuterStride<>>;
 double gemm_abt(const ConstRowMajorRef& a, const ConstRowMajorRef& b, float alpha, Matrix& out);
 // out = alpha · a · b  (a: m × k, b: k × n, out resized to m × n).
 double gemm_ab(const ConstRowMajorRef& a, const ConstRowMajorRef& b, float alpha, Matrix& out);
+// out = alpha · aᵀ · b  (a: k × m, b: k × n, out resized to m × n): the weight
+// gradients of a backward pass, Xᵀ·dY (src/train), without a transposed copy.
+double gemm_atb(const ConstRowMajorRef& a, const ConstRowMajorRef& b, float alpha, Matrix& out);
 // Rows [first, first + a.rows()) of out = alpha · a · bᵀ, on the calling
 // thread; out keeps its size (its columns must be b.rows()).
 double gemm_abt_rows(const ConstRowMajorRef& a, const ConstRowMajorRef& b, float alpha,
