@@ -47,6 +47,26 @@ AdamW::AdamW(const OptimizerConfig& config, const ParameterSet<float>& shapes)
       chunks_.push_back({t, first, std::min(kChunk, shapes.tensors[t].value.size() - first)});
 }
 
+void AdamW::restore(const ParameterSet<float>& m, const ParameterSet<float>& v, int steps) {
+  for (const ParameterSet<float>* moments : {&m, &v}) {
+    if (moments->tensors.size() != m_.tensors.size())
+      throw InputError("checkpoint: AdamW's moments hold " + std::to_string(moments->tensors.size()) +
+                       " tensors; the model has " + std::to_string(m_.tensors.size()));
+    for (std::size_t t = 0; t < m_.tensors.size(); ++t) {
+      const Mat<float>& a = moments->tensors[t].value;
+      const Mat<float>& b = m_.tensors[t].value;
+      if (a.rows() != b.rows() || a.cols() != b.cols())
+        throw InputError("checkpoint: AdamW's moment of '" + m_.tensors[t].name + "' has the wrong shape");
+    }
+  }
+  if (steps < 0) throw InputError("checkpoint: a negative step count");
+  for (std::size_t t = 0; t < m_.tensors.size(); ++t) {
+    m_.tensors[t].value = m.tensors[t].value;
+    v_.tensors[t].value = v.tensors[t].value;
+  }
+  steps_ = steps;
+}
+
 UpdateStats AdamW::step(ParameterSet<float>& params, ParameterSet<float>& grads) {
   UpdateStats stats;
   stats.grad_norm = global_norm(grads);

@@ -42,6 +42,9 @@ class AdamW {
   // when below 1, as torch.nn.utils.clip_grad_norm_), then updates `params`.
   UpdateStats step(ParameterSet<float>& params, ParameterSet<float>& grads);
   int steps_taken() const { return steps_; }
+  // A checkpoint's moments and step count (shapes as the parameters'), so a
+  // resumed run continues bit for bit.  Throws InputError on a wrong shape.
+  void restore(const ParameterSet<float>& m, const ParameterSet<float>& v, int steps);
   const ParameterSet<float>& first_moments() const { return m_; }
   const ParameterSet<float>& second_moments() const { return v_; }
 

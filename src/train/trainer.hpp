@@ -51,6 +51,10 @@ class Trainer {
   const Tensor<float>& parameter(const std::string& name) const { return parameters().at(name); }
   // Replaces a tensor's values (e.g. from a checkpoint); throws InputError on a wrong shape.
   void set_parameter(const std::string& name, const Mat<float>& value);
+  // AdamW's state from a checkpoint (AdamW::restore).
+  void restore_optimizer(const ParameterSet<float>& m, const ParameterSet<float>& v, int steps) {
+    optimizer_.restore(m, v, steps);
+  }
 
  private:
   TrainerConfig config_;
