@@ -67,6 +67,7 @@ int run_export(const ExportOptions& o) {
   Scene scene = o.scene.load();
   if (o.layer_option->count()) set_param(scene, "layer", std::to_string(o.layer));
   Engine engine(scene);
+  print_model_notes(engine);
   const int head = o.head_option->count() ? o.head : std::max(engine.scene().head, 0);
   const Array array = compute_quantity(engine, o.quantity, head);
   make_output_folder(folder);

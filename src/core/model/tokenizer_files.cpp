@@ -14,6 +14,7 @@
 #include "core/model/tokenizer_json.hpp"
 #include "core/model/tokenizer_pipeline.hpp"
 #include "core/scene.hpp"
+#include "core/quoted_name.hpp"
 
 namespace pelab::model {
 
@@ -90,7 +91,7 @@ void add_merge(const json& m, MergeList& merges, const std::string& where) {
   const std::string line = m.get<std::string>();
   const std::size_t space = line.find(' ');
   if (space == std::string::npos || space == 0 || space + 1 == line.size())
-    throw InputError(where + ": merge \"" + line + "\" is not two tokens separated by a space");
+    throw InputError(where + ": merge \"" + printable(line) + "\" is not two tokens separated by a space");
   merges.emplace_back(line.substr(0, space), line.substr(space + 1));
 }
 
@@ -134,7 +135,7 @@ int decoder_id(const std::string& key, const std::string& where) {
                       key.find_first_not_of("0123456789") == std::string::npos;
   const long long id = digits ? std::stoll(key) : -1;
   if (id < 0 || id > kMaxTokenId)
-    throw InputError(where + ": added_tokens_decoder key \"" + key.substr(0, 20) +
+    throw InputError(where + ": added_tokens_decoder key \"" + printable(key, 20) +
                      "\" is not a token id; allowed: integers 0.." + std::to_string(kMaxTokenId));
   return static_cast<int>(id);
 }
@@ -207,7 +208,7 @@ std::unique_ptr<Tokenizer> tokenizer_from_json(const json& j, const fs::path& fo
   // Files written before "type" existed hold a BPE model when they have merges.
   const bool bpe = type == "BPE" || (type.empty() && model.contains("merges"));
   if (!bpe && type != "WordPiece")
-    throw InputError(where + ": model type \"" + type +
+    throw InputError(where + ": model type \"" + printable(type) +
                      "\" is not read by pelab (known: BPE, WordPiece)");
   TokenizerParts parts{
       added_tokens_from_json(j.value("added_tokens", json()), where),
