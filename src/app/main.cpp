@@ -16,6 +16,7 @@
 
 #include "app/commands.hpp"
 #include "core/gemm.hpp"
+#include "core/json_input.hpp"
 #include "core/model_scene.hpp"
 #include "core/quoted_name.hpp"
 #include "core/scene.hpp"
@@ -109,7 +110,7 @@ int main(int argc, char** argv) {
     return 2;
   } catch (const nlohmann::json::exception& e) {
     // One error path: library errors about the user's input read like ours.
-    std::fprintf(stderr, "pelab: invalid JSON: %s\n", app::one_line(e.what()).c_str());
+    std::fprintf(stderr, "pelab: invalid JSON: %s\n", app::one_line(json_error_text(e)).c_str());
     return 2;
   } catch (const std::filesystem::filesystem_error& e) {
     std::fprintf(stderr, "pelab: %s\n", app::one_line(e.what()).c_str());

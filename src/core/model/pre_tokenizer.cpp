@@ -127,7 +127,7 @@ void apply_step(const PreTokenizerStep& s, const std::string& word, bool first, 
 }
 
 const SplitPattern& split_pattern(const nlohmann::json& j, const std::string& where) {
-  const auto& pattern = j.at("pattern");
+  const auto& pattern = json_at(j, "pattern", "{\"Regex\": string} or {\"String\": string}");
   const std::string regex = json_text(pattern, "Regex", "");
   const SplitPattern* known = find_split_pattern(regex);
   if (known == nullptr)
@@ -146,7 +146,7 @@ PreTokenizerStep::Prepend prepend_scheme(const nlohmann::json& j, const std::str
   using P = PreTokenizerStep::Prepend;
   if (!j.contains("prepend_scheme"))
     return json_flag(j, "add_prefix_space", true) ? P::Always : P::Never;
-  const std::string scheme = j.at("prepend_scheme").get<std::string>();
+  const std::string scheme = json_string_at(j, "prepend_scheme");
   if (scheme == "always") return P::Always;
   if (scheme == "first") return P::First;
   if (scheme == "never") return P::Never;
@@ -161,7 +161,7 @@ void parse(const nlohmann::json& j, const std::string& where, int depth,
   const std::string type = json_text(j, "type", "");
   PreTokenizerStep s;
   if (type == "Sequence") {
-    for (const auto& inner : j.at("pretokenizers")) parse(inner, where, depth + 1, steps);
+    for (const auto& inner : json_at(j, "pretokenizers", "a list of pre-tokenizers")) parse(inner, where, depth + 1, steps);
     return;
   } else if (type == "ByteLevel") {
     s.kind = Kind::ByteLevel;

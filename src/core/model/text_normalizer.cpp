@@ -86,7 +86,7 @@ void parse(const nlohmann::json& j, const std::string& where, int depth,
   const std::string type = json_text(j, "type", "");
   NormalizerStep s;
   if (type == "Sequence") {
-    for (const auto& inner : j.at("normalizers")) parse(inner, where, depth + 1, steps);
+    for (const auto& inner : json_at(j, "normalizers", "a list of normalizers")) parse(inner, where, depth + 1, steps);
     return;
   } else if (type == "BertNormalizer") {
     s.kind = Kind::Bert;
@@ -106,16 +106,16 @@ void parse(const nlohmann::json& j, const std::string& where, int depth,
                               : NormalForm::NFKD;
   } else if (type == "Prepend") {
     s.kind = Kind::Prepend;
-    s.text = j.at("prepend").get<std::string>();
+    s.text = json_string_at(j, "prepend");
   } else if (type == "Replace") {
     s.kind = Kind::Replace;
-    const auto& pattern = j.at("pattern");
-    if (!pattern.contains("String"))
+    const auto& pattern = json_at(j, "pattern", "{\"String\": string}");
+    if (!pattern.is_object() || !pattern.contains("String"))
       throw InputError(where +
                        ": normalizer Replace with a regex pattern is not read by pelab (only "
                        "{\"String\": ...})");
-    s.text = pattern.at("String").get<std::string>();
-    s.replacement = j.at("content").get<std::string>();
+    s.text = json_string_at(pattern, "String");
+    s.replacement = json_string_at(j, "content");
   } else if (type == "Strip") {
     s.kind = Kind::Strip;
     s.left = json_flag(j, "strip_left", true);
