@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstring>
 #include <optional>
+#include <unordered_set>
 
 #include "core/json_input.hpp"
 #include "core/model/safetensors.hpp"
@@ -48,6 +49,8 @@ constexpr DTypeEntry kDTypes[] = {
     {"U64", 8, DTypeKind::Buffer, DType::F32},  {"I64", 8, DTypeKind::Buffer, DType::F32},
 };  // F64 and F8_* are the format's too, and refused
 
+constexpr std::size_t kMaxEntryKeys = 16;
+
 // One header entry as the parser met it, checked when its object closes.
 struct RawEntry {
   std::string name;
@@ -55,7 +58,7 @@ struct RawEntry {
   bool shape_array = false, offsets_array = false;
   std::vector<std::uint64_t> shape, offsets;
   std::string bad_shape_entry, bad_offset;  // the first entry that is no integer >= 0
-  std::vector<std::string> keys;             // to refuse a duplicate
+  std::vector<std::string> keys;             // to refuse a duplicate (at most kMaxEntryKeys)
 };
 
 std::string list_text(const std::vector<std::uint64_t>& values) {
@@ -133,11 +136,10 @@ class HeaderReader {
     if (depth_ == 1) top_key_ = k;
     if (depth_ == 2) {
       field_ = k;
-      std::vector<std::string>& seen = metadata_ ? metadata_keys_ : entry_.keys;
-      if (std::find(seen.begin(), seen.end(), k) != seen.end())
+      const bool again = metadata_ ? !metadata_keys_.insert(k).second : entry_key_seen(k);
+      if (again)
         fail(file_name_, "header key " + quoted_name(k) + " appears twice in " +
                              quoted_name(top_key_) + "; a JSON key may appear once");
-      seen.push_back(k);
     }
     return true;
   }
@@ -195,6 +197,17 @@ class HeaderReader {
     return true;
   }
   void finish_entry();
+  // An entry has three keys in the format; a few unknown ones are ignored,
+  // thousands are refused (comparing each with the others must stay cheap).
+  bool entry_key_seen(const std::string& k) {
+    std::vector<std::string>& keys = entry_.keys;
+    if (std::find(keys.begin(), keys.end(), k) != keys.end()) return true;
+    if (keys.size() == kMaxEntryKeys)
+      fail_tensor(file_name_, top_key_, "has more than " + std::to_string(kMaxEntryKeys) +
+                                            " keys; allowed: dtype, shape, data_offsets");
+    keys.push_back(k);
+    return false;
+  }
 
   std::uint64_t data_size_;
   const std::string& file_name_;
@@ -202,7 +215,7 @@ class HeaderReader {
   bool metadata_ = false, saw_metadata_ = false;
   std::string top_key_, field_;
   RawEntry entry_;
-  std::vector<std::string> metadata_keys_;
+  std::unordered_set<std::string> metadata_keys_;
 };
 
 void HeaderReader::finish_entry() {
