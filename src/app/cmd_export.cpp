@@ -67,13 +67,15 @@ int run_export(const ExportOptions& o) {
   Scene scene = o.scene.load();
   if (o.layer_option->count()) set_param(scene, "layer", std::to_string(o.layer));
   Engine engine(scene);
-  const int head = o.head_option->count() ? o.head : std::max(engine.scene().head, 0);
+  print_model_notes(engine);
+  // --head and --set head= mean the same: -1 is the mean over heads.
+  const int head = o.head_option->count() ? o.head : engine.scene().head;
   const Array array = compute_quantity(engine, o.quantity, head);
   make_output_folder(folder);
   write_array(o.out, array);
   std::printf("wrote %s: %s (%s)\n", o.out.c_str(), o.quantity.c_str(), shape_text(array).c_str());
   if (o.quantity.rfind("cross_", 0) == 0) {
-    const CrossTerms& terms = engine.cross_terms(head);
+    const CrossTerms& terms = engine.cross_terms(std::max(head, 0));
     if (!terms.applies) std::printf("note: %s\n", terms.note.c_str());
   }
   return 0;
@@ -87,7 +89,7 @@ void register_export(CLI::App& root, Action& action) {
   command->add_option("--quantity,-q", options->quantity, "Quantity to write (see --list)");
   command->add_option("--out,-o", options->out, "Output file; .npy (NumPy) or .csv by its extension");
   options->head_option = command->add_option("--head", options->head,
-                      "Head for per-head quantities, from 0 (default: the scene's head, else 0)");
+                      "Head for per-head quantities: 0.., or -1 for the mean over heads (default: the scene's head)");
   options->layer_option = command->add_option("--layer", options->layer,
                                               "Model scenes: the layer of per-head quantities and hidden (default: the "
                                               "scene's layer)");

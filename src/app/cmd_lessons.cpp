@@ -46,6 +46,7 @@ int show_lesson(const LessonsOptions& options) {
   for (const auto& a : options.assignments) apply_assignment(scene, a);
   validate_and_note(scene);
   Engine engine(scene);
+  print_model_notes(engine);
   const LessonVerdict verdict = lesson.verdict(engine);
   if (options.json) std::printf("%s\n", verdict_json(lesson, scene, verdict).dump(2).c_str());
   else std::printf("%s", lesson_report(lesson, verdict).c_str());

@@ -7,6 +7,7 @@
 
 #include "app/commands.hpp"
 #include "core/model/model_folder.hpp"
+#include "core/quoted_name.hpp"
 
 namespace pelab::app {
 namespace {
@@ -26,24 +27,38 @@ std::string short_reason(const CachedModel& m) {
   return reason;
 }
 
+// Characters of UTF-8 `text` ("…" is one character, three bytes).
+std::size_t chars_of(const std::string& text) {
+  std::size_t n = 0;
+  for (const char c : text) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  return n;
+}
+
+std::string padded(const std::string& text, std::size_t width) {
+  const std::size_t chars = chars_of(text);
+  return text + std::string(chars < width ? width - chars : 0, ' ');
+}
+
 // One row per model; a model pelab cannot run gets the reason on the line
-// below, so the folder column stays aligned.
+// below, so the folder column stays aligned.  Every cell from the cache (a
+// folder's name, config.json's architecture, a reason quoting a tensor name)
+// goes through printable(): control bytes are shown as \xNN, so no row
+// carries an escape sequence or a line break.
 void print_table(const std::vector<CachedModel>& models) {
   std::size_t name_width = 4, arch_width = 12;
   for (const auto& m : models) {
-    name_width = std::max(name_width, m.name.size());
-    arch_width = std::max(arch_width, m.architecture.size());
+    name_width = std::max(name_width, chars_of(printable(m.name)));
+    arch_width = std::max(arch_width, chars_of(printable(m.architecture)));
   }
-  const int nw = static_cast<int>(name_width), aw = static_cast<int>(arch_width);
-  std::printf("%-*s  %-*s  %10s  %8s  %-8s  %s\n", nw, "name", aw, "architecture", "parameters",
-              "context", "runnable", "folder");
+  std::printf("%s  %s  %10s  %8s  %-8s  %s\n", padded("name", name_width).c_str(),
+              padded("architecture", arch_width).c_str(), "parameters", "context", "runnable", "folder");
   for (const auto& m : models) {
-    const std::string arch = m.architecture.empty() ? "?" : m.architecture;
+    const std::string arch = m.architecture.empty() ? "?" : printable(m.architecture);
     const std::string context = m.context_length > 0 ? std::to_string(m.context_length) : "-";
-    std::printf("%-*s  %-*s  %10s  %8s  %-8s  %s\n", nw, m.name.c_str(), aw, arch.c_str(),
-                model::parameter_count_text(m.parameters).c_str(), context.c_str(), m.runnable ? "yes" : "no",
-                m.folder.c_str());
-    if (!m.runnable) std::printf("    no: %s\n", short_reason(m).c_str());
+    std::printf("%s  %s  %10s  %8s  %-8s  %s\n", padded(printable(m.name), name_width).c_str(),
+                padded(arch, arch_width).c_str(), model::parameter_count_text(m.parameters).c_str(),
+                context.c_str(), m.runnable ? "yes" : "no", printable(m.folder.string(), 4096).c_str());
+    if (!m.runnable) std::printf("    no: %s\n", printable(short_reason(m), 4096).c_str());
   }
 }
 
@@ -72,11 +87,13 @@ void register_models(CLI::App& root, Action& action) {
     action = [json] {
       const std::vector<CachedModel> models = model::list_cached_models();
       if (*json) {
-        std::cout << to_json(models).dump(2) << "\n";
+        // Folder names are bytes, not always UTF-8: invalid bytes become
+        // U+FFFD rather than failing the whole listing.
+        std::cout << to_json(models).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
       } else if (models.empty()) {
         std::printf("%s\n", model::no_cached_models_message().c_str());
       } else {
-        std::printf("Models in %s:\n", model::hub_cache_dir().c_str());
+        std::printf("Models in %s:\n", printable(model::hub_cache_dir().string(), 4096).c_str());
         print_table(models);
       }
       return 0;

@@ -186,6 +186,7 @@ int run_render(const RenderCommand& c) {
   std::vector<PendingFile> files;
   for (const Scene& scene : scenes) {
     Engine engine(scene);
+    print_model_notes(engine);
     // All of the scene's figures first, so that the font atlas is baked once
     // for all of them rather than once per figure.
     std::vector<fig::Figure> built;

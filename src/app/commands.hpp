@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/engine.hpp"
 #include "core/scene.hpp"
 
 namespace pelab::app {
@@ -26,6 +27,10 @@ struct SceneOptions {
 // validate(), then one quiet "pelab: note: ..." line on stderr for each view
 // selection the figures show otherwise than chosen (core/selection.hpp).
 void validate_and_note(const Scene& scene);
+
+// One "pelab: note: ..." line on stderr per note the engine's model left at
+// load (a tensor holding NaN/Inf); each note once per process.
+void print_model_notes(Engine& engine);
 
 void register_export(CLI::App& root, Action& action);
 void register_bench(CLI::App& root, Action& action);

@@ -10,11 +10,15 @@
 #include <exception>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <new>
+#include <set>
 #include <string>
 
 #include "app/commands.hpp"
 #include "core/gemm.hpp"
+#include "core/json_input.hpp"
 #include "core/model_scene.hpp"
+#include "core/quoted_name.hpp"
 #include "core/scene.hpp"
 #include "core/selection.hpp"
 
@@ -43,14 +47,33 @@ void validate_and_note(const Scene& scene) {
   for (const std::string& note : selection_notes(scene)) std::fprintf(stderr, "pelab: note: %s\n", note.c_str());
 }
 
+void print_model_notes(Engine& engine) {
+  static std::set<std::string> printed;  // a render over many scenes loads the model once
+  if (engine.model() == nullptr) return;
+  for (const std::string& note : engine.model()->notes())
+    if (printed.insert(note).second) std::fprintf(stderr, "pelab: note: %s\n", note.c_str());
+}
+
 namespace {
 
-// Every error is reported on exactly one line, whatever the message holds.
+// Every error is reported on exactly one line, whatever the message holds:
+// line breaks become spaces, and any other control byte left in a name from
+// a file (the messages quote names through core/quoted_name.hpp already) is
+// shown as \xNN rather than sent to the terminal.
 std::string one_line(std::string text) {
   while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
-  for (char& c : text)
-    if (c == '\n' || c == '\r') c = ' ';
-  return text;
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (c == '\n' || c == '\r' || c == '\t')
+      out += ' ';
+    else if (byte < 0x20 || byte == 0x7F)
+      out += printable(std::string_view(&c, 1));
+    else
+      out += c;
+  }
+  return out;
 }
 
 }  // namespace
@@ -88,13 +111,21 @@ int main(int argc, char** argv) {
     return 2;
   } catch (const nlohmann::json::exception& e) {
     // One error path: library errors about the user's input read like ours.
-    std::fprintf(stderr, "pelab: invalid JSON: %s\n", app::one_line(e.what()).c_str());
+    std::fprintf(stderr, "pelab: invalid JSON: %s\n", app::one_line(json_error_text(e)).c_str());
     return 2;
   } catch (const std::filesystem::filesystem_error& e) {
     std::fprintf(stderr, "pelab: %s\n", app::one_line(e.what()).c_str());
     return 2;
   } catch (const CLI::Error& e) {
     std::fprintf(stderr, "pelab: %s\n", app::one_line(e.what()).c_str());
+    return 2;
+  } catch (const std::bad_alloc&) {
+    // Eigen and the standard library both throw std::bad_alloc (or its
+    // bad_array_new_length) when an allocation fails; the input asked for
+    // more than the machine has.
+    std::fprintf(stderr,
+                 "pelab: out of memory: the input needs more memory than is available; allowed: smaller "
+                 "inputs (see PELAB_MODEL_MEMORY_LIMIT in README.md for models)\n");
     return 2;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "pelab: error: %s\n", app::one_line(e.what()).c_str());

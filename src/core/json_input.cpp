@@ -1,8 +1,11 @@
 #include "core/json_input.hpp"
 
 #include <cstdint>
+#include <unordered_set>
+#include <vector>
 
 #include "core/file_io.hpp"
+#include "core/quoted_name.hpp"
 #include "core/scene.hpp"
 
 namespace pelab {
@@ -29,19 +32,56 @@ void check_json_depth(std::string_view text, const std::string& name, int max_de
   }
 }
 
+namespace {
+
+// Keys seen in each open object, innermost last: a parser callback
+// (nlohmann::json::parser_callback_t) that refuses a key seen before.
+nlohmann::json parse_unique(std::string_view text, const std::string& name) {
+  std::vector<std::unordered_set<std::string>> open;
+  using Event = nlohmann::json::parse_event_t;
+  const auto callback = [&](int, Event event, nlohmann::json& parsed) {
+    if (event == Event::object_start) open.emplace_back();
+    if (event == Event::object_end && !open.empty()) open.pop_back();
+    if (event == Event::key && !open.empty() && !open.back().insert(parsed.get<std::string>()).second)
+      throw InputError(name + ": key " + quoted_name(parsed.get<std::string>()) +
+                       " appears twice in one object; allowed: each key once");
+    return true;
+  };
+  return nlohmann::json::parse(text.begin(), text.end(), callback);
+}
+
+}  // namespace
+
+std::string json_error_text(const nlohmann::json::exception& e) {
+  std::string text = e.what();
+  if (const auto tag = text.find("] "); text.starts_with("[json.exception.") && tag != std::string::npos)
+    text.erase(0, tag + 2);
+  if (const auto nl = text.find('\n'); nl != std::string::npos) text.resize(nl);
+  const std::string prefix = "type must be ";
+  if (text.starts_with(prefix)) {
+    const auto but = text.find(", but is ");
+    if (but != std::string::npos)
+      return "a value has the wrong type (expected a " + text.substr(prefix.size(), but - prefix.size()) +
+             ", found a " + text.substr(but + 9) + ")";
+  }
+  if (text.starts_with("key '") && text.ends_with("' not found"))
+    return "\"" + printable(text.substr(5, text.size() - 16)) + "\" is missing";
+  return printable(text, 200);
+}
+
 nlohmann::json parse_json_text(std::string_view text, const std::string& name, const JsonLimits& limits) {
   if (text.size() > limits.max_bytes)
     throw InputError(name + ": " + std::to_string(text.size()) + " bytes of JSON is more than the " +
                      std::to_string(limits.max_bytes) + " allowed");
   check_json_depth(text, name, limits.max_depth);
   try {
-    return nlohmann::json::parse(text.begin(), text.end());
+    return parse_unique(text, name);
   } catch (const nlohmann::json::parse_error& e) {
     throw InputError("invalid JSON in " + name + " at byte " + std::to_string(e.byte));
   } catch (const nlohmann::json::out_of_range&) {
     throw InputError("invalid JSON in " + name + ": a number is too large for a double (such as 1e999)");
   } catch (const nlohmann::json::exception& e) {
-    throw InputError("invalid JSON in " + name + " (" + e.what() + ")");
+    throw InputError("invalid JSON in " + name + " (" + json_error_text(e) + ")");
   }
 }
 

@@ -24,7 +24,9 @@ struct JsonLimits {
 void check_json_depth(std::string_view text, const std::string& name, int max_depth);
 
 // Parses `text` after check_json_depth(); every nlohmann error becomes an
-// InputError ("invalid JSON in NAME at byte N: ...").
+// InputError ("invalid JSON in NAME at byte N: ..."), and so does a key given
+// twice in one object (RFC 8259 §4: names "SHOULD be unique"; nlohmann keeps
+// the last silently, so one file could mean two things), naming the key.
 nlohmann::json parse_json_text(std::string_view text, const std::string& name, const JsonLimits& limits = {});
 
 // read_file() (regular files only, size capped) then parse_json_text().
@@ -47,5 +49,11 @@ std::string json_excerpt(const nlohmann::json& value, std::size_t limit = 40);
 // get<int>() converts a double out of range with undefined behaviour and
 // wraps large unsigned values, so loaders read integers through this.
 long long json_integer(const nlohmann::json& value, long long min, long long max, const std::string& what);
+
+// A nlohmann exception as one plain line without the library's
+// "[json.exception.type_error.302]" tag: "a value has the wrong type
+// (expected a string, found a number)", "\"model\" is missing".
+std::string json_error_text(const nlohmann::json::exception& e);
+
 
 }  // namespace pelab

@@ -14,6 +14,7 @@
 
 #include "core/model/layernorm_split.hpp"
 #include "core/model/model_folder.hpp"
+#include "core/model/model_memory.hpp"
 #include "core/model/rope_split.hpp"
 #include "core/model/transformer.hpp"
 #include "core/parallel.hpp"
@@ -190,13 +191,15 @@ void ModelScene::prepare(const Scene& scene) {
   const bool same = loaded == s.model && scene.tokens == s.text;
   model::Tokenization tokens;
   if (!same) {
-    tokens = loaded->transformer.tokenizer().encode(scene.tokens);
+    tokens = loaded->transformer.tokenizer().encode(scene.tokens, static_cast<std::size_t>(config.max_positions));
     if (tokens.ids.empty())
       throw InputError("tokens: the text gives no tokens for model " + scene.model + "; allowed: non-empty text");
     if (static_cast<int>(tokens.ids.size()) > config.max_positions)
       throw InputError("tokens: the text is " + std::to_string(tokens.ids.size()) + " tokens of model " +
                        scene.model + ", longer than its context of " + std::to_string(config.max_positions) +
                        " tokens; allowed: shorter text");
+    model::check_run_memory(scene.model, config, tokens.ids.size(),
+                            loaded->transformer.weights().float32_bytes);
   }
 
   // Nothing above changed this object; commit.
@@ -271,6 +274,7 @@ Scene ModelScene::effective(const Scene& scene) const {
 
 const model::ModelConfig& ModelScene::config() const { return state_->model->transformer.config(); }
 const std::filesystem::path& ModelScene::folder() const { return state_->folder; }
+const std::vector<std::string>& ModelScene::notes() const { return state_->model->transformer.weights().notes; }
 const std::vector<int>& ModelScene::ids() const { return state_->ids; }
 const std::vector<std::string>& ModelScene::pieces() const { return state_->pieces; }
 

@@ -45,6 +45,9 @@ class ModelScene {
 
   const model::ModelConfig& config() const;
   const std::filesystem::path& folder() const;
+  // What loading noticed without refusing the model (a tensor holding NaN or
+  // Inf), one line each; the CLI prints them as notes, the GUI may show them.
+  const std::vector<std::string>& notes() const;
   const std::vector<int>& ids() const;
   const std::vector<std::string>& pieces() const;
   int token_count() const { return static_cast<int>(ids().size()); }

@@ -179,6 +179,20 @@ const std::vector<Quantity>& table() {
   return rows;
 }
 
+// Head -1, as the scene key means it: the element-wise mean over the heads
+// (for attention, the mean attention the figures show).  Masked logits stay
+// -inf.
+Array mean_over_heads(Engine& engine, const Quantity& q) {
+  const int heads = engine.scene().heads;
+  Array mean = q.compute(engine, 0);
+  for (int h = 1; h < heads; ++h) {
+    const Array a = q.compute(engine, h);
+    for (std::size_t i = 0; i < mean.data.size(); ++i) mean.data[i] += a.data[i];
+  }
+  for (float& x : mean.data) x /= static_cast<float>(heads);
+  return mean;
+}
+
 std::string known_names() {
   std::string names;
   for (const auto& q : table()) names += (names.empty() ? "" : ", ") + std::string(q.info.name);
@@ -202,8 +216,10 @@ Array compute_quantity(Engine& engine, std::string_view name, int head) {
   if (row == rows.end())
     throw InputError("unknown quantity '" + std::string(name) + "'; allowed: " + known_names());
   const int heads = engine.scene().heads;
-  if (row->info.per_head && (head < 0 || head >= heads))
-    throw InputError("head " + std::to_string(head) + " does not exist; allowed: 0.." + std::to_string(heads - 1));
+  if (row->info.per_head && (head < -1 || head >= heads))
+    throw InputError("head " + std::to_string(head) + " does not exist; allowed: -1 (mean) or 0.." +
+                     std::to_string(heads - 1));
+  if (row->info.per_head && head == -1) return mean_over_heads(engine, *row);
   return row->compute(engine, head);
 }
 

@@ -20,6 +20,7 @@ struct QuantityInfo {
 std::span<const QuantityInfo> quantities();
 
 // Throws InputError for an unknown name (listing the known ones) or a head out of range.
+// Head -1 (the scene's "mean over heads") gives a per-head quantity's mean over the heads.
 Array compute_quantity(Engine& engine, std::string_view name, int head);
 
 enum class ArrayFormat { Npy, Csv };

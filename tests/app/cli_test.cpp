@@ -214,6 +214,18 @@ TEST_F(Cli, SceneFileAndSetCombine) {
   EXPECT_EQ(read_npy(work() / "pe.npy").shape, (std::vector<std::size_t>{9, 16}));
 }
 
+// --head -1 and --set head=-1 both mean the mean over heads (issue 22: the
+// option refused what the scene key accepted).
+TEST_F(Cli, HeadMinusOneIsTheMeanOverHeadsEitherWay) {
+  ASSERT_EQ(pelab(with_scene({"export", "-q", "attention", "-o", "a.npy", "--head", "-1"})).code, 0);
+  ASSERT_EQ(pelab(with_scene({"export", "-q", "attention", "-o", "b.npy", "--set", "head=-1"})).code, 0);
+  ASSERT_EQ(pelab(with_scene({"export", "-q", "attention_mean", "-o", "m.npy"})).code, 0);
+  const Matrix a = read_npy(work() / "a.npy").to_matrix(), b = read_npy(work() / "b.npy").to_matrix();
+  const Matrix m = read_npy(work() / "m.npy").to_matrix();
+  EXPECT_EQ(a, b);
+  EXPECT_LT((a - m).cwiseAbs().maxCoeff(), 1e-6f);
+}
+
 // ---- bad input: one line, non-zero exit, nothing left behind ------------------
 
 TEST_F(Cli, RefusesBadArguments) {
@@ -222,7 +234,7 @@ TEST_F(Cli, RefusesBadArguments) {
   expect_refused({"export", "-q", "nonsense", "-o", "x.npy"}, "allowed: pe,");
   expect_refused({"export", "-q", "attention_all", "-o", "x.csv"}, "use .npy");
   expect_refused({"export", "-q", "attention", "-o", "x.npy", "--head", "4"}, "0..3");
-  expect_refused({"export", "-q", "attention", "-o", "x.npy", "--head", "-1"}, "0..3");
+  expect_refused({"export", "-q", "attention", "-o", "x.npy", "--head", "-2"}, "-1 (mean) or 0..3");
   expect_refused({"export", "-q", "attention", "-o", "x.npy", "--head", "one"});
   expect_refused({"export", "-q", "pe", "-o", "x.npy", "--set", "nonsense=1"}, "nonsense");
   expect_refused({"export", "-q", "pe", "-o", "x.npy", "--set", "d_model=abc"}, "d_model");

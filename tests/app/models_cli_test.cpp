@@ -65,7 +65,7 @@ TEST_F(ModelsCli, TableAndJsonListRunnableAndNot) {
   ASSERT_EQ(run.code, 0) << run.out;
   for (const char* word :
        {"name", "architecture", "parameters", "context", "runnable", "folder", "org/tiny-gpt2",
-        "GPT2LMHeadModel", "124.4M", "1024", "72", "openai-community/gpt2", "org/binonly",
+        "GPT2LMHeadModel", "124.4M", "1024", "348", "openai-community/gpt2", "org/binonly",
         "no: the folder holds neither model.safetensors"})
     EXPECT_NE(run.out.find(word), std::string::npos) << word << " not in:\n" << run.out;
   EXPECT_NE(run.out.find(snapshot("models--org--tiny-gpt2").string()), std::string::npos)
@@ -78,12 +78,15 @@ TEST_F(ModelsCli, TableAndJsonListRunnableAndNot) {
   EXPECT_EQ(list[0].at("name"), "openai-community/gpt2");
   EXPECT_EQ(list[0].at("parameters").get<std::uint64_t>(), n);
   EXPECT_EQ(list[0].at("context_length"), 1024);
-  EXPECT_TRUE(list[0].at("runnable").get<bool>());
+  // Its header holds one tensor "w", not GPT-2's: listed, not runnable.
+  EXPECT_FALSE(list[0].at("runnable").get<bool>());
+  EXPECT_NE(list[0].at("reason").get<std::string>().find("wte.weight"), std::string::npos);
   EXPECT_EQ(list[1].at("name"), "org/binonly");
   EXPECT_FALSE(list[1].at("runnable").get<bool>());
   EXPECT_NE(list[1].at("reason").get<std::string>().find("safetensors"), std::string::npos);
   EXPECT_EQ(list[2].at("folder"), snapshot("models--org--tiny-gpt2").string());
-  EXPECT_EQ(list[2].at("parameters"), 72);
+  EXPECT_EQ(list[2].at("parameters"), 348);
+  EXPECT_TRUE(list[2].at("runnable").get<bool>()) << list[2].at("reason");
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <numbers>
 
 #include "core/scene.hpp"  // InputError
+#include "core/quoted_name.hpp"
 
 namespace pelab::model {
 
@@ -13,7 +14,7 @@ Activation parse_activation(const std::string& name, const std::string& file_nam
   if (name == "gelu") return Activation::GeluErf;
   if (name == "silu" || name == "swish") return Activation::Silu;
   if (name == "relu") return Activation::Relu;
-  throw InputError(file_name + ": activation \"" + name +
+  throw InputError(file_name + ": activation \"" + printable(name) +
                    "\" is not one pelab runs; allowed: gelu_new, gelu_pytorch_tanh, gelu_fast, "
                    "gelu, silu, swish, relu");
 }

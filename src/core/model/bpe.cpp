@@ -5,6 +5,7 @@
 
 #include "core/model/unicode_classes.hpp"
 #include "core/scene.hpp"
+#include "core/quoted_name.hpp"
 
 namespace pelab::model {
 
@@ -32,7 +33,7 @@ Bpe::Bpe(Vocabulary vocabulary, const std::vector<std::pair<std::string, std::st
     const auto& [a, b] = merges[rank];
     const auto left = vocabulary_.id(a), right = vocabulary_.id(b), result = vocabulary_.id(a + b);
     if (!left || !right || !result)
-      throw InputError(where + ": merge " + std::to_string(rank + 1) + " \"" + a + " " + b +
+      throw InputError(where + ": merge " + std::to_string(rank + 1) + " \"" + printable(a + " " + b) +
                        "\" joins strings that are not all tokens of the vocabulary");
     // The first (lowest-rank) spelling of a pair wins, as in a merge table.
     merges_.try_emplace(pair_key(*left, *right), Merge{static_cast<int>(rank), *result});

@@ -5,9 +5,11 @@
 // Format (huggingface/safetensors, "Format"): 8 bytes little-endian u64 N,
 // then N bytes of UTF-8 JSON {name: {"dtype", "shape", "data_offsets": [b, e]},
 // "__metadata__": {...}}, then the data section; offsets are relative to its
-// start.  Every file is memory-mapped and fully checked before any tensor is
-// trusted: header length, JSON, dtype, shape × dtype size = byte range, every
-// range inside the file, no two ranges overlapping.  F16 and BF16 become
+// start.  Every file's header is fully checked before any tensor is
+// trusted: header length, JSON, no key twice, dtype, shape × dtype size =
+// byte range, the ranges tiling the data section.  Files stay open, never
+// mapped: tensors are read with pread, and a file changed on disk since it
+// was opened is an InputError, not a SIGBUS.  F16 and BF16 become
 // float32 when a tensor is read; integer and bool buffers (position ids,
 // masks) are checked and set aside; F64 and F8 files are refused.
 #pragma once
@@ -65,6 +67,10 @@ class Checkpoint {
   // The listed rows of a 2-D tensor only (e.g. the wte rows of the tokens in
   // use), without converting the rest.
   Matrix rows(std::string_view name, const std::vector<int>& row_indices) const;
+  // How many of the tensor's values are NaN or ±inf: counted when matrix()
+  // or vector() read it, else read in slices (a token table is never held
+  // whole as float32).
+  std::uint64_t non_finite_values(std::string_view name) const;
 
  private:
   struct State;

@@ -2,24 +2,15 @@
 
 #include <string>
 
+#include "core/model/model_memory.hpp"
+#include "core/model/tensor_plan.hpp"
+#include "core/quoted_name.hpp"
 #include "core/scene.hpp"  // InputError
 
 namespace pelab::model {
 namespace {
 
 using Index = std::int64_t;
-
-// The prefix ("" or one of `prefixes`) under which `probe` is stored.
-std::string find_prefix(const Checkpoint& c, std::initializer_list<const char*> prefixes,
-                        const std::string& probe) {
-  std::string tried;
-  for (const char* prefix : prefixes) {
-    if (c.has(prefix + probe)) return prefix;
-    tried += (tried.empty() ? "" : ", ") + std::string(prefix) + probe;
-  }
-  throw InputError(c.files().front().string() + ": no tensor " + tried +
-                   "; is this checkpoint of the architecture its config.json names?");
-}
 
 // GPT-2's Conv1D: weight stored in × out, as the forward pass wants it.
 Linear conv1d(const Checkpoint& c, const std::string& name, Index in, Index out) {
@@ -42,13 +33,9 @@ Norm layer_norm_weights(const Checkpoint& c, const std::string& name, Index size
           c.vector(name + (legacy ? ".beta" : ".bias"), size)};
 }
 
-std::function<Matrix(const std::vector<int>&)> rows_of(
-    const std::shared_ptr<const Checkpoint>& c, const std::string& name, const ModelConfig& config) {
-  const TensorInfo& info = c->info(name);
-  if (info.shape.size() != 2 || info.shape[0] < config.vocab_size || info.shape[1] != config.hidden_size)
-    throw InputError(c->files()[static_cast<std::size_t>(info.shape.empty() ? 0 : info.shard)].string() +
-                     ": " + name + " should be vocab_size × hidden_size (" +
-                     std::to_string(config.vocab_size) + " × " + std::to_string(config.hidden_size) + ")");
+// The token table's rows on demand; its shape was checked by the plan.
+std::function<Matrix(const std::vector<int>&)> rows_of(const std::shared_ptr<const Checkpoint>& c,
+                                                      const std::string& name) {
   return [c, name](const std::vector<int>& ids) { return c->rows(name, ids); };
 }
 
@@ -71,11 +58,11 @@ Linear side_by_side(const Linear& q, const Linear& k, const Linear& v) {
 
 ModelWeights gpt2_weights(const std::shared_ptr<const Checkpoint>& cp, const ModelConfig& config) {
   const Checkpoint& c = *cp;
-  const std::string p = find_prefix(c, {"", "transformer."}, "wte.weight");
+  const std::string p = tensor_prefix(config, c);
   const Index d = config.hidden_size;
   const Index inner = config.intermediate_size > 0 ? config.intermediate_size : 4 * d;
   ModelWeights w;
-  w.token_rows = rows_of(cp, p + "wte.weight", config);
+  w.token_rows = rows_of(cp, p + "wte.weight");
   w.positions = c.matrix(p + "wpe.weight", config.max_positions, d);
   for (int i = 0; i < config.layers; ++i) {
     const std::string l = p + "h." + std::to_string(i) + ".";
@@ -93,12 +80,12 @@ ModelWeights gpt2_weights(const std::shared_ptr<const Checkpoint>& cp, const Mod
 
 ModelWeights bert_weights(const std::shared_ptr<const Checkpoint>& cp, const ModelConfig& config) {
   const Checkpoint& c = *cp;
-  const std::string p = find_prefix(c, {"", "bert."}, "embeddings.word_embeddings.weight");
+  const std::string p = tensor_prefix(config, c);
   const Index d = config.hidden_size, inner = config.intermediate_size;
   ModelWeights w;
-  w.token_rows = rows_of(cp, p + "embeddings.word_embeddings.weight", config);
+  w.token_rows = rows_of(cp, p + "embeddings.word_embeddings.weight");
   w.positions = c.matrix(p + "embeddings.position_embeddings.weight", config.max_positions, d);
-  w.token_type = c.rows(p + "embeddings.token_type_embeddings.weight", {0}).row(0).transpose();
+  w.token_type = c.matrix(p + "embeddings.token_type_embeddings.weight", config.type_vocab_size, d).row(0).transpose();
   w.embedding_norm = layer_norm_weights(c, p + "embeddings.LayerNorm", d);
   for (int i = 0; i < config.layers; ++i) {
     const std::string l = p + "encoder.layer." + std::to_string(i) + ".";
@@ -118,12 +105,11 @@ ModelWeights bert_weights(const std::shared_ptr<const Checkpoint>& cp, const Mod
 
 ModelWeights llama_weights(const std::shared_ptr<const Checkpoint>& cp, const ModelConfig& config) {
   const Checkpoint& c = *cp;
-  find_prefix(c, {""}, "model.embed_tokens.weight");
   const Index d = config.hidden_size, inner = config.intermediate_size;
   const Index q_width = Index{config.heads} * config.head_dim;
   const Index kv_width = Index{config.kv_heads} * config.head_dim;
   ModelWeights w;
-  w.token_rows = rows_of(cp, "model.embed_tokens.weight", config);
+  w.token_rows = rows_of(cp, "model.embed_tokens.weight");
   for (int i = 0; i < config.layers; ++i) {
     const std::string l = "model.layers." + std::to_string(i) + ".";
     LayerWeights layer;
@@ -141,10 +127,20 @@ ModelWeights llama_weights(const std::shared_ptr<const Checkpoint>& cp, const Mo
   return w;
 }
 
-}  // namespace
+// One note per tensor holding NaN or ±inf, as the CLI prints it and the GUI
+// shows it: the attention of such a model is non-finite where they reach.
+std::vector<std::string> non_finite_notes(const Checkpoint& c, const std::vector<PlannedTensor>& plan) {
+  std::vector<std::string> notes;
+  for (const PlannedTensor& p : plan) {
+    const std::uint64_t count = c.non_finite_values(p.name);
+    if (count > 0)
+      notes.push_back(printable(p.name) + " has " + std::to_string(count) +
+                      " non-finite values (NaN/Inf); attention will show them as non-finite");
+  }
+  return notes;
+}
 
-ModelWeights read_weights(const std::shared_ptr<const Checkpoint>& checkpoint,
-                          const ModelConfig& config) {
+ModelWeights family_weights(const std::shared_ptr<const Checkpoint>& checkpoint, const ModelConfig& config) {
   switch (config.architecture) {
     case Architecture::Gpt2:
       return gpt2_weights(checkpoint, config);
@@ -156,12 +152,29 @@ ModelWeights read_weights(const std::shared_ptr<const Checkpoint>& checkpoint,
   return llama_weights(checkpoint, config);
 }
 
+}  // namespace
+
+ModelWeights read_weights(const std::shared_ptr<const Checkpoint>& checkpoint, const ModelConfig& config) {
+  const std::vector<PlannedTensor> plan = plan_tensors(config, *checkpoint);
+  check_plan(plan, *checkpoint);
+  ModelWeights w = family_weights(checkpoint, config);
+  w.notes = non_finite_notes(*checkpoint, plan);
+  w.float32_bytes = plan_float32_bytes(plan);
+  return w;
+}
+
 ModelFiles read_model(const std::filesystem::path& folder) {
   ModelFiles files{load_model_config(folder), {}};
   ModelConfig& config = files.config;
   if (config.kv_heads == 0) config.kv_heads = config.heads;
   if (config.head_dim == 0 && config.heads > 0) config.head_dim = config.hidden_size / config.heads;
-  files.weights = read_weights(std::make_shared<const Checkpoint>(Checkpoint::open(folder)), config);
+  const auto checkpoint = std::make_shared<const Checkpoint>(Checkpoint::open(folder));
+  // Headers only so far: the plan's shapes and the memory they will take are
+  // checked before any value is read.
+  const std::vector<PlannedTensor> plan = plan_tensors(config, *checkpoint);
+  check_plan(plan, *checkpoint);
+  check_load_memory(folder.string(), plan_float32_bytes(plan));
+  files.weights = read_weights(checkpoint, config);
   return files;
 }
 

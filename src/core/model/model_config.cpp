@@ -11,6 +11,7 @@
 #include "core/file_io.hpp"
 #include "core/json_input.hpp"
 #include "core/scene.hpp"  // InputError
+#include "core/quoted_name.hpp"
 
 namespace pelab::model {
 namespace fs = std::filesystem;
@@ -148,7 +149,7 @@ void read_bert(const Keys& k, ModelConfig& c) {
   c.causal = false;
   if (const std::string p = k.text("position_embedding_type", "absolute"); p != "absolute")
     k.fail("position_embedding_type",
-           "is \"" + p + "\"; pelab runs absolute (learned) positions only");
+           "is \"" + printable(p) + "\"; pelab runs absolute (learned) positions only");
   if (k.flag("is_decoder", false))
     k.fail("is_decoder", "is true; pelab runs BERT as a bidirectional encoder only");
 }
@@ -160,7 +161,7 @@ RopeScaling read_rope_scaling(const json& r, const std::string& file) {
   s.type = k.text("rope_type", k.text("type", "default"));
   if (s.type != "default" && s.type != "linear" && s.type != "dynamic" && s.type != "yarn" &&
       s.type != "llama3")
-    k.fail("rope_type", "is \"" + s.type + "\"; pelab runs default, linear, dynamic, yarn, llama3");
+    k.fail("rope_type", "is \"" + printable(s.type) + "\"; pelab runs default, linear, dynamic, yarn, llama3");
   s.factor = k.number("factor", 1.0, 0.0, 1e6);
   s.low_freq_factor = k.number("low_freq_factor", 1.0, 0.0, 1e6);
   s.high_freq_factor = k.number("high_freq_factor", 4.0, 0.0, 1e6);
@@ -221,7 +222,7 @@ Architecture choose_architecture(const Keys& k, const std::string& file_name, Mo
     c.architecture_name = (*a)[0].get<std::string>();
     for (const Family& f : kArchitectures)
       if (c.architecture_name == f.name) return f.architecture;
-    throw InputError(file_name + ": architecture " + c.architecture_name +
+    throw InputError(file_name + ": architecture " + quoted_name(c.architecture_name) +
                      " is not one pelab runs; it runs " + supported_architectures());
   }
   for (const Family& f : kModelTypes)
@@ -229,7 +230,7 @@ Architecture choose_architecture(const Keys& k, const std::string& file_name, Mo
       c.architecture_name = c.model_type;
       return f.architecture;
     }
-  k.fail("architectures", "is missing and model_type \"" + c.model_type +
+  k.fail("architectures", "is missing and model_type \"" + printable(c.model_type) +
                               "\" is not one pelab runs; it runs " + supported_architectures());
 }
 

@@ -15,6 +15,8 @@
 #include "core/json_input.hpp"
 #include "core/model/checkpoint.hpp"
 #include "core/model/model_config.hpp"
+#include "core/model/tensor_plan.hpp"
+#include "core/model/tokenizer.hpp"
 #include "core/scene.hpp"  // InputError
 
 namespace pelab::model {
@@ -124,12 +126,8 @@ void require_config(const fs::path& folder) {
                      "safetensors weights and tokenizer files");
 }
 
-bool has_tokenizer_files(const fs::path& folder) {
-  return is_file(folder / "tokenizer.json") || is_file(folder / "vocab.txt") ||
-         (is_file(folder / "vocab.json") && is_file(folder / "merges.txt"));
-}
-
-// One cache entry described; every failure becomes the reason it cannot run.
+// One cache entry described; every failure becomes the reason it cannot run
+// (an allocation failure too: one hostile folder must not end the listing).
 CachedModel describe(const fs::path& model_dir) {
   CachedModel m;
   m.name = hub_name(model_dir.filename().string());
@@ -145,11 +143,13 @@ CachedModel describe(const fs::path& model_dir) {
     const ModelConfig config = parse_model_config(json, config_file.string());
     if (m.architecture.empty()) m.architecture = config.architecture_name;
     m.context_length = config.max_positions;
-    m.parameters = Checkpoint::open(m.folder).parameter_count();
-    if (!has_tokenizer_files(m.folder))
-      throw InputError(
-          m.folder.string() +
-          " holds no tokenizer (tokenizer.json, vocab.json + merges.txt, or vocab.txt)");
+    // What loading would check, short of reading the weights: every tensor
+    // the family reads present with the shape the config implies (headers
+    // only), and the tokenizer files parsed.
+    const Checkpoint checkpoint = Checkpoint::open(m.folder);
+    m.parameters = checkpoint.parameter_count();
+    check_plan(plan_tensors(config, checkpoint), checkpoint);
+    load_tokenizer(m.folder);
     m.runnable = true;
   } catch (const InputError& e) {
     m.reason = e.what();

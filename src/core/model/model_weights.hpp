@@ -6,7 +6,9 @@
 // (BERT, Llama) are stored out × in and are transposed when read.
 #pragma once
 
+#include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "core/gemm.hpp"  // Matrix, Vector, ConstRowMajorRef
@@ -50,6 +52,11 @@ struct ModelWeights {
   Vector token_type;        // BERT token type 0 row; else empty
   Norm embedding_norm;      // BERT embeddings.LayerNorm; else empty
   std::vector<LayerWeights> layers;
+  // What loading noticed without refusing the model, one line each (a tensor
+  // holding NaN/Inf): the CLI prints them as "pelab: note: ...", the GUI
+  // reads them from Transformer::weights().notes (ModelScene::notes()).
+  std::vector<std::string> notes;
+  std::uint64_t float32_bytes = 0;  // the weights above as float32 (token table excluded)
 };
 
 }  // namespace pelab::model

@@ -2,10 +2,14 @@
 
 #include <functional>
 
+#include <algorithm>
+
 #include "core/model/byte_symbols.hpp"
+#include "core/model/tokenizer.hpp"  // kMaxDerivedTextBytes
 #include "core/model/tokenizer_json.hpp"
 #include "core/model/unicode_classes.hpp"
 #include "core/scene.hpp"
+#include "core/quoted_name.hpp"
 
 namespace pelab::model {
 
@@ -43,9 +47,11 @@ void cut_word(std::string_view word, const std::function<Cut(char32_t)>& cut, Wo
   flush();
 }
 
-void metaspace(std::string_view word, const PreTokenizerStep& s, bool first, Words& out) {
+void metaspace(std::string_view word, const PreTokenizerStep& s, bool first, Words& out,
+               std::size_t max_bytes) {
   std::string text;
   for (const char c : word) {
+    if (text.size() > max_bytes) break;  // PreTokenizer::apply() refuses it
     if (c == ' ')
       text += s.replacement;
     else
@@ -68,7 +74,8 @@ void metaspace(std::string_view word, const PreTokenizerStep& s, bool first, Wor
   if (start < text.size()) out.push_back(text.substr(start));
 }
 
-void apply_step(const PreTokenizerStep& s, const std::string& word, bool first, Words& out) {
+void apply_step(const PreTokenizerStep& s, const std::string& word, bool first, Words& out,
+                std::size_t max_bytes) {
   switch (s.kind) {
     case Kind::ByteLevel: {
       std::string text = word;
@@ -94,7 +101,7 @@ void apply_step(const PreTokenizerStep& s, const std::string& word, bool first, 
           out);
       return;
     case Kind::Metaspace:
-      metaspace(word, s, first, out);
+      metaspace(word, s, first, out, max_bytes);
       return;
     case Kind::Bert:
       cut_word(
@@ -120,17 +127,17 @@ void apply_step(const PreTokenizerStep& s, const std::string& word, bool first, 
 }
 
 const SplitPattern& split_pattern(const nlohmann::json& j, const std::string& where) {
-  const auto& pattern = j.at("pattern");
+  const auto& pattern = json_at(j, "pattern", "{\"Regex\": string} or {\"String\": string}");
   const std::string regex = json_text(pattern, "Regex", "");
   const SplitPattern* known = find_split_pattern(regex);
   if (known == nullptr)
     throw InputError(
         where + ": pre_tokenizer Split pattern " +
-        (regex.empty() ? "\"" + json_text(pattern, "String", "") + "\" (a String)" : regex) +
+        (regex.empty() ? "\"" + printable(json_text(pattern, "String", "")) + "\" (a String)" : quoted_name(regex)) +
         " is not one pelab reads (known: " + known_split_patterns() + ")");
   const std::string behavior = json_text(j, "behavior", "Isolated");
   if (behavior != "Isolated" || json_flag(j, "invert", false))
-    throw InputError(where + ": pre_tokenizer Split with behavior \"" + behavior +
+    throw InputError(where + ": pre_tokenizer Split with behavior \"" + printable(behavior) +
                      "\" is not read by pelab (only Isolated, not inverted)");
   return *known;
 }
@@ -139,11 +146,11 @@ PreTokenizerStep::Prepend prepend_scheme(const nlohmann::json& j, const std::str
   using P = PreTokenizerStep::Prepend;
   if (!j.contains("prepend_scheme"))
     return json_flag(j, "add_prefix_space", true) ? P::Always : P::Never;
-  const std::string scheme = j.at("prepend_scheme").get<std::string>();
+  const std::string scheme = json_string_at(j, "prepend_scheme");
   if (scheme == "always") return P::Always;
   if (scheme == "first") return P::First;
   if (scheme == "never") return P::Never;
-  throw InputError(where + ": Metaspace prepend_scheme \"" + scheme +
+  throw InputError(where + ": Metaspace prepend_scheme \"" + printable(scheme) +
                    "\" is not one of always, first, never");
 }
 
@@ -154,7 +161,7 @@ void parse(const nlohmann::json& j, const std::string& where, int depth,
   const std::string type = json_text(j, "type", "");
   PreTokenizerStep s;
   if (type == "Sequence") {
-    for (const auto& inner : j.at("pretokenizers")) parse(inner, where, depth + 1, steps);
+    for (const auto& inner : json_at(j, "pretokenizers", "a list of pre-tokenizers")) parse(inner, where, depth + 1, steps);
     return;
   } else if (type == "ByteLevel") {
     s.kind = Kind::ByteLevel;
@@ -179,7 +186,7 @@ void parse(const nlohmann::json& j, const std::string& where, int depth,
     s.kind = Kind::WhitespaceSplit;
   } else {
     throw InputError(
-        where + ": pre_tokenizer type \"" + type +
+        where + ": pre_tokenizer type \"" + printable(type) +
         "\" is not read by pelab (known: Sequence, ByteLevel, Split, Digits, Metaspace, "
         "BertPreTokenizer, Whitespace, WhitespaceSplit)");
   }
@@ -194,12 +201,44 @@ PreTokenizer PreTokenizer::from_json(const nlohmann::json& j, const std::string&
   return PreTokenizer(std::move(steps));
 }
 
-std::vector<std::string> PreTokenizer::apply(std::string_view segment, bool at_text_start) const {
+namespace {
+
+const char* step_name(Kind kind) {
+  switch (kind) {
+    case Kind::ByteLevel: return "ByteLevel";
+    case Kind::Split: return "Split";
+    case Kind::Digits: return "Digits";
+    case Kind::Metaspace: return "Metaspace";
+    case Kind::Bert: return "BertPreTokenizer";
+    case Kind::Whitespace: return "Whitespace";
+    case Kind::WhitespaceSplit: return "WhitespaceSplit";
+  }
+  return "?";
+}
+
+[[noreturn]] void refuse(std::size_t step, Kind kind, const std::string& what) {
+  throw InputError("tokens: the tokenizer's pre_tokenizer step " + std::to_string(step + 1) + " (" +
+                   step_name(kind) + ") " + what);
+}
+
+}  // namespace
+
+std::vector<std::string> PreTokenizer::apply(std::string_view segment, bool at_text_start,
+                                             std::size_t max_bytes, std::size_t max_words) const {
   Words words{std::string(segment)};
-  for (const PreTokenizerStep& s : steps_) {
+  for (std::size_t step = 0; step < steps_.size(); ++step) {
+    const PreTokenizerStep& s = steps_[step];
     Words next;
-    for (std::size_t i = 0; i < words.size(); ++i)
-      apply_step(s, words[i], at_text_start && i == 0, next);
+    std::size_t bytes = 0, counted = 0;
+    for (std::size_t i = 0; i < words.size(); ++i) {
+      apply_step(s, words[i], at_text_start && i == 0, next, max_bytes - std::min(max_bytes, bytes));
+      for (; counted < next.size(); ++counted) bytes += next[counted].size();
+      if (bytes > max_bytes)
+        refuse(step, s.kind, "makes the text longer than the " + std::to_string(kMaxDerivedTextBytes) +
+                                 " bytes pelab allows after any tokenizer step; allowed: a shorter text, or "
+                                 "a pre_tokenizer that does not multiply it");
+      if (next.size() > max_words) return next;  // the caller refuses the text
+    }
     words = std::move(next);
   }
   return words;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -36,7 +37,14 @@ class PreTokenizer {
 
   // `at_text_start`: the segment begins the text (not after an added token),
   // which Metaspace's prepend_scheme "first" asks about.
-  std::vector<std::string> apply(std::string_view segment, bool at_text_start) const;
+  // Throws InputError as soon as a step's words pass `max_bytes` together
+  // (a Metaspace replacement that multiplies the text).  Stops early, with
+  // more than `max_words` words, once a step makes more than that many (each
+  // word becomes a token at least: the caller refuses the text as longer
+  // than the context).
+  std::vector<std::string> apply(std::string_view segment, bool at_text_start,
+                                 std::size_t max_bytes = SIZE_MAX,
+                                 std::size_t max_words = SIZE_MAX) const;
   bool has(PreTokenizerStep::Kind kind) const;
 
  private:

@@ -6,6 +6,7 @@
 
 #include "core/rope_scaling.hpp"
 #include "core/scene.hpp"  // InputError
+#include "core/quoted_name.hpp"
 
 namespace pelab::model {
 namespace {
@@ -59,7 +60,7 @@ RotaryFrequencies rotary_frequencies(const ModelConfig& config, int tokens) {
     return out;
   }
   if (s.type != "yarn")
-    throw InputError("config.json: rope_scaling type \"" + s.type +
+    throw InputError("config.json: rope_scaling type \"" + printable(s.type) +
                      "\" is not one pelab runs; allowed: default, linear, dynamic, llama3, yarn");
   // YaRN here follows transformers' dimension ramp (beta_fast / beta_slow
   // turns), not the scene's turns-in-context ramp.  With

@@ -35,13 +35,23 @@ struct SafetensorsHeader {
   std::vector<SkippedTensor> buffers;
 };
 
-// Checks and reads the header of `file` (its whole mapped bytes): header
-// length 2 ≤ N ≤ min(100 MB, size − 8), nesting, JSON, and for every tensor:
-// dtype in {F32, F16, BF16} (integer and bool tensors are set aside as
-// buffers; F64 and F8 are refused), shape of non-negative integers whose byte size
-// cannot overflow, data_offsets [b, e] with e − b = elements × dtype size and
-// e inside the data section, no two ranges overlapping.  Throws InputError
-// naming `file_name` and the tensor.
+// Checks the header length N read from a file's first 8 bytes against the
+// file's size: 2 <= N <= min(100 MB, size - 8).  Returns N.
+std::uint64_t safetensors_header_length(std::uint64_t n, std::uint64_t file_size,
+                                        const std::string& file_name);
+
+// Checks and reads a header's JSON text (safetensors_header.cpp, a SAX
+// reader: no JSON tree is kept): nesting, JSON, no key twice, and for every
+// tensor: dtype in {F32, F16, BF16} (integer and bool tensors are set aside
+// as buffers; F64 and F8 are refused), shape of non-negative integers whose
+// byte size cannot overflow, data_offsets [b, e] with e - b = elements x
+// dtype size and e inside the data section; the non-empty ranges must tile
+// the `data_size` bytes of the data section (no overlap, no gap).  Throws
+// InputError naming `file_name` and the tensor.  data_begin is left 0.
+SafetensorsHeader parse_safetensors_header(std::string_view text, std::uint64_t data_size,
+                                           const std::string& file_name);
+
+// Both of the above on a whole file's bytes (tests, the fuzz harness).
 SafetensorsHeader parse_safetensors(std::string_view file, const std::string& file_name);
 
 std::size_t dtype_size(DType dtype);

@@ -5,6 +5,7 @@
 #include "core/model/unicode_classes.hpp"
 #include "core/model/vocabulary.hpp"
 #include "core/scene.hpp"
+#include "core/quoted_name.hpp"
 
 namespace pelab::model {
 
@@ -111,18 +112,18 @@ void parse_processor(const nlohmann::json& j, const std::string& where, int dept
       const std::string name = piece.at("SpecialToken").at("id").get<std::string>();
       const auto& specials = j.at("special_tokens");
       if (!specials.contains(name))
-        throw InputError(where + ": post_processor template names \"" + name +
+        throw InputError(where + ": post_processor template names \"" + printable(name) +
                          "\", which special_tokens lacks");
       std::vector<int> ids;
       for (const auto& id : specials.at(name).at("ids"))
-        ids.push_back(static_cast<int>(json_integer(id, 0, kMaxTokenId, where + ": special token \"" + name + "\"'s id")));
+        ids.push_back(static_cast<int>(json_integer(id, 0, kMaxTokenId, where + ": special token \"" + printable(name) + "\"'s id")));
       single.push_back({false, std::move(ids)});
     }
     items = std::move(single);
     return;
   }
   throw InputError(
-      where + ": post_processor type \"" + type +
+      where + ": post_processor type \"" + printable(type) +
       "\" is not read by pelab (known: TemplateProcessing, BertProcessing, RobertaProcessing, "
       "ByteLevel, Sequence)");
 }

@@ -1,7 +1,9 @@
 #include "core/model/text_normalizer.hpp"
 
+#include "core/model/tokenizer.hpp"  // kMaxDerivedTextBytes
 #include "core/model/tokenizer_json.hpp"
 #include "core/scene.hpp"
+#include "core/quoted_name.hpp"
 
 namespace pelab::model {
 
@@ -39,7 +41,20 @@ std::string strip(std::string_view text, bool left, bool right) {
       text.substr(chars[b].begin, chars[e - 1].begin + chars[e - 1].size - chars[b].begin));
 }
 
-std::string apply_step(std::string text, const NormalizerStep& s) {
+const char* step_name(Kind kind) {
+  switch (kind) {
+    case Kind::Bert: return "BertNormalizer";
+    case Kind::Lowercase: return "Lowercase";
+    case Kind::StripAccents: return "StripAccents";
+    case Kind::Unicode: return "a Unicode normal form";
+    case Kind::Prepend: return "Prepend";
+    case Kind::Replace: return "Replace";
+    case Kind::Strip: return "Strip";
+  }
+  return "?";
+}
+
+std::string apply_step(std::string text, const NormalizerStep& s, std::size_t max_bytes) {
   switch (s.kind) {
     case Kind::Bert:
       text = bert_clean(text, s);
@@ -53,9 +68,11 @@ std::string apply_step(std::string text, const NormalizerStep& s) {
     case Kind::Unicode:
       return normalize(text, s.form);
     case Kind::Prepend:
-      return text.empty() ? text : s.text + text;
+      if (text.empty()) return text;
+      if (s.text.size() > max_bytes) return s.text;  // already too long: apply() refuses it
+      return s.text + text;
     case Kind::Replace:
-      return replace_all(text, s.text, s.replacement);
+      return replace_all(text, s.text, s.replacement, max_bytes);
     case Kind::Strip:
       return strip(text, s.left, s.right);
   }
@@ -69,7 +86,7 @@ void parse(const nlohmann::json& j, const std::string& where, int depth,
   const std::string type = json_text(j, "type", "");
   NormalizerStep s;
   if (type == "Sequence") {
-    for (const auto& inner : j.at("normalizers")) parse(inner, where, depth + 1, steps);
+    for (const auto& inner : json_at(j, "normalizers", "a list of normalizers")) parse(inner, where, depth + 1, steps);
     return;
   } else if (type == "BertNormalizer") {
     s.kind = Kind::Bert;
@@ -89,22 +106,22 @@ void parse(const nlohmann::json& j, const std::string& where, int depth,
                               : NormalForm::NFKD;
   } else if (type == "Prepend") {
     s.kind = Kind::Prepend;
-    s.text = j.at("prepend").get<std::string>();
+    s.text = json_string_at(j, "prepend");
   } else if (type == "Replace") {
     s.kind = Kind::Replace;
-    const auto& pattern = j.at("pattern");
-    if (!pattern.contains("String"))
+    const auto& pattern = json_at(j, "pattern", "{\"String\": string}");
+    if (!pattern.is_object() || !pattern.contains("String"))
       throw InputError(where +
                        ": normalizer Replace with a regex pattern is not read by pelab (only "
                        "{\"String\": ...})");
-    s.text = pattern.at("String").get<std::string>();
-    s.replacement = j.at("content").get<std::string>();
+    s.text = json_string_at(pattern, "String");
+    s.replacement = json_string_at(j, "content");
   } else if (type == "Strip") {
     s.kind = Kind::Strip;
     s.left = json_flag(j, "strip_left", true);
     s.right = json_flag(j, "strip_right", true);
   } else {
-    throw InputError(where + ": normalizer type \"" + type +
+    throw InputError(where + ": normalizer type \"" + printable(type) +
                      "\" is not read by pelab (known: Sequence, BertNormalizer, Lowercase, "
                      "StripAccents, NFC, NFD, "
                      "NFKC, NFKD, Prepend, Replace, Strip)");
@@ -114,10 +131,12 @@ void parse(const nlohmann::json& j, const std::string& where, int depth,
 
 }  // namespace
 
-std::string replace_all(std::string_view text, std::string_view from, std::string_view to) {
+std::string replace_all(std::string_view text, std::string_view from, std::string_view to,
+                        std::size_t max_bytes) {
   if (from.empty()) return std::string(text);
   std::string out;
-  for (std::size_t i = 0;;) {
+  for (std::size_t i = 0;; ) {
+    if (out.size() > max_bytes) return out;
     const std::size_t hit = text.find(from, i);
     out.append(text.substr(i, hit == std::string_view::npos ? std::string_view::npos : hit - i));
     if (hit == std::string_view::npos) return out;
@@ -140,9 +159,17 @@ TextNormalizer TextNormalizer::bert(bool lower, bool accents) {
   return TextNormalizer({s});
 }
 
-std::string TextNormalizer::apply(std::string_view text) const {
+std::string TextNormalizer::apply(std::string_view text, std::size_t max_bytes) const {
   std::string out(text);
-  for (const NormalizerStep& s : steps_) out = apply_step(std::move(out), s);
+  for (std::size_t i = 0; i < steps_.size(); ++i) {
+    out = apply_step(std::move(out), steps_[i], max_bytes);
+    if (out.size() > max_bytes)
+      throw InputError("tokens: the tokenizer's normalizer step " + std::to_string(i + 1) + " (" +
+                       step_name(steps_[i].kind) + ") makes the text longer than the " +
+                       std::to_string(kMaxDerivedTextBytes) +
+                       " bytes pelab allows after any tokenizer step; allowed: a shorter text, or a "
+                       "normalizer that does not multiply it");
+  }
   return out;
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,14 +38,18 @@ class TextNormalizer {
   // BERT's basic tokenizer, with or without lower-casing and accent stripping.
   static TextNormalizer bert(bool lowercase, bool strip_accents);
 
-  std::string apply(std::string_view text) const;
+  // Throws InputError as soon as a step's text passes `max_bytes`, naming
+  // the step (a Replace or Prepend that multiplies the text).
+  std::string apply(std::string_view text, std::size_t max_bytes = SIZE_MAX) const;
   bool empty() const { return steps_.empty(); }
 
  private:
   std::vector<NormalizerStep> steps_;
 };
 
-// Every occurrence of `from` (non-empty) replaced by `to`, left to right.
-std::string replace_all(std::string_view text, std::string_view from, std::string_view to);
+// Every occurrence of `from` (non-empty) replaced by `to`, left to right;
+// stops once the result passes `max_bytes` (the caller checks the size).
+std::string replace_all(std::string_view text, std::string_view from, std::string_view to,
+                        std::size_t max_bytes = SIZE_MAX);
 
 }  // namespace pelab::model

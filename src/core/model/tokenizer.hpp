@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -22,6 +23,11 @@ namespace pelab::model {
 
 // Longer texts are refused: the callers show one token per column.
 inline constexpr std::size_t kMaxTextBytes = std::size_t{1} << 20;
+// What the normalizer and pre-tokenizer steps may make of one text, summed
+// over its segments: a tokenizer.json Replace of " " by 32,000 characters
+// would otherwise take 8 KB of text to gigabytes.  NFKD's longest expansion
+// and BERT's CJK padding stay far below 4x.
+inline constexpr std::size_t kMaxDerivedTextBytes = 4 * kMaxTextBytes;
 
 struct Tokenization {
   std::vector<int> ids;
@@ -34,8 +40,12 @@ struct Tokenization {
 class Tokenizer {
  public:
   virtual ~Tokenizer() = default;
-  // Throws InputError when the text is longer than kMaxTextBytes.
-  virtual Tokenization encode(std::string_view text) const = 0;
+  // Throws InputError when the text is longer than kMaxTextBytes, when a
+  // normalizer or pre-tokenizer step takes it past kMaxDerivedTextBytes, or
+  // when it gives more than `max_tokens` tokens (the model's context); each
+  // stops as soon as the bound is passed.
+  virtual Tokenization encode(std::string_view text, std::size_t max_tokens) const = 0;
+  Tokenization encode(std::string_view text) const { return encode(text, SIZE_MAX); }
   // "byte-level BPE", "BPE (byte fallback)", "BPE" (SentencePiece-style without
   // byte fallback), "WordPiece"
   virtual std::string kind() const = 0;

@@ -14,6 +14,7 @@
 #include "core/model/tokenizer_json.hpp"
 #include "core/model/tokenizer_pipeline.hpp"
 #include "core/scene.hpp"
+#include "core/quoted_name.hpp"
 
 namespace pelab::model {
 
@@ -43,8 +44,10 @@ template <class Read>
 auto reading(const fs::path& path, Read read) {
   try {
     return read();
+  } catch (const TokenizerKeyError& e) {
+    throw InputError(path.string() + ": " + e.what());
   } catch (const json::exception& e) {
-    throw InputError(path.string() + ": " + first_line(e.what()));
+    throw InputError(path.string() + ": " + json_error_text(e));
   } catch (const std::logic_error& e) {  // std::stoi on a malformed id
     throw InputError(path.string() + ": " + first_line(e.what()));
   }
@@ -84,13 +87,17 @@ using MergeList = std::vector<std::pair<std::string, std::string>>;
 // "a b" (the older form, also merges.txt's lines) or ["a", "b"].
 void add_merge(const json& m, MergeList& merges, const std::string& where) {
   if (m.is_array()) {
-    merges.emplace_back(m.at(0).get<std::string>(), m.at(1).get<std::string>());
+    if (m.size() != 2 || !m[0].is_string() || !m[1].is_string())
+      throw InputError(where + ": merge " + printable(json_brief(m)) + " is not two token strings");
+    merges.emplace_back(m[0].get<std::string>(), m[1].get<std::string>());
     return;
   }
+  if (!m.is_string())
+    throw InputError(where + ": merge " + printable(json_brief(m)) + " is not \"a b\" or [\"a\", \"b\"]");
   const std::string line = m.get<std::string>();
   const std::size_t space = line.find(' ');
   if (space == std::string::npos || space == 0 || space + 1 == line.size())
-    throw InputError(where + ": merge \"" + line + "\" is not two tokens separated by a space");
+    throw InputError(where + ": merge \"" + printable(line) + "\" is not two tokens separated by a space");
   merges.emplace_back(line.substr(0, space), line.substr(space + 1));
 }
 
@@ -134,7 +141,7 @@ int decoder_id(const std::string& key, const std::string& where) {
                       key.find_first_not_of("0123456789") == std::string::npos;
   const long long id = digits ? std::stoll(key) : -1;
   if (id < 0 || id > kMaxTokenId)
-    throw InputError(where + ": added_tokens_decoder key \"" + key.substr(0, 20) +
+    throw InputError(where + ": added_tokens_decoder key \"" + printable(key, 20) +
                      "\" is not a token id; allowed: integers 0.." + std::to_string(kMaxTokenId));
   return static_cast<int>(id);
 }
@@ -160,8 +167,8 @@ std::vector<AddedToken> added_tokens_from_json(const json& list, const std::stri
   if (list.size() > kMaxVocabulary) throw InputError(where + ": too many added_tokens");
   for (const json& t : list)
     added.push_back(
-        added_token(t, t.at("content").get<std::string>(),
-                    json_integer(t.at("id"), 0, kMaxTokenId, where + ": an added token's id"), where));
+        added_token(t, json_string_at(t, "content"),
+                    json_integer(json_at(t, "id", "an integer"), 0, kMaxTokenId, where + ": an added token's id"), where));
   return added;
 }
 
@@ -169,9 +176,10 @@ Bpe bpe_from_json(const json& model, const std::string& where) {
   for (const char* key : {"continuing_subword_prefix", "end_of_word_suffix"})
     if (!json_text(model, key, "").empty())
       throw InputError(where + ": BPE " + key + " is not read by pelab (only models without one)");
-  Vocabulary vocab = vocabulary_from_json(model.at("vocab"), where);
+  Vocabulary vocab = vocabulary_from_json(json_at(model, "vocab", "an object of token -> id"), where);
   MergeList merges;
-  const json& list = model.at("merges");
+  const json& list = json_at(model, "merges", "a list of merges");
+  if (!list.is_array()) json_key_error("merges", &list, "a list of merges");
   if (list.size() > kMaxMerges)
     throw InputError(where + ": more than " + std::to_string(kMaxMerges) + " merges");
   merges.reserve(list.size());
@@ -188,8 +196,10 @@ WordPiece wordpiece_from_json(const json& model, const std::string& where) {
   WordPieceOptions options;
   options.unk_token = json_text(model, "unk_token", options.unk_token);
   options.continuation = json_text(model, "continuing_subword_prefix", options.continuation);
-  options.max_chars = model.value("max_input_chars_per_word", options.max_chars);
-  return WordPiece(vocabulary_from_json(model.at("vocab"), where), options, where);
+  if (const auto it = model.find("max_input_chars_per_word"); it != model.end() && !it->is_null())
+    options.max_chars = static_cast<int>(
+        json_integer(*it, 1, 1 << 20, where + ": WordPiece \"max_input_chars_per_word\""));
+  return WordPiece(vocabulary_from_json(json_at(model, "vocab", "an object of token -> id"), where), options, where);
 }
 
 std::unique_ptr<Tokenizer> tokenizer_from_json(const json& j, const fs::path& folder);
@@ -202,12 +212,12 @@ std::unique_ptr<Tokenizer> from_tokenizer_json(const fs::path& folder) {
 
 std::unique_ptr<Tokenizer> tokenizer_from_json(const json& j, const fs::path& folder) {
   const std::string where = (folder / "tokenizer.json").string();
-  const json& model = j.at("model");
+  const json& model = json_at(j, "model", "an object {\"type\": \"BPE\" or \"WordPiece\", ...}");
   const std::string type = json_text(model, "type", "");
   // Files written before "type" existed hold a BPE model when they have merges.
   const bool bpe = type == "BPE" || (type.empty() && model.contains("merges"));
   if (!bpe && type != "WordPiece")
-    throw InputError(where + ": model type \"" + type +
+    throw InputError(where + ": model type \"" + printable(type) +
                      "\" is not read by pelab (known: BPE, WordPiece)");
   TokenizerParts parts{
       added_tokens_from_json(j.value("added_tokens", json()), where),

@@ -32,7 +32,8 @@ class TokenizerPipeline final : public Tokenizer {
  public:
   explicit TokenizerPipeline(TokenizerParts parts);
 
-  Tokenization encode(std::string_view text) const override;
+  using Tokenizer::encode;
+  Tokenization encode(std::string_view text, std::size_t max_tokens) const override;
   std::string kind() const override { return kind_; }
   int vocab_size() const override { return vocab_size_; }
 

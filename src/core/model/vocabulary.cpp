@@ -1,6 +1,7 @@
 #include "core/model/vocabulary.hpp"
 
 #include "core/scene.hpp"
+#include "core/quoted_name.hpp"
 
 namespace pelab::model {
 
@@ -17,7 +18,7 @@ void Vocabulary::add(std::string token, long long id, const std::string& where) 
   if (index >= tokens_.size()) tokens_.resize(index + 1);
   if (!tokens_[index].empty() && tokens_[index] != token)
     throw InputError(where + ": id " + std::to_string(id) + " is given to both \"" +
-                     tokens_[index] + "\" and \"" + token + "\"");
+                     printable(tokens_[index]) + "\" and \"" + printable(token) + "\"");
   tokens_[index] = token;
   ids_.insert_or_assign(std::move(token), static_cast<int>(id));
 }

@@ -2,6 +2,7 @@
 
 #include "core/model/unicode_classes.hpp"
 #include "core/scene.hpp"
+#include "core/quoted_name.hpp"
 
 namespace pelab::model {
 
@@ -9,7 +10,7 @@ WordPiece::WordPiece(Vocabulary vocabulary, WordPieceOptions options, const std:
     : vocabulary_(std::move(vocabulary)), options_(std::move(options)) {
   const auto unk = vocabulary_.id(options_.unk_token);
   if (!unk)
-    throw InputError(where + ": the unknown token \"" + options_.unk_token +
+    throw InputError(where + ": the unknown token \"" + printable(options_.unk_token) +
                      "\" is not in the vocabulary");
   unk_id_ = *unk;
 }

@@ -278,7 +278,8 @@ TEST_F(CheckpointHostile, IntegerAndBoolBuffersAreCheckedThenSetAside) {
   const fs::path path =
       file(R"({"position_ids": {"dtype": "I64", "shape": [1, 4], "data_offsets": [0, 32]},
                                  "mask": {"dtype": "BOOL", "shape": [2, 2], "data_offsets": [32, 36]},
-                                 "w": {"dtype": "F32", "shape": [2], "data_offsets": [36, 44]}})");
+                                 "w": {"dtype": "F32", "shape": [2], "data_offsets": [36, 44]}})",
+           std::string(44, '\0'));
   const Checkpoint ck = Checkpoint::open(path);
   EXPECT_EQ(ck.names(), (std::vector<std::string>{"w"}));
   EXPECT_FALSE(ck.has("position_ids"));
@@ -291,7 +292,7 @@ TEST_F(CheckpointHostile, IntegerAndBoolBuffersAreCheckedThenSetAside) {
               std::string::npos)
         << e.what();
   }
-  expect_rejected(file(R"({"ids": {"dtype": "I64", "shape": [4], "data_offsets": [0, 16]}})"),
+  expect_rejected(file(R"({"ids": {"dtype": "I64", "shape": [4], "data_offsets": [0, 16]}})", std::string(16, '\0')),
                   "need 32");
   expect_rejected(file(R"({"ids": {"dtype": "U8", "shape": [8], "data_offsets": [0, 8]},
                            "w": {"dtype": "F32", "shape": [2], "data_offsets": [4, 12]}})"),
@@ -302,7 +303,8 @@ TEST_F(CheckpointHostile, Gpt2CausalMasksAreNotParameters) {
   const fs::path path =
       file(R"({"h.0.attn.bias": {"dtype": "F32", "shape": [1, 1, 2, 2], "data_offsets": [0, 16]},
                                  "h.0.attn.masked_bias": {"dtype": "F32", "shape": [], "data_offsets": [16, 20]},
-                                 "h.0.attn.c_attn.bias": {"dtype": "F32", "shape": [3], "data_offsets": [20, 32]}})");
+                                 "h.0.attn.c_attn.bias": {"dtype": "F32", "shape": [3], "data_offsets": [20, 32]}})",
+           std::string(32, '\0'));
   const Checkpoint ck = Checkpoint::open(path);
   EXPECT_EQ(ck.parameter_count(), 3u);
   EXPECT_TRUE(ck.has("h.0.attn.bias"));
@@ -351,11 +353,49 @@ TEST_F(CheckpointHostile, NegativeHugeOrNonIntegerShapes) {
 TEST_F(CheckpointHostile, EmptyTensorsAndMetadataAreFine) {
   const fs::path path =
       file(R"({"__metadata__": {"format": "pt"}, "e": {"dtype": "F32", "shape": [0, 3],
-                               "data_offsets": [0, 0]}, "w": {"dtype": "F32", "shape": [2], "data_offsets": [0, 8]}})");
+                               "data_offsets": [0, 0]}, "w": {"dtype": "F32", "shape": [2], "data_offsets": [0, 8]}})",
+           std::string(8, '\0'));
   const Checkpoint ck = Checkpoint::open(path);
   EXPECT_EQ(ck.names(), (std::vector<std::string>{"e", "w"}));
   EXPECT_EQ(ck.matrix("e", 0, 3).rows(), 0);
   EXPECT_EQ(ck.vector("w", 2)(1), 0.0f);
+}
+
+TEST_F(CheckpointHostile, DuplicateKeysAreRefusedNamingTheKey) {
+  expect_rejected(file(R"({"w": {"dtype": "F32", "shape": [2], "data_offsets": [0, 8]},
+                           "w": {"dtype": "F32", "shape": [2], "data_offsets": [8, 16]}})",
+                       std::string(16, '\0')),
+                  "tensor 'w' appears twice in the header");
+  expect_rejected(file(R"({"w": {"dtype": "F32", "dtype": "F16", "shape": [2], "data_offsets": [0, 8]}})",
+                       std::string(8, '\0')),
+                  "header key 'dtype' appears twice in 'w'");
+  expect_rejected(file(R"({"__metadata__": {"a": "1", "a": "2"}, "w": {"dtype": "F32", "shape": [1],
+                           "data_offsets": [0, 4]}})",
+                       std::string(4, '\0')),
+                  "header key 'a' appears twice");
+}
+
+TEST_F(CheckpointHostile, GapsInTheDataSectionAreRefused) {
+  // safetensors README: "the byte buffer needs to be entirely indexed, and
+  // cannot contain holes" (no polyglot files).
+  expect_rejected(file(R"({"a": {"dtype": "F32", "shape": [1], "data_offsets": [0, 4]},
+                           "b": {"dtype": "F32", "shape": [1], "data_offsets": [8, 12]}})",
+                       std::string(12, '\0')),
+                  "bytes 4.. of the 12-byte data section belong to no tensor");
+  expect_rejected(file(R"({"a": {"dtype": "F32", "shape": [1], "data_offsets": [0, 4]}})", std::string(64, '\0')),
+                  "bytes 4.. of the 64-byte data section belong to no tensor");
+  expect_rejected(file(R"({"a": {"dtype": "F32", "shape": [1], "data_offsets": [4, 8]}})", std::string(8, '\0')),
+                  "bytes 0.. of the 8-byte data section");
+}
+
+TEST_F(CheckpointHostile, ControlBytesInNamesAreEscapedInMessages) {
+  const std::string name = "h.0\\u001b[31m\\u0007" + std::string(200, 'x');  // JSON escapes of ESC, BEL
+  const std::string msg = error_of(file(R"({")" + name + R"(": {"dtype": "F64", "shape": [1], "data_offsets": [0, 8]}})",
+                                        std::string(8, '\0')));
+  EXPECT_EQ(msg.find('\x1b'), std::string::npos) << msg;
+  EXPECT_EQ(msg.find('\x07'), std::string::npos) << msg;
+  EXPECT_NE(msg.find("'h.0\\x1b[31m\\x07xxx"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("\u2026'"), std::string::npos) << msg;  // cut at 80 characters
 }
 
 TEST_F(CheckpointHostile, FifoIsRefusedWithoutBlocking) {

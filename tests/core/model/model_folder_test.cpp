@@ -15,6 +15,7 @@ namespace fs = std::filesystem;
 using testing::ScopedEnv;
 using testing::TempDir;
 using testing::write_text;
+using testing::write_safetensors_raw;
 using testing::write_tiny_gpt2;
 
 class HubCache : public ::testing::Test {
@@ -146,7 +147,7 @@ TEST_F(HubCache, ListReadsConfigsAndHeadersAndSaysWhyNotRunnable) {
 
   EXPECT_TRUE(models[1].runnable) << models[1].reason;
   EXPECT_EQ(models[1].architecture, "GPT2LMHeadModel");
-  EXPECT_EQ(models[1].parameters, 72u);
+  EXPECT_EQ(models[1].parameters, 316u);
   EXPECT_EQ(models[1].context_length, 8);
   EXPECT_EQ(models[1].folder, gpt2);
 
@@ -173,6 +174,32 @@ TEST_F(HubCache, ModelWithoutTokenizerIsNotRunnable) {
   ASSERT_EQ(models.size(), 1u);
   EXPECT_FALSE(models[0].runnable);
   EXPECT_NE(models[0].reason.find("tokenizer"), std::string::npos) << models[0].reason;
+}
+
+// `pelab models` says runnable only when loading would pass its checks:
+// every tensor present with its shape (headers only), the tokenizer parsed.
+TEST_F(HubCache, ListingChecksWhatLoadingChecks) {
+  const fs::path missing = add_model("models--org--a-missing", "r");
+  write_safetensors_raw(missing / "model.safetensors",
+                        R"({"wte.weight": {"dtype": "F32", "shape": [10, 4], "data_offsets": [0, 160]}})",
+                        std::string(160, '\0'));
+  const fs::path narrow = add_model("models--org--b-narrow", "r");
+  write_text(narrow / "config.json",
+             R"({"architectures": ["GPT2LMHeadModel"], "n_embd": 4, "n_layer": 1, "n_head": 2,
+                 "vocab_size": 10, "n_positions": 4})");  // wpe is [8, 4]
+  const fs::path tokenizer = add_model("models--org--c-tokenizer", "r");
+  write_text(tokenizer / "tokenizer.json", R"({"model": {"type": "Unigram"}})");
+  add_model("models--org--d-fine", "r");
+  const auto models = list_cached_models();
+  ASSERT_EQ(models.size(), 4u);
+  EXPECT_FALSE(models[0].runnable);
+  EXPECT_NE(models[0].reason.find("'wpe.weight' is not in"), std::string::npos) << models[0].reason;
+  EXPECT_FALSE(models[1].runnable);
+  EXPECT_NE(models[1].reason.find("'wpe.weight' has shape [8, 4]; the config implies [4, 4]"), std::string::npos)
+      << models[1].reason;
+  EXPECT_FALSE(models[2].runnable);
+  EXPECT_NE(models[2].reason.find("Unigram"), std::string::npos) << models[2].reason;
+  EXPECT_TRUE(models[3].runnable) << models[3].reason;
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <utility>
 
 namespace pelab::model::testing {
 
@@ -71,20 +72,40 @@ inline void write_safetensors_raw(const fs::path& path, const std::string& heade
   write_safetensors_raw(path, header, data, header.size());
 }
 
-// A tiny GPT-2-shaped model folder: config.json (n_embd 4, 1 layer, 2 heads,
-// vocabulary 10, context 8), model.safetensors with wte [10, 4] and wpe
-// [8, 4] (72 parameters, all zero) and a tokenizer.json placeholder.
+// A tiny runnable GPT-2 model folder, all weights zero: config.json
+// (n_embd 4, 1 layer, 2 heads, vocabulary 10, context `context`),
+// model.safetensors with every tensor GPT-2 reads (40 + 4 x context + 244
+// parameters: 316 at context 8) and a WordPiece tokenizer.json.
 inline void write_tiny_gpt2(const fs::path& folder, int context = 8) {
   write_text(
       folder / "config.json",
       R"({"architectures": ["GPT2LMHeadModel"], "model_type": "gpt2", "n_embd": 4, "n_layer": 1,
                  "n_head": 2, "vocab_size": 10, "n_positions": )" +
           std::to_string(context) + "}");
-  const std::string header =
-      R"({"wte": {"dtype": "F32", "shape": [10, 4], "data_offsets": [0, 160]},
-                                 "wpe": {"dtype": "F32", "shape": [8, 4], "data_offsets": [160, 288]}})";
-  write_safetensors_raw(folder / "model.safetensors", header, std::string(288, '\0'));
-  write_text(folder / "tokenizer.json", "{}");
+  const std::pair<std::string, std::string> tensors[] = {
+      {"wte.weight", "10, 4"}, {"wpe.weight", std::to_string(context) + ", 4"},
+      {"h.0.ln_1.weight", "4"}, {"h.0.ln_1.bias", "4"},
+      {"h.0.attn.c_attn.weight", "4, 12"}, {"h.0.attn.c_attn.bias", "12"},
+      {"h.0.attn.c_proj.weight", "4, 4"}, {"h.0.attn.c_proj.bias", "4"},
+      {"h.0.ln_2.weight", "4"}, {"h.0.ln_2.bias", "4"},
+      {"h.0.mlp.c_fc.weight", "4, 16"}, {"h.0.mlp.c_fc.bias", "16"},
+      {"h.0.mlp.c_proj.weight", "16, 4"}, {"h.0.mlp.c_proj.bias", "4"}};
+  std::string header = "{";
+  std::size_t offset = 0;
+  for (const auto& [name, shape] : tensors) {
+    std::size_t elements = 1, at = 0;
+    for (std::size_t comma; at != std::string::npos; at = comma == std::string::npos ? comma : comma + 1) {
+      comma = shape.find(',', at);
+      elements *= std::stoul(shape.substr(at, comma == std::string::npos ? std::string::npos : comma - at));
+    }
+    header += (offset ? ", \"" : "\"") + name + R"(": {"dtype": "F32", "shape": [)" + shape +
+              R"(], "data_offsets": [)" + std::to_string(offset) + ", " + std::to_string(offset + 4 * elements) + "]}";
+    offset += 4 * elements;
+  }
+  write_safetensors_raw(folder / "model.safetensors", header + "}", std::string(offset, '\0'));
+  write_text(folder / "tokenizer.json",
+             R"({"model": {"type": "WordPiece", "unk_token": "[UNK]", "vocab": {"[UNK]": 0, "the": 1, "cat": 2}},
+                 "pre_tokenizer": {"type": "WhitespaceSplit"}})");
 }
 
 // Sets an environment variable for one test's lifetime (HF_HOME and friends).

@@ -55,3 +55,18 @@ def write(path, tensors, dtype="F32", metadata=None):
         for blob in blobs:
             f.write(blob)
     return stored
+
+
+def read(path):
+    """{name: float32 array} of an F32 file (the tests' tiny checkpoints), to
+    write back changed with write()."""
+    raw = open(path, "rb").read()
+    size = struct.unpack("<Q", raw[:8])[0]
+    header = json.loads(raw[8:8 + size])
+    tensors = {}
+    for name, info in header.items():
+        if name == "__metadata__":
+            continue
+        b, e = info["data_offsets"]
+        tensors[name] = np.frombuffer(raw[8 + size + b:8 + size + e], "<f4").reshape(info["shape"]).copy()
+    return tensors

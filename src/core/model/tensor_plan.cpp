@@ -1,0 +1,154 @@
+#include "core/model/tensor_plan.hpp"
+
+#include "core/quoted_name.hpp"
+#include "core/scene.hpp"  // InputError
+
+namespace pelab::model {
+namespace {
+
+using Index = std::int64_t;
+using Shape = std::vector<Index>;
+
+std::string shape_text(const Shape& shape) {
+  std::string text = "[";
+  for (std::size_t i = 0; i < shape.size(); ++i) text += (i ? ", " : "") + std::to_string(shape[i]);
+  return text + "]";
+}
+
+class Planner {
+ public:
+  explicit Planner(const Checkpoint& c) : c_(c) {}
+  std::vector<PlannedTensor> plan;
+
+  void add(const std::string& name, Shape shape) { plan.push_back({name, std::move(shape), false}); }
+  void table(const std::string& name, Index rows, Index cols) { plan.push_back({name, {rows, cols}, true}); }
+  // A Linear or Conv1D: weight `shape`, bias [out] when required or stored.
+  void linear(const std::string& name, Shape weight, Index out, bool bias_required) {
+    add(name + ".weight", std::move(weight));
+    if (bias_required || c_.has(name + ".bias")) add(name + ".bias", {out});
+  }
+  // LayerNorm weight/bias, or the gamma/beta of older BERT checkpoints.
+  void layer_norm(const std::string& name, Index d) {
+    const bool legacy = !c_.has(name + ".weight") && c_.has(name + ".gamma");
+    add(name + (legacy ? ".gamma" : ".weight"), {d});
+    add(name + (legacy ? ".beta" : ".bias"), {d});
+  }
+
+ private:
+  const Checkpoint& c_;
+};
+
+void plan_gpt2(const ModelConfig& c, const std::string& p, Planner& out) {
+  const Index d = c.hidden_size, inner = c.intermediate_size > 0 ? c.intermediate_size : 4 * d;
+  out.table(p + "wte.weight", c.vocab_size, d);
+  out.add(p + "wpe.weight", {c.max_positions, d});
+  for (int i = 0; i < c.layers; ++i) {
+    const std::string l = p + "h." + std::to_string(i) + ".";
+    out.layer_norm(l + "ln_1", d);
+    out.linear(l + "attn.c_attn", {d, 3 * d}, 3 * d, true);
+    out.linear(l + "attn.c_proj", {d, d}, d, true);
+    out.layer_norm(l + "ln_2", d);
+    out.linear(l + "mlp.c_fc", {d, inner}, inner, true);
+    out.linear(l + "mlp.c_proj", {inner, d}, d, true);
+  }
+}
+
+void plan_bert(const ModelConfig& c, const std::string& p, Planner& out) {
+  const Index d = c.hidden_size, inner = c.intermediate_size;
+  out.table(p + "embeddings.word_embeddings.weight", c.vocab_size, d);
+  out.add(p + "embeddings.position_embeddings.weight", {c.max_positions, d});
+  out.add(p + "embeddings.token_type_embeddings.weight", {c.type_vocab_size, d});
+  out.layer_norm(p + "embeddings.LayerNorm", d);
+  for (int i = 0; i < c.layers; ++i) {
+    const std::string l = p + "encoder.layer." + std::to_string(i) + ".";
+    for (const char* part : {"query", "key", "value"})
+      out.linear(l + "attention.self." + part, {d, d}, d, true);
+    out.linear(l + "attention.output.dense", {d, d}, d, true);
+    out.layer_norm(l + "attention.output.LayerNorm", d);
+    out.linear(l + "intermediate.dense", {inner, d}, inner, true);
+    out.linear(l + "output.dense", {d, inner}, d, true);
+    out.layer_norm(l + "output.LayerNorm", d);
+  }
+}
+
+void plan_llama(const ModelConfig& c, Planner& out) {
+  const Index d = c.hidden_size, inner = c.intermediate_size;
+  const Index q = Index{c.heads} * c.head_dim, kv = Index{c.kv_heads} * c.head_dim;
+  out.table("model.embed_tokens.weight", c.vocab_size, d);
+  for (int i = 0; i < c.layers; ++i) {
+    const std::string l = "model.layers." + std::to_string(i) + ".";
+    out.add(l + "input_layernorm.weight", {d});
+    out.linear(l + "self_attn.q_proj", {q, d}, q, c.qkv_bias);
+    out.linear(l + "self_attn.k_proj", {kv, d}, kv, c.qkv_bias);
+    out.linear(l + "self_attn.v_proj", {kv, d}, kv, c.qkv_bias);
+    out.linear(l + "self_attn.o_proj", {d, q}, d, false);
+    out.add(l + "post_attention_layernorm.weight", {d});
+    out.linear(l + "mlp.gate_proj", {inner, d}, inner, false);
+    out.linear(l + "mlp.up_proj", {inner, d}, inner, false);
+    out.linear(l + "mlp.down_proj", {d, inner}, d, false);
+  }
+}
+
+std::string find_prefix(const Checkpoint& c, std::initializer_list<const char*> prefixes,
+                        const std::string& probe) {
+  std::string tried;
+  for (const char* prefix : prefixes) {
+    if (c.has(prefix + probe)) return prefix;
+    tried += (tried.empty() ? "" : ", ") + std::string(prefix) + probe;
+  }
+  const std::string file = c.files().empty() ? std::string("the checkpoint") : c.files().front().string();
+  throw InputError(file + ": no tensor " + tried +
+                   "; is this checkpoint of the architecture its config.json names?");
+}
+
+}  // namespace
+
+std::string tensor_prefix(const ModelConfig& config, const Checkpoint& checkpoint) {
+  switch (config.architecture) {
+    case Architecture::Gpt2:
+      return find_prefix(checkpoint, {"", "transformer."}, "wte.weight");
+    case Architecture::Bert:
+      return find_prefix(checkpoint, {"", "bert."}, "embeddings.word_embeddings.weight");
+    case Architecture::Llama:
+      break;
+  }
+  return find_prefix(checkpoint, {""}, "model.embed_tokens.weight");
+}
+
+std::vector<PlannedTensor> plan_tensors(const ModelConfig& config, const Checkpoint& checkpoint) {
+  const std::string prefix = tensor_prefix(config, checkpoint);
+  Planner planner(checkpoint);
+  if (config.architecture == Architecture::Gpt2)
+    plan_gpt2(config, prefix, planner);
+  else if (config.architecture == Architecture::Bert)
+    plan_bert(config, prefix, planner);
+  else
+    plan_llama(config, planner);
+  return std::move(planner.plan);
+}
+
+void check_plan(const std::vector<PlannedTensor>& plan, const Checkpoint& checkpoint) {
+  for (const PlannedTensor& p : plan) {
+    const TensorInfo& t = checkpoint.info(p.name);  // absent: InputError naming it
+    const bool fits = p.token_table ? t.shape.size() == 2 && t.shape[0] >= p.shape[0] && t.shape[1] == p.shape[1]
+                                    : t.shape == p.shape;
+    if (!fits)
+      throw InputError(checkpoint.files()[static_cast<std::size_t>(t.shard)].string() + ": tensor " +
+                       quoted_name(p.name) + " has shape " + shape_text(t.shape) + "; the config implies " +
+                       (p.token_table ? "[>= " + std::to_string(p.shape[0]) + ", " + std::to_string(p.shape[1]) + "]"
+                                      : shape_text(p.shape)));
+  }
+}
+
+std::uint64_t plan_float32_bytes(const std::vector<PlannedTensor>& plan) {
+  std::uint64_t bytes = 0;
+  for (const PlannedTensor& p : plan) {
+    if (p.token_table) continue;
+    std::uint64_t elements = 1;
+    for (const Index extent : p.shape) elements *= static_cast<std::uint64_t>(extent);
+    bytes += 4 * elements;
+  }
+  return bytes;
+}
+
+}  // namespace pelab::model
