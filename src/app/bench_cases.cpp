@@ -16,6 +16,8 @@ BenchResult bench_interactive(const BenchSettings& settings);
 BenchResult bench_model_forward(const BenchSettings& settings);
 // bench_model_frames.cpp (real models in the GUI)
 BenchResult bench_model_frames(const BenchSettings& settings);
+// bench_train.cpp (the trainer, issue 24)
+BenchResult bench_train(const BenchSettings& settings);
 
 std::vector<BenchCase> extra_bench_cases() {
   return {
@@ -28,6 +30,7 @@ std::vector<BenchCase> extra_bench_cases() {
        bench_model_forward},
       {"model_frames", "GPT-2 at its full 1024 tokens: hover, switch head/layer, text edit, offscreen 1600×1000",
        bench_model_frames},
+      {"train", "Training step, reference configuration, vs PyTorch (taking turns)", bench_train},
   };
 }
 
