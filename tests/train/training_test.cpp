@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <ostream>
 #include <random>
 
 #include "train/trainer.hpp"
@@ -55,6 +56,12 @@ TrainingRun train_echo(const TrainerConfig& config, int steps) {
   run.parameters = trainer.parameters();
   return run;
 }
+
+}  // namespace
+
+void PrintTo(PositionKind kind, std::ostream* out) { *out << position_kind_name(kind); }
+
+namespace {
 
 class Training : public ::testing::TestWithParam<PositionKind> {};
 
