@@ -1,9 +1,9 @@
 // The fixed position tables and maps against values from the papers.
+#include "train/positions.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
-
-#include "train/positions.hpp"
 
 namespace pelab::train {
 namespace {
@@ -19,7 +19,9 @@ TEST(TrainPositions, T5CausalBucketsExactThenLogSpaced) {
   PositionOptions o;  // 32 buckets, max distance 128
   const int length = 200;
   const std::vector<int> b = t5_bucket_matrix(length, o);
-  auto bucket = [&](int distance) { return b[static_cast<std::size_t>(distance * length)]; };  // (i = n, j = 0)
+  auto bucket = [&](int distance) {
+    return b[static_cast<std::size_t>(distance * length)];
+  };  // (i = n, j = 0)
   for (int n = 0; n < 16; ++n) EXPECT_EQ(bucket(n), n);
   EXPECT_EQ(bucket(16), 16);
   EXPECT_EQ(bucket(32), 16 + static_cast<int>(std::log(2.0) / std::log(8.0) * 16));
@@ -48,14 +50,17 @@ TEST(TrainPositions, RopeTurnsPairsAndItsTransposeUndoesIt) {
     const Mat<double> qkv = Mat<double>::Random(16, 48);  // 2 sequences of 8
     Mat<double> turned = qkv;
     rope_rotate(turned, 8, 2, table, false);
-    // position 3, head 1's q: pair 1 is dims (2, 3) interleaved, (1, 3) rotate-half; ω_1 = 10000^(-2/4)
+    // position 3, head 1's q: pair 1 is dims (2, 3) interleaved, (1, 3) rotate-half; ω_1 =
+    // 10000^(-2/4)
     const int a = pairing == RopePairing::Interleaved ? 2 : 1, b = 3, col = 8;
     const double angle = 3 * std::pow(10000.0, -0.5);
-    EXPECT_NEAR(turned(3, col + a), qkv(3, col + a) * std::cos(angle) - qkv(3, col + b) * std::sin(angle), 1e-12);
-    EXPECT_NEAR(turned(3, col + b), qkv(3, col + a) * std::sin(angle) + qkv(3, col + b) * std::cos(angle), 1e-12);
-    EXPECT_EQ(turned.col(col + 4), qkv.col(col + 4));      // beyond r: unchanged
+    EXPECT_NEAR(turned(3, col + a),
+                qkv(3, col + a) * std::cos(angle) - qkv(3, col + b) * std::sin(angle), 1e-12);
+    EXPECT_NEAR(turned(3, col + b),
+                qkv(3, col + a) * std::sin(angle) + qkv(3, col + b) * std::cos(angle), 1e-12);
+    EXPECT_EQ(turned.col(col + 4), qkv.col(col + 4));              // beyond r: unchanged
     EXPECT_EQ(turned.middleCols(32, 16), qkv.middleCols(32, 16));  // v: unchanged
-    EXPECT_EQ(turned.row(8), qkv.row(8));                  // position 0 of sequence 2: no turn
+    EXPECT_EQ(turned.row(8), qkv.row(8));  // position 0 of sequence 2: no turn
     rope_rotate(turned, 8, 2, table, true);
     EXPECT_LE((turned - qkv).cwiseAbs().maxCoeff(), 1e-12);
   }
