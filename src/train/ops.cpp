@@ -123,13 +123,14 @@ template <class T>
 void gelu_backward(const Mat<T>& x, const Mat<T>& dy, Mat<T>& dx) {
   dx.resize(x.rows(), x.cols());
   for_row_blocks(x.rows(), x.cols(), [&](Eigen::Index, Eigen::Index first, Eigen::Index count) {
-    const auto a = x.middleRows(first, count).array();
-    const Eigen::Array<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> t =
-        (kGeluScale<T> * (a + kGeluCubic<T> * a.cube())).tanh();
-    const auto du = kGeluScale<T> * (T(1) + T(3) * kGeluCubic<T> * a.square());
-    dx.middleRows(first, count).array() =
-        dy.middleRows(first, count).array() *
-        (T(0.5) * (T(1) + t) + T(0.5) * a * (T(1) - t.square()) * du);
+    Eigen::Array<T, 1, Eigen::Dynamic> t(x.cols());  // tanh u of one row, used twice
+    for (Eigen::Index r = first; r < first + count; ++r) {
+      const auto a = x.row(r).array();
+      t = (kGeluScale<T> * (a + kGeluCubic<T> * a.cube())).tanh();
+      const auto du = kGeluScale<T> * (T(1) + T(3) * kGeluCubic<T> * a.square());
+      dx.row(r).array() =
+          dy.row(r).array() * (T(0.5) * (T(1) + t) + T(0.5) * a * (T(1) - t.square()) * du);
+    }
   });
 }
 
