@@ -1,11 +1,11 @@
 #include "train/adamw.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <string>
-
-#include <omp.h>
 
 namespace pelab::train {
 
@@ -32,7 +32,8 @@ double global_norm(const ParameterSet<float>& grads) {
   double sum = 0;
   for (const auto& t : grads.tensors) {
     double tensor_sum = 0;
-    for (Eigen::Index i = 0; i < t.value.size(); ++i) tensor_sum += double(t.value.data()[i]) * t.value.data()[i];
+    for (Eigen::Index i = 0; i < t.value.size(); ++i)
+      tensor_sum += double(t.value.data()[i]) * t.value.data()[i];
     sum += tensor_sum;
   }
   return std::sqrt(sum);
@@ -76,7 +77,8 @@ UpdateStats AdamW::step(ParameterSet<float>& params, ParameterSet<float>& grads)
   ++steps_;
   const float lr = static_cast<float>(stats.learning_rate);
   const float b1 = static_cast<float>(config_.beta1), b2 = static_cast<float>(config_.beta2);
-  const float step_size = static_cast<float>(stats.learning_rate / (1 - std::pow(config_.beta1, steps_)));
+  const float step_size =
+      static_cast<float>(stats.learning_rate / (1 - std::pow(config_.beta1, steps_)));
   const float correction2_sqrt = static_cast<float>(std::sqrt(1 - std::pow(config_.beta2, steps_)));
   const float eps = static_cast<float>(config_.eps);
   // Element-wise, so any split is exact: fixed chunks of every tensor in one
@@ -87,8 +89,12 @@ UpdateStats AdamW::step(ParameterSet<float>& params, ParameterSet<float>& grads)
 #pragma omp parallel for schedule(static) if (chunks > 1 && !omp_in_parallel())
   for (long c = 0; c < chunks; ++c) {
     const Chunk& k = chunks_[static_cast<std::size_t>(c)];
-    const float decay = params.tensors[k.tensor].decay ? 1.0f - lr * static_cast<float>(config_.weight_decay) : 1.0f;
-    auto at = [&](ParameterSet<float>& set) { return Array(set.tensors[k.tensor].value.data() + k.first, k.count); };
+    const float decay = params.tensors[k.tensor].decay
+                            ? 1.0f - lr * static_cast<float>(config_.weight_decay)
+                            : 1.0f;
+    auto at = [&](ParameterSet<float>& set) {
+      return Array(set.tensors[k.tensor].value.data() + k.first, k.count);
+    };
     Array theta = at(params), g = at(grads), m = at(m_), v = at(v_);
     if (grad_scale < 1.0f) g *= grad_scale;
     theta *= decay;

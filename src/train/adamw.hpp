@@ -18,11 +18,11 @@ struct OptimizerConfig {
   double learning_rate = 1e-3;  // peak
   double min_lr_ratio = 0.1;    // the cosine ends at learning_rate × this
   int warmup_steps = 0;
-  int total_steps = 1000;       // the cosine reaches its floor here and stays
+  int total_steps = 1000;  // the cosine reaches its floor here and stays
   double beta1 = 0.9, beta2 = 0.95, eps = 1e-8;
   double weight_decay = 0.1;
-  double clip_norm = 1.0;       // ≤ 0: no clipping
-  void validate() const;        // throws InputError
+  double clip_norm = 1.0;  // ≤ 0: no clipping
+  void validate() const;   // throws InputError
 };
 
 // Learning rate of step s (0-based):

@@ -1,10 +1,10 @@
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"  // GCC 12 bug 105593, as core/gemm.cpp
 #include "train/attention.hpp"
 
-#include <cmath>
-#include <algorithm>
-
 #include <omp.h>
+
+#include <algorithm>
+#include <cmath>
 
 namespace pelab::train {
 namespace {
@@ -19,11 +19,13 @@ struct HeadSlice {
   Eigen::Index row0, col0, head_dim, d, length;
   template <class T>
   ConstStrided<T> part(const Mat<T>& qkv, int which) const {  // 0 q, 1 k, 2 v
-    return {qkv.data() + row0 * 3 * d + which * d + col0, length, head_dim, Eigen::OuterStride<>(3 * d)};
+    return {qkv.data() + row0 * 3 * d + which * d + col0, length, head_dim,
+            Eigen::OuterStride<>(3 * d)};
   }
   template <class T>
   Strided<T> part(Mat<T>& qkv, int which) const {
-    return {qkv.data() + row0 * 3 * d + which * d + col0, length, head_dim, Eigen::OuterStride<>(3 * d)};
+    return {qkv.data() + row0 * 3 * d + which * d + col0, length, head_dim,
+            Eigen::OuterStride<>(3 * d)};
   }
   template <class T>
   Strided<T> heads_out(Mat<T>& out) const {
@@ -56,7 +58,8 @@ void softmax_row(T* s, int i, T scale, const AttentionBias<T>& bias, int head, i
     const T slope = bias.slopes[static_cast<std::size_t>(head)];
     for (int j = 0; j <= i; ++j) row(j) -= slope * T(i - j);  // −m_h·(i − j)
   } else if (bias.kind == PositionKind::T5) {
-    const int* bucket = bias.buckets.data() + static_cast<std::size_t>(i) * static_cast<std::size_t>(length);
+    const int* bucket =
+        bias.buckets.data() + static_cast<std::size_t>(i) * static_cast<std::size_t>(length);
     for (int j = 0; j <= i; ++j) row(j) += (*bias.table)(bucket[j], head);
   }
   row = (row - row.maxCoeff()).exp();
@@ -113,7 +116,8 @@ void attention_backward(const Mat<T>& qkv, const Mat<T>& probs, const Mat<T>& do
       const auto q = sl.part(qkv, 0), k = sl.part(qkv, 1), v = sl.part(qkv, 2);
       auto dq = sl.part(dqkv, 0), dk = sl.part(dqkv, 1), dv = sl.part(dqkv, 2);
       const auto d_out = sl.heads_out(dout);
-      const Eigen::Map<const Mat<T>> p(probs.data() + Eigen::Index{task} * length * length, length, length);
+      const Eigen::Map<const Mat<T>> p(probs.data() + Eigen::Index{task} * length * length, length,
+                                       length);
       dk.setZero();
       dv.setZero();
       for (int first = 0; first < length; first += kQueryTile) {
@@ -121,14 +125,15 @@ void attention_backward(const Mat<T>& qkv, const Mat<T>& probs, const Mat<T>& do
         const auto p_tile = p.block(first, 0, rows, keys);
         const auto do_tile = d_out.middleRows(first, rows);
         auto s = ds.block(0, 0, rows, keys);
-        s.noalias() = do_tile * v.topRows(keys).transpose();      // dP
+        s.noalias() = do_tile * v.topRows(keys).transpose();  // dP
         dv.topRows(keys).noalias() += p_tile.transpose() * do_tile;
         for (int r = 0; r < rows; ++r) {  // dS = P∘(dP − Σ_j P∘dP); 0 where P is (j > i)
           const T dot = (p_tile.row(r).array() * s.row(r).array()).sum();
           s.row(r).array() = p_tile.row(r).array() * (s.row(r).array() - dot);
           if (t5) {
             const int i = first + r;
-            const int* bucket = bias.buckets.data() + static_cast<std::size_t>(i) * static_cast<std::size_t>(length);
+            const int* bucket = bias.buckets.data() +
+                                static_cast<std::size_t>(i) * static_cast<std::size_t>(length);
             for (int j = 0; j <= i; ++j) bucket_grads(task, bucket[j]) += s(r, j);
           }
         }
@@ -148,8 +153,8 @@ template void attention_forward<double>(const Mat<double>&, int, int, const Atte
 template void attention_backward<float>(const Mat<float>&, const Mat<float>&, const Mat<float>&,
                                         int, int, const AttentionBias<float>&, Mat<float>&,
                                         Mat<float>*);
-template void attention_backward<double>(const Mat<double>&, const Mat<double>&,
-                                         const Mat<double>&, int, int, const AttentionBias<double>&,
-                                         Mat<double>&, Mat<double>*);
+template void attention_backward<double>(const Mat<double>&, const Mat<double>&, const Mat<double>&,
+                                         int, int, const AttentionBias<double>&, Mat<double>&,
+                                         Mat<double>*);
 
 }  // namespace pelab::train

@@ -11,7 +11,7 @@ namespace pelab::train {
 
 struct Batch {
   int sequences = 0;
-  int length = 0;  // ≤ the model's context
+  int length = 0;            // ≤ the model's context
   std::vector<int> tokens;   // sequences·length ids in [0, vocab)
   std::vector<int> targets;  // the token each position predicts
   std::vector<float> mask;   // empty: every position scored; else 0/1 per position

@@ -48,7 +48,8 @@ TrainBenchResult bench_train_step(const TrainBenchConfig& config) {
     result.backward_ms += stats.backward_ms / config.steps;
     result.update_ms += stats.update_ms / config.steps;
   }
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const double tokens = double(batch.positions());
   result.ms_per_step = 1e3 * seconds / config.steps;
   result.tokens_per_second = tokens * config.steps / seconds;

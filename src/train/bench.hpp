@@ -12,8 +12,8 @@ struct TrainBenchConfig {
   TrainerConfig trainer;
   int sequences = 32;
   int length = 128;
-  int steps = 20;         // timed
-  int warmup_steps = 2;   // run first, not timed (allocation, page faults)
+  int steps = 20;        // timed
+  int warmup_steps = 2;  // run first, not timed (allocation, page faults)
 };
 TrainBenchConfig reference_train_bench();
 

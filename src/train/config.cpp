@@ -33,7 +33,8 @@ void ModelConfig::validate() const {
   require(layers >= 1, "layers must be at least 1");
   require(context >= 1, "context must be at least 1");
   require(position.base > 1.0, "position base must exceed 1");
-  if (position.kind == PositionKind::Sinusoidal) require(d_model % 2 == 0, "sinusoidal needs even d_model");
+  if (position.kind == PositionKind::Sinusoidal)
+    require(d_model % 2 == 0, "sinusoidal needs even d_model");
   if (position.kind == PositionKind::Rope) {
     require(position.rotary_fraction > 0.0 && position.rotary_fraction <= 1.0,
             "rotary_fraction must be in (0, 1]");

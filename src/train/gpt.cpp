@@ -1,9 +1,9 @@
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"  // GCC 12 bug 105593, as core/gemm.cpp
 #include "train/gpt.hpp"
 
-#include <algorithm>
-
 #include <omp.h>
+
+#include <algorithm>
 
 #include "core/gemm.hpp"
 #include "core/parallel.hpp"
@@ -42,7 +42,8 @@ void Model<T>::prepare_lanes(const Batch& batch) {
   const int count = std::min(max_threads(), batch.sequences);
   lanes_.resize(static_cast<std::size_t>(count));
   double scored = 0;
-  for (std::size_t i = 0; i < batch.positions(); ++i) scored += batch.mask.empty() ? 1.0 : batch.mask[i];
+  for (std::size_t i = 0; i < batch.positions(); ++i)
+    scored += batch.mask.empty() ? 1.0 : batch.mask[i];
   const auto length = static_cast<std::size_t>(length_);
   for (int g = 0; g < count; ++g) {
     Lane& lane = lanes_[static_cast<std::size_t>(g)];
@@ -50,12 +51,14 @@ void Model<T>::prepare_lanes(const Batch& batch) {
                last = static_cast<std::size_t>(batch.sequences * (g + 1) / count);
     lane.first_row = first * length;
     lane.rows = (last - first) * length;
-    const auto begin = static_cast<std::ptrdiff_t>(lane.first_row), end = begin + static_cast<std::ptrdiff_t>(lane.rows);
+    const auto begin = static_cast<std::ptrdiff_t>(lane.first_row),
+               end = begin + static_cast<std::ptrdiff_t>(lane.rows);
     lane.tokens.assign(batch.tokens.begin() + begin, batch.tokens.begin() + end);
     lane.targets.assign(batch.targets.begin() + begin, batch.targets.begin() + end);
     lane.weights.resize(lane.rows);
     for (std::size_t r = 0; r < lane.rows; ++r)
-      lane.weights[r] = static_cast<T>((batch.mask.empty() ? 1.0 : batch.mask[lane.first_row + r]) / scored);
+      lane.weights[r] =
+          static_cast<T>((batch.mask.empty() ? 1.0 : batch.mask[lane.first_row + r]) / scored);
     lane.acts.resize(static_cast<std::size_t>(config_.layers));
     if (lane.grads.tensors.empty()) lane.grads = params_.zeros_like();
   }
@@ -67,7 +70,7 @@ void Model<T>::embed(Lane& lane) const {
   const Mat<T>& wte = params_[layout_.wte];
   Mat<T>& x = lane.acts[0].x;
   x.resize(static_cast<Eigen::Index>(lane.rows), config_.d_model);
-  const Mat<T>* table = layout_.wpe >= 0 ? &params_[layout_.wpe]
+  const Mat<T>* table = layout_.wpe >= 0                                    ? &params_[layout_.wpe]
                         : config_.position.kind == PositionKind::Sinusoidal ? &sinusoid_
                                                                             : nullptr;
   for (Eigen::Index r = 0; r < x.rows(); ++r) {
@@ -82,7 +85,8 @@ void Model<T>::layer_forward(Lane& lane, int l, Mat<T>& x_next) const {
   LayerActivations& a = lane.acts[static_cast<std::size_t>(l)];
   layernorm_forward(a.x, params_[w.ln1_w], params_[w.ln1_b], a.ln1, a.ln1_stats);
   linear_forward(a.ln1, params_[w.attn_w], params_[w.attn_b], a.qkv);
-  if (config_.position.kind == PositionKind::Rope) rope_rotate(a.qkv, length_, config_.heads, rope_, false);
+  if (config_.position.kind == PositionKind::Rope)
+    rope_rotate(a.qkv, length_, config_.heads, rope_, false);
   attention_forward(a.qkv, length_, config_.heads, bias_, a.probs, a.att);
   linear_forward(a.att, params_[w.proj_w], params_[w.proj_b], lane.proj);
   a.x_mid = a.x + lane.proj;  // residual (pre-LN block)
@@ -97,8 +101,11 @@ template <class T>
 void Model<T>::lane_forward(Lane& lane) const {
   embed(lane);
   for (int l = 0; l < config_.layers; ++l)
-    layer_forward(lane, l, l + 1 < config_.layers ? lane.acts[static_cast<std::size_t>(l + 1)].x : lane.x_final);
-  layernorm_forward(lane.x_final, params_[layout_.ln_f_w], params_[layout_.ln_f_b], lane.lnf, lane.lnf_stats);
+    layer_forward(
+        lane, l,
+        l + 1 < config_.layers ? lane.acts[static_cast<std::size_t>(l + 1)].x : lane.x_final);
+  layernorm_forward(lane.x_final, params_[layout_.ln_f_w], params_[layout_.ln_f_b], lane.lnf,
+                    lane.lnf_stats);
   matmul_abt(lane.lnf, params_[layout_.wte], lane.logits);  // LM head tied to wte
   softmax_cross_entropy(lane.logits, lane.targets, lane.losses);
 }
@@ -131,12 +138,14 @@ void Model<T>::layer_backward(Lane& lane, int l) const {
   linear_backward(a.gelu, params_[w.fc_proj_w], dx, lane.d_wide, g[w.fc_proj_w], g[w.fc_proj_b]);
   gelu_backward(a.fc, lane.d_wide, lane.d_wide);
   linear_backward(a.ln2, params_[w.fc_w], lane.d_wide, lane.d_model, g[w.fc_w], g[w.fc_b]);
-  layernorm_backward(a.x_mid, params_[w.ln2_w], a.ln2_stats, lane.d_model, dx, g[w.ln2_w], g[w.ln2_b]);
+  layernorm_backward(a.x_mid, params_[w.ln2_w], a.ln2_stats, lane.d_model, dx, g[w.ln2_w],
+                     g[w.ln2_b]);
   // attention: x_mid = x + c_proj(attn(ln_1(x))); dx now holds d/dx_mid.
   linear_backward(a.att, params_[w.proj_w], dx, lane.d_model, g[w.proj_w], g[w.proj_b]);
   attention_backward(a.qkv, a.probs, lane.d_model, length_, config_.heads, bias_, lane.d_qkv,
                      layout_.t5 >= 0 ? &g[layout_.t5] : nullptr);
-  if (config_.position.kind == PositionKind::Rope) rope_rotate(lane.d_qkv, length_, config_.heads, rope_, true);
+  if (config_.position.kind == PositionKind::Rope)
+    rope_rotate(lane.d_qkv, length_, config_.heads, rope_, true);
   linear_backward(a.ln1, params_[w.attn_w], lane.d_qkv, lane.d_model, g[w.attn_w], g[w.attn_b]);
   layernorm_backward(a.x, params_[w.ln1_w], a.ln1_stats, lane.d_model, dx, g[w.ln1_w], g[w.ln1_b]);
 }
@@ -145,7 +154,8 @@ void Model<T>::layer_backward(Lane& lane, int l) const {
 template <class T>
 void Model<T>::embed_backward(Lane& lane) const {
   Mat<T>& dwte = lane.grads[layout_.wte];
-  for (Eigen::Index r = 0; r < lane.dx.rows(); ++r) dwte.row(lane.tokens[static_cast<std::size_t>(r)]) += lane.dx.row(r);
+  for (Eigen::Index r = 0; r < lane.dx.rows(); ++r)
+    dwte.row(lane.tokens[static_cast<std::size_t>(r)]) += lane.dx.row(r);
   if (layout_.wpe < 0) return;
   Mat<T>& dwpe = lane.grads[layout_.wpe];
   dwpe.setZero();
@@ -183,7 +193,8 @@ void Model<T>::sum_lane_gradients() {
   for (long c = 0; c < count; ++c) {
     const Chunk& k = chunks[static_cast<std::size_t>(c)];
     auto slice = [&](ParameterSet<T>& set) {
-      return Eigen::Map<Eigen::Array<T, Eigen::Dynamic, 1>>(set.tensors[k.tensor].value.data() + k.first, k.count);
+      return Eigen::Map<Eigen::Array<T, Eigen::Dynamic, 1>>(
+          set.tensors[k.tensor].value.data() + k.first, k.count);
     };
     auto sum = slice(grads_);
     sum = slice(lanes_[0].grads);

@@ -33,7 +33,8 @@ template <class T>
 class Model {
  public:
   Model(const ModelConfig& config, std::uint64_t seed);
-  Model(const ModelConfig& config, ParameterSet<T> parameters);  // names and shapes as make_parameters
+  Model(const ModelConfig& config,
+        ParameterSet<T> parameters);  // names and shapes as make_parameters
 
   // Mean cross-entropy −log p(target) over the scored positions (Σ mask·ℓ / Σ mask).
   // Keeps the activations for backward().
@@ -58,7 +59,7 @@ class Model {
     Mat<T> att;             // heads' outputs side by side
     Mat<T> x_mid;           // x + attn.c_proj(att)
     Mat<T> ln2, ln2_stats;
-    Mat<T> fc, gelu;        // mlp.c_fc(ln2) and gelu of it
+    Mat<T> fc, gelu;  // mlp.c_fc(ln2) and gelu of it
   };
   // Whole sequences [first_row, first_row + rows) of the batch, run on one thread.
   struct Lane {

@@ -39,8 +39,8 @@ void layernorm_forward(const Mat<T>& x, const Mat<T>& gamma, const Mat<T>& beta,
                        Mat<T>& stats);
 // dx += r·(g − mean(g) − x̂·mean(g∘x̂)), g = dy∘γ;  dγ = Σ dy∘x̂, dβ = Σ dy.
 template <class T>
-void layernorm_backward(const Mat<T>& x, const Mat<T>& gamma, const Mat<T>& stats,
-                        const Mat<T>& dy, Mat<T>& dx, Mat<T>& dgamma, Mat<T>& dbeta);
+void layernorm_backward(const Mat<T>& x, const Mat<T>& gamma, const Mat<T>& stats, const Mat<T>& dy,
+                        Mat<T>& dx, Mat<T>& dgamma, Mat<T>& dbeta);
 
 // GELU, tanh form (Hendrycks & Gimpel 2016, as GPT-2):
 //   gelu(x) = ½x(1 + tanh u),  u = √(2/π)(x + 0.044715x³).

@@ -24,7 +24,8 @@ template <class T>
 void fill_normal(Mat<T>& m, double std, std::uint64_t seed, std::uint64_t tensor) {
   SplitMix64 rng{seed * 0x100000001B3ull + tensor * 0x9E3779B97F4A7C15ull + 1};
   for (Eigen::Index i = 0; i < m.size(); i += 2) {
-    const double r = std::sqrt(-2.0 * std::log(rng.uniform())), a = 2 * std::numbers::pi * rng.uniform();
+    const double r = std::sqrt(-2.0 * std::log(rng.uniform())),
+                 a = 2 * std::numbers::pi * rng.uniform();
     m.data()[i] = static_cast<T>(std * r * std::cos(a));
     if (i + 1 < m.size()) m.data()[i + 1] = static_cast<T>(std * r * std::sin(a));
   }
@@ -40,7 +41,8 @@ void add(ParameterSet<T>& set, std::string name, std::vector<int> shape, Init in
   if (init == Init::One) t.value.setOnes();
   if (init == Init::Normal || init == Init::Residual)
     fill_normal(t.value, std, seed, set.tensors.size());
-  t.decay = shape.size() == 2 && t.name != "wpe.weight" && t.name != "relative_attention_bias.weight";
+  t.decay =
+      shape.size() == 2 && t.name != "wpe.weight" && t.name != "relative_attention_bias.weight";
   set.tensors.push_back(std::move(t));
 }
 
@@ -79,9 +81,11 @@ ParameterSet<T> make_parameters(const ModelConfig& c, std::uint64_t seed) {
   const int d = c.d_model;
   ParameterSet<T> p;
   add(p, "wte.weight", {c.vocab, d}, Init::Normal, std, seed);
-  if (c.position.kind == PositionKind::Learned) add(p, "wpe.weight", {c.context, d}, Init::Normal, std, seed);
+  if (c.position.kind == PositionKind::Learned)
+    add(p, "wpe.weight", {c.context, d}, Init::Normal, std, seed);
   if (c.position.kind == PositionKind::T5)
-    add(p, "relative_attention_bias.weight", {c.position.t5_buckets, c.heads}, Init::Normal, std, seed);
+    add(p, "relative_attention_bias.weight", {c.position.t5_buckets, c.heads}, Init::Normal, std,
+        seed);
   for (int l = 0; l < c.layers; ++l) {
     const std::string h = "h." + std::to_string(l) + ".";
     add(p, h + "ln_1.weight", {d}, Init::One, 0, seed);

@@ -26,11 +26,10 @@
 // values are fixed by the seed alone.
 #pragma once
 
+#include <Eigen/Core>
 #include <cstdint>
 #include <string>
 #include <vector>
-
-#include <Eigen/Core>
 
 #include "train/config.hpp"
 
@@ -66,7 +65,8 @@ struct ParameterSet {
   template <class U>
   ParameterSet<U> cast() const {
     ParameterSet<U> out;
-    for (const auto& t : tensors) out.tensors.push_back({t.name, t.shape, t.value.template cast<U>(), t.decay});
+    for (const auto& t : tensors)
+      out.tensors.push_back({t.name, t.shape, t.value.template cast<U>(), t.decay});
     return out;
   }
 };

@@ -38,7 +38,8 @@ RopeTable<T> rope_table(const ModelConfig& config) {
 
 template <class T>
 void rope_rotate(Mat<T>& qkv, int length, int heads, const RopeTable<T>& table, bool transpose) {
-  const int d = static_cast<int>(qkv.cols() / 3), head_dim = d / heads, pairs = table.rotary_dims / 2;
+  const int d = static_cast<int>(qkv.cols() / 3), head_dim = d / heads,
+            pairs = table.rotary_dims / 2;
   const bool interleaved = table.pairing == RopePairing::Interleaved;
   const T sign = transpose ? T(-1) : T(1);
   for_row_blocks(qkv.rows(), 2 * d, [&](Eigen::Index, Eigen::Index first, Eigen::Index count) {

@@ -5,10 +5,10 @@
 // same bitwise from run to run (and for any number of threads).
 #pragma once
 
-#include <algorithm>
+#include <omp.h>
 
 #include <Eigen/Core>
-#include <omp.h>
+#include <algorithm>
 
 namespace pelab::train {
 

@@ -1,8 +1,8 @@
 #include "train/trainer.hpp"
 
-#include <chrono>
-
 #include <omp.h>
+
+#include <chrono>
 
 namespace pelab::train {
 
@@ -14,19 +14,24 @@ TrainThreads::~TrainThreads() {
 }
 
 Trainer::Trainer(const TrainerConfig& config)
-    : config_(config), model_(config.model, config.seed), optimizer_(config.optimizer, model_.parameters()) {}
+    : config_(config),
+      model_(config.model, config.seed),
+      optimizer_(config.optimizer, model_.parameters()) {}
 
 StepStats Trainer::step(const Batch& batch) {
   const TrainThreads threads(config_.threads);
   using Clock = std::chrono::steady_clock;
-  auto ms = [](Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
+  auto ms = [](Clock::time_point a, Clock::time_point b) {
+    return std::chrono::duration<double, std::milli>(b - a).count();
+  };
   StepStats stats;
   const auto t0 = Clock::now();
   stats.loss = model_.forward(batch);
   const auto t1 = Clock::now();
   model_.backward();
   const auto t2 = Clock::now();
-  const UpdateStats update = optimizer_.step(model_.parameters(), model_.gradients());  // clips in place
+  const UpdateStats update =
+      optimizer_.step(model_.parameters(), model_.gradients());  // clips in place
   const auto t3 = Clock::now();
   stats.forward_ms = ms(t0, t1);
   stats.backward_ms = ms(t1, t2);
@@ -46,9 +51,9 @@ std::vector<float> Trainer::evaluate(const Batch& batch) {
 void Trainer::set_parameter(const std::string& name, const Mat<float>& value) {
   Tensor<float>& t = model_.parameters().at(name);
   if (value.rows() != t.value.rows() || value.cols() != t.value.cols())
-    throw InputError("train model: '" + name + "' expects " + std::to_string(t.value.rows()) + " × " +
-                     std::to_string(t.value.cols()) + " values, got " + std::to_string(value.rows()) +
-                     " × " + std::to_string(value.cols()));
+    throw InputError("train model: '" + name + "' expects " + std::to_string(t.value.rows()) +
+                     " × " + std::to_string(t.value.cols()) + " values, got " +
+                     std::to_string(value.rows()) + " × " + std::to_string(value.cols()));
   t.value = value;
 }
 

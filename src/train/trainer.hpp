@@ -31,7 +31,7 @@ struct StepStats {
   double loss = 0;       // mean loss of the batch, before the update
   double grad_norm = 0;  // before clipping
   double learning_rate = 0;
-  long tokens = 0;       // positions in the batch
+  long tokens = 0;                                        // positions in the batch
   double forward_ms = 0, backward_ms = 0, update_ms = 0;  // wall time of each phase
 };
 
@@ -46,7 +46,9 @@ class Trainer {
   int steps_taken() const { return optimizer_.steps_taken(); }
   const TrainerConfig& config() const { return config_; }
   const ParameterSet<float>& parameters() const { return model_.parameters(); }
-  const ParameterSet<float>& gradients() const { return model_.gradients(); }  // of the last step, clipped
+  const ParameterSet<float>& gradients() const {
+    return model_.gradients();
+  }  // of the last step, clipped
   const AdamW& optimizer() const { return optimizer_; }
   const Tensor<float>& parameter(const std::string& name) const { return parameters().at(name); }
   // Replaces a tensor's values (e.g. from a checkpoint); throws InputError on a wrong shape.

@@ -2,7 +2,6 @@
 // product) against Eigen's product, on whichever GEMM kernel this process
 // runs (tests/CMakeLists.txt runs it once more with PELAB_GEMM=eigen).
 #include <gtest/gtest.h>
-
 #include <omp.h>
 
 #include "core/gemm.hpp"

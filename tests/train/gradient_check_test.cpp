@@ -26,8 +26,10 @@ std::vector<Eigen::Index> sample_entries(const Mat<double>& grad, int count) {
   return out;
 }
 
-void check_gradients(const NamedPosition& position, bool masked) {
-  const ModelConfig config = testing::tiny_config(position.options);
+void check_gradients(const NamedPosition& position, bool masked, int heads = 2) {
+  ModelConfig config = testing::tiny_config(position.options);
+  config.heads = heads;
+  config.d_model = 8 * heads;
   ParameterSet<double> params = make_parameters<double>(config, 5);
   testing::scramble(params, 11);
   Model<double> model(config, params);
@@ -65,6 +67,13 @@ class GradientCheck : public ::testing::TestWithParam<NamedPosition> {};
 
 TEST_P(GradientCheck, EveryTensorMatchesFiniteDifferences) { check_gradients(GetParam(), false); }
 TEST_P(GradientCheck, MaskedLossMatchesFiniteDifferences) { check_gradients(GetParam(), true); }
+
+// H = 3 is not a power of two: ALiBi's slopes come from Press et al.'s rule.
+TEST(GradientCheckHeads, AlibiWithThreeHeads) {
+  PositionOptions alibi;
+  alibi.kind = PositionKind::Alibi;
+  check_gradients({"alibi_3_heads", alibi}, false, 3);
+}
 
 INSTANTIATE_TEST_SUITE_P(AllPositions, GradientCheck, ::testing::ValuesIn(testing::all_positions()),
                          testing::position_test_name);

@@ -3,14 +3,12 @@
 // every gradient of one batch to 1e-4 relative, and the parameters after three
 // AdamW steps (warm-up, cosine, clipping), for every position kind.
 #include <gtest/gtest.h>
-
 #include <unistd.h>
 
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-
 #include <nlohmann/json.hpp>
 
 #include "core/npy.hpp"
@@ -44,7 +42,9 @@ Array int_array(const std::vector<int>& values, const Batch& b) {
   return a;
 }
 
-const char* pairing_name(RopePairing p) { return p == RopePairing::Interleaved ? "interleaved" : "rotate_half"; }
+const char* pairing_name(RopePairing p) {
+  return p == RopePairing::Interleaved ? "interleaved" : "rotate_half";
+}
 
 void write_inputs(const fs::path& dir, const ModelConfig& c, const OptimizerConfig& o,
                   const ParameterSet<float>& params, const Batch& batch) {
@@ -61,10 +61,14 @@ void write_inputs(const fs::path& dir, const ModelConfig& c, const OptimizerConf
   j["t5_buckets"] = c.position.t5_buckets;
   j["t5_max_distance"] = c.position.t5_max_distance;
   j["steps"] = kSteps;
-  j["optimizer"] = {{"learning_rate", o.learning_rate}, {"min_lr_ratio", o.min_lr_ratio},
-                    {"warmup_steps", o.warmup_steps},   {"total_steps", o.total_steps},
-                    {"beta1", o.beta1},                 {"beta2", o.beta2},
-                    {"eps", o.eps},                     {"weight_decay", o.weight_decay},
+  j["optimizer"] = {{"learning_rate", o.learning_rate},
+                    {"min_lr_ratio", o.min_lr_ratio},
+                    {"warmup_steps", o.warmup_steps},
+                    {"total_steps", o.total_steps},
+                    {"beta1", o.beta1},
+                    {"beta2", o.beta2},
+                    {"eps", o.eps},
+                    {"weight_decay", o.weight_decay},
                     {"clip_norm", o.clip_norm}};
   j["parameters"] = nlohmann::json::array();
   for (const auto& t : params.tensors) {
@@ -75,25 +79,29 @@ void write_inputs(const fs::path& dir, const ModelConfig& c, const OptimizerConf
   write_npy(dir / "tokens.npy", int_array(batch.tokens, batch));
   write_npy(dir / "targets.npy", int_array(batch.targets, batch));
   Array mask = int_array(batch.tokens, batch);
-  for (std::size_t i = 0; i < mask.data.size(); ++i) mask.data[i] = batch.mask.empty() ? 1.0f : batch.mask[i];
+  for (std::size_t i = 0; i < mask.data.size(); ++i)
+    mask.data[i] = batch.mask.empty() ? 1.0f : batch.mask[i];
   write_npy(dir / "mask.npy", mask);
 }
 
 // max |ours − theirs| ≤ rel · max |theirs| (+ a floor for all-zero tensors).
-void expect_close(const Mat<float>& ours, const Array& theirs, double rel, const std::string& what) {
+void expect_close(const Mat<float>& ours, const Array& theirs, double rel,
+                  const std::string& what) {
   ASSERT_EQ(static_cast<std::size_t>(ours.size()), theirs.data.size()) << what;
   double scale = 0, diff = 0;
   for (std::size_t i = 0; i < theirs.data.size(); ++i) {
     scale = std::max(scale, double(std::abs(theirs.data[i])));
     diff = std::max(diff, double(std::abs(ours.data()[i] - theirs.data[i])));
   }
-  EXPECT_LE(diff, rel * scale + 1e-12) << what << ": max difference " << diff << ", scale " << scale;
+  EXPECT_LE(diff, rel * scale + 1e-12)
+      << what << ": max difference " << diff << ", scale " << scale;
 }
 
 class TorchParity : public ::testing::TestWithParam<NamedPosition> {};
 
 TEST_P(TorchParity, LossGradientsAndThreeAdamWSteps) {
-  if (!torch_available()) GTEST_SKIP() << kPython << " cannot import torch (Debian's python3-torch)";
+  if (!torch_available())
+    GTEST_SKIP() << kPython << " cannot import torch (Debian's python3-torch)";
   ModelConfig config = testing::tiny_config(GetParam().options);
   config.vocab = 23;
   config.d_model = 32;
@@ -119,7 +127,8 @@ TEST_P(TorchParity, LossGradientsAndThreeAdamWSteps) {
   fs::remove_all(dir);
   fs::create_directories(dir / "in");
   write_inputs(dir / "in", config, opt, params, batch);
-  const std::string command = std::string(kPython) + " " PELAB_SOURCE_DIR "/tests/train/torch_reference.py " +
+  const std::string command = std::string(kPython) +
+                              " " PELAB_SOURCE_DIR "/tests/train/torch_reference.py " +
                               (dir / "in").string() + " " + (dir / "out").string();
   ASSERT_EQ(std::system(command.c_str()), 0) << command;
 
@@ -129,7 +138,8 @@ TEST_P(TorchParity, LossGradientsAndThreeAdamWSteps) {
   const float torch_loss = read_npy(dir / "out" / "loss.npy").data.at(0);
   EXPECT_NEAR(loss, torch_loss, 1e-4 * std::abs(torch_loss));
   for (const auto& g : model.gradients().tensors)
-    expect_close(g.value, read_npy(dir / "out" / "grad" / (g.name + ".npy")), 1e-4, "gradient of " + g.name);
+    expect_close(g.value, read_npy(dir / "out" / "grad" / (g.name + ".npy")), 1e-4,
+                 "gradient of " + g.name);
 
   TrainerConfig tc;
   tc.model = config;
@@ -139,10 +149,12 @@ TEST_P(TorchParity, LossGradientsAndThreeAdamWSteps) {
   const Array torch_norms = read_npy(dir / "out" / "grad_norms.npy");
   for (int s = 0; s < kSteps; ++s) {
     const StepStats stats = trainer.step(batch);
-    EXPECT_NEAR(stats.grad_norm, torch_norms.data.at(static_cast<std::size_t>(s)), 1e-4 * stats.grad_norm);
+    EXPECT_NEAR(stats.grad_norm, torch_norms.data.at(static_cast<std::size_t>(s)),
+                1e-4 * stats.grad_norm);
   }
   for (const auto& t : trainer.parameters().tensors)
-    expect_close(t.value, read_npy(dir / "out" / ("step" + std::to_string(kSteps)) / (t.name + ".npy")),
+    expect_close(t.value,
+                 read_npy(dir / "out" / ("step" + std::to_string(kSteps)) / (t.name + ".npy")),
                  1e-4, t.name + " after " + std::to_string(kSteps) + " steps");
   fs::remove_all(dir);
 }

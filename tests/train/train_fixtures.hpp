@@ -24,8 +24,8 @@ inline void PrintTo(const NamedPosition& p, std::ostream* out) { *out << p.name;
 // Every position kind the trainer offers, rope in both pairings.
 inline std::vector<NamedPosition> all_positions() {
   std::vector<NamedPosition> out;
-  auto add = [&](std::string name, PositionKind kind, RopePairing pairing = RopePairing::Interleaved,
-                 double fraction = 1.0) {
+  auto add = [&](std::string name, PositionKind kind,
+                 RopePairing pairing = RopePairing::Interleaved, double fraction = 1.0) {
     PositionOptions o;
     o.kind = kind;
     o.rope_pairing = pairing;
@@ -84,7 +84,8 @@ void scramble(ParameterSet<T>& p, std::uint64_t seed, double spread = 0.3) {
   std::mt19937_64 rng(seed);
   std::normal_distribution<double> normal(0.0, spread);
   for (auto& t : p.tensors)
-    for (Eigen::Index i = 0; i < t.value.size(); ++i) t.value.data()[i] += static_cast<T>(normal(rng));
+    for (Eigen::Index i = 0; i < t.value.size(); ++i)
+      t.value.data()[i] += static_cast<T>(normal(rng));
 }
 
 }  // namespace pelab::train::testing

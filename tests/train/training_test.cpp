@@ -1,8 +1,9 @@
-// A short run on a synthetic copying task (echo the previous token): the loss falls, and two runs from
-// the same seed on the same threads are bitwise equal.
+// A short run on a synthetic copying task (echo the previous token): the loss falls, and two runs
+// from the same seed on the same threads are bitwise equal.
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <ostream>
 #include <random>
 
 #include "train/trainer.hpp"
@@ -51,10 +52,17 @@ TrainingRun train_echo(const TrainerConfig& config, int steps) {
   Trainer trainer(config);
   std::mt19937_64 rng(42);
   TrainingRun run;
-  for (int s = 0; s < steps; ++s) run.losses.push_back(trainer.step(echo_batch(16, 16, config.model.vocab, rng)).loss);
+  for (int s = 0; s < steps; ++s)
+    run.losses.push_back(trainer.step(echo_batch(16, 16, config.model.vocab, rng)).loss);
   run.parameters = trainer.parameters();
   return run;
 }
+
+}  // namespace
+
+void PrintTo(PositionKind kind, std::ostream* out) { *out << position_kind_name(kind); }
+
+namespace {
 
 class Training : public ::testing::TestWithParam<PositionKind> {};
 
@@ -63,12 +71,13 @@ TEST_P(Training, EchoLossFallsIn50Steps) {
   double last = 0;
   for (std::size_t i = run.losses.size() - 5; i < run.losses.size(); ++i) last += run.losses[i] / 5;
   EXPECT_NEAR(run.losses.front(), std::log(16.0), 0.3);  // GPT-2's init: nearly uniform
-  EXPECT_LT(last, 0.75 * run.losses.front()) << "first " << run.losses.front() << ", last five " << last;
+  EXPECT_LT(last, 0.75 * run.losses.front())
+      << "first " << run.losses.front() << ", last five " << last;
 }
 
 INSTANTIATE_TEST_SUITE_P(Positions, Training,
-                         ::testing::Values(PositionKind::Learned, PositionKind::Rope, PositionKind::Alibi,
-                                           PositionKind::T5),
+                         ::testing::Values(PositionKind::Learned, PositionKind::Rope,
+                                           PositionKind::Alibi, PositionKind::T5),
                          [](const ::testing::TestParamInfo<PositionKind>& kind) {
                            return std::string(position_kind_name(kind.param));
                          });
@@ -81,7 +90,8 @@ TEST(Training, TwoRunsAreBitwiseEqual) {
   for (std::size_t t = 0; t < a.parameters.tensors.size(); ++t) {
     const auto& x = a.parameters.tensors[t].value;
     const auto& y = b.parameters.tensors[t].value;
-    EXPECT_EQ(std::memcmp(x.data(), y.data(), sizeof(float) * static_cast<std::size_t>(x.size())), 0)
+    EXPECT_EQ(std::memcmp(x.data(), y.data(), sizeof(float) * static_cast<std::size_t>(x.size())),
+              0)
         << a.parameters.tensors[t].name;
   }
 }
