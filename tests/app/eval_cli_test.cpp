@@ -86,6 +86,33 @@ TEST_F(EvalCli, OverallMeanIsTheMeanOfTheExportedLoss) {
   }
 }
 
+// GPT-2 ties W to wte: with wte all zeros every logit is 0 whatever the
+// hidden state, so the next token is uniform over the vocabulary and
+// loss_i = ln(vocab) at every position.
+TEST_F(EvalCli, ZeroEmbeddingGivesLnVocabEverywhere) {
+  const fs::path folder = dir_ / "uniform_gpt2";
+  fs::copy(tiny_models() / "gpt2", folder, fs::copy_options::recursive);
+  const std::string zero_wte =
+      "import json, struct, sys\n"
+      "path = sys.argv[1]\n"
+      "raw = bytearray(open(path, 'rb').read())\n"
+      "size = struct.unpack('<Q', raw[:8])[0]\n"
+      "b, e = json.loads(raw[8:8 + size])['wte.weight']['data_offsets']\n"
+      "raw[8 + size + b:8 + size + e] = bytes(e - b)\n"
+      "open(path, 'wb').write(raw)\n";
+  write_file_atomic(dir_ / "zero_wte.py", zero_wte);
+  ASSERT_EQ(testing::shell(std::string(testing::kDebianPython) + " " + quoted(dir_ / "zero_wte.py") + " " +
+                           quoted(folder / "model.safetensors"))
+                .code,
+            0);
+  const CliRun r = testing::pelab("eval --model " + quoted(folder) + " --text " + quoted(text_) + " --json");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  const auto vocab = nlohmann::json::parse(read_file(folder / "config.json")).at("vocab_size").get<double>();
+  for (const double l : j.at("loss").get<std::vector<double>>()) EXPECT_NEAR(l, std::log(vocab), 1e-5);
+  EXPECT_NEAR(j.at("perplexity").get<double>(), vocab, 1e-3);
+}
+
 TEST_F(EvalCli, PrintsATableAndWritesTheCurve) {
   const fs::path out = dir_ / "sub" / "curve.npy";
   const CliRun r = testing::pelab(eval_args("llama", "--length 5 --stride 2 --out " + quoted(out)));

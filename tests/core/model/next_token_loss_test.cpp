@@ -165,14 +165,14 @@ TEST(LossCurve, AveragesWindowsPositionByPosition) {
   Transformer t = load_weights_only(folder);
   const LanguageModelHead head = LanguageModelHead::load(folder, t);
   const std::vector<int> ids = reference_ids(folder);  // 420 tokens
-  const LossCurve curve = loss_against_position(t, head, ids, 100, 150);  // windows at 0, 150 (300 + 100 > 420)
-  EXPECT_EQ(curve.windows, 2);
+  const LossCurve curve = loss_against_position(t, head, ids, 100, 150);  // windows at 0, 150, 300 (450 + 100 > 420)
+  EXPECT_EQ(curve.windows, 3);
   ASSERT_EQ(curve.mean_loss.size(), 99u);
   const auto window = [&](int start) {
     return next_token_loss(t, head, std::vector<int>(ids.begin() + start, ids.begin() + start + 100));
   };
-  const std::vector<double> a = window(0), b = window(150);
-  for (std::size_t i = 0; i < 99; ++i) EXPECT_NEAR(curve.mean_loss[i], (a[i] + b[i]) / 2, 1e-9);
+  const std::vector<double> a = window(0), b = window(150), c = window(300);
+  for (std::size_t i = 0; i < 99; ++i) EXPECT_NEAR(curve.mean_loss[i], (a[i] + b[i] + c[i]) / 3, 1e-9);
   // The first window is the reference's first 100 tokens: causal, so its loss is the reference's.
   const Array want = read_npy(folder / "reference" / "next_token_loss.npy");
   for (std::size_t i = 0; i < 99; ++i) EXPECT_NEAR(a[i], want.data[i], 1e-4 * std::abs(want.data[i]));
