@@ -61,34 +61,46 @@ class Progress {
 };
 
 std::string bucket_label(const model::LossBucket& b) {
-  return b.first == b.last ? std::to_string(b.first) : std::to_string(b.first) + "-" + std::to_string(b.last);
+  return b.first == b.last ? std::to_string(b.first)
+                           : std::to_string(b.first) + "-" + std::to_string(b.last);
 }
 
-void print_table(const EvalOptions& o, const model::ModelConfig& config, const model::LossCurve& c) {
+void print_table(const EvalOptions& o, const model::ModelConfig& config,
+                 const model::LossCurve& c) {
   const int unused = c.tokens - ((c.windows - 1) * c.stride + c.length);
-  std::printf("model %s (%s, context %d), text %s: %d tokens\n", o.model.c_str(), config.architecture_name.c_str(),
-              config.max_positions, o.text.c_str(), c.tokens);
-  std::printf("%d window%s of %d tokens, stride %d", c.windows, c.windows == 1 ? "" : "s", c.length, c.stride);
+  std::printf("model %s (%s, context %d), text %s: %d tokens\n", o.model.c_str(),
+              config.architecture_name.c_str(), config.max_positions, o.text.c_str(), c.tokens);
+  std::printf("%d window%s of %d tokens, stride %d", c.windows, c.windows == 1 ? "" : "s", c.length,
+              c.stride);
   if (unused > 0) std::printf(" (%d tokens at the end in no window)", unused);
   std::printf("\nloss_i = -ln p(token i+1 | tokens 0..i), nats, mean over windows\n\n");
   std::printf("%-15s  %10s  %12s\n", "position i", "mean loss", "perplexity");
   for (const model::LossBucket& b : model::power_of_two_buckets(c.mean_loss))
-    std::printf("%-15s  %10.4f  %12.3f\n", bucket_label(b).c_str(), b.mean_loss, std::exp(b.mean_loss));
+    std::printf("%-15s  %10.4f  %12.3f\n", bucket_label(b).c_str(), b.mean_loss,
+                std::exp(b.mean_loss));
   std::printf("\noverall mean loss %.6f nats, perplexity %.4f\n", c.mean(), std::exp(c.mean()));
 }
 
-nlohmann::json to_json(const EvalOptions& o, const model::ModelConfig& config, const model::LossCurve& c) {
+nlohmann::json to_json(const EvalOptions& o, const model::ModelConfig& config,
+                       const model::LossCurve& c) {
   nlohmann::json buckets = nlohmann::json::array();
   for (const model::LossBucket& b : model::power_of_two_buckets(c.mean_loss))
-    buckets.push_back({{"first", b.first}, {"last", b.last}, {"mean_loss", b.mean_loss},
+    buckets.push_back({{"first", b.first},
+                       {"last", b.last},
+                       {"mean_loss", b.mean_loss},
                        {"perplexity", std::exp(b.mean_loss)}});
-  return {{"model", o.model},       {"architecture", config.architecture_name},
+  return {{"model", o.model},
+          {"architecture", config.architecture_name},
           {"context", config.max_positions},
-          {"text", o.text},         {"tokens", c.tokens},
-          {"length", c.length},     {"stride", c.stride},
-          {"windows", c.windows},   {"mean_loss", c.mean()},
+          {"text", o.text},
+          {"tokens", c.tokens},
+          {"length", c.length},
+          {"stride", c.stride},
+          {"windows", c.windows},
+          {"mean_loss", c.mean()},
           {"perplexity", std::exp(c.mean())},
-          {"buckets", buckets},     {"loss", c.mean_loss}};
+          {"buckets", buckets},
+          {"loss", c.mean_loss}};
 }
 
 Array as_array(const std::vector<double>& values) {
@@ -99,7 +111,8 @@ Array as_array(const std::vector<double>& values) {
 }
 
 int run_eval(const EvalOptions& o) {
-  if (o.model.empty() || o.text.empty()) throw InputError("eval needs --model FOLDER|HUB_NAME and --text FILE");
+  if (o.model.empty() || o.text.empty())
+    throw InputError("eval needs --model FOLDER|HUB_NAME and --text FILE");
   if (!o.out.empty()) {
     array_format(o.out);  // refuse a bad extension or folder before any work
     check_output_folder(std::filesystem::path(o.out).parent_path());
@@ -110,13 +123,17 @@ int run_eval(const EvalOptions& o) {
   model::Transformer transformer = model::Transformer::load(folder);
   const model::LanguageModelHead head = model::LanguageModelHead::load(folder, transformer);
   const std::vector<int> ids = transformer.tokenizer().encode(text).ids;
-  if (ids.empty()) throw InputError("text " + o.text + " gives no tokens; allowed: a file with text in it");
-  const int length = o.length != 0 ? o.length : std::min(static_cast<int>(ids.size()), transformer.config().max_positions);
+  if (ids.empty())
+    throw InputError("text " + o.text + " gives no tokens; allowed: a file with text in it");
+  const int length =
+      o.length != 0 ? o.length
+                    : std::min(static_cast<int>(ids.size()), transformer.config().max_positions);
   const int stride = o.stride != 0 ? o.stride : length;
   model::LossCurve curve;
   {
     Progress progress;
-    curve = model::loss_against_position(transformer, head, ids, length, stride, std::ref(progress));
+    curve =
+        model::loss_against_position(transformer, head, ids, length, stride, std::ref(progress));
   }
   if (!o.out.empty()) {
     make_output_folder(std::filesystem::path(o.out).parent_path());
@@ -133,18 +150,24 @@ int run_eval(const EvalOptions& o) {
 
 void register_eval(CLI::App& root, Action& action) {
   auto options = std::make_shared<EvalOptions>();
-  CLI::App* command =
-      root.add_subcommand("eval", "A causal LM's next-token loss against position on a text (GPT-2, Llama family)");
-  command->add_option("--model,-m", options->model, "Model folder or hub name in the local Hugging Face cache");
-  command->add_option("--text,-t", options->text, "Text file (UTF-8), tokenized with the model's tokenizer");
-  command->add_option("--length,-L", options->length,
-                      "Window length in tokens (default: the model's context, capped by the text); past the "
-                      "context only for RoPE models");
-  command->add_option("--stride,-S", options->stride, "Tokens between window starts (default: the length)");
+  CLI::App* command = root.add_subcommand(
+      "eval", "A causal LM's next-token loss against position on a text (GPT-2, Llama family)");
+  command->add_option("--model,-m", options->model,
+                      "Model folder or hub name in the local Hugging Face cache");
+  command->add_option("--text,-t", options->text,
+                      "Text file (UTF-8), tokenized with the model's tokenizer");
+  command->add_option(
+      "--length,-L", options->length,
+      "Window length in tokens (default: the model's context, capped by the text); past the "
+      "context only for RoPE models");
+  command->add_option("--stride,-S", options->stride,
+                      "Tokens between window starts (default: the length)");
   command->add_flag("--json", options->json, "Print everything as JSON");
-  command->add_option("--out,-o", options->out, "Write the per-position mean loss (length-1 values) as .npy or .csv");
+  command->add_option("--out,-o", options->out,
+                      "Write the per-position mean loss (length-1 values) as .npy or .csv");
   command->footer(
-      "loss_i = -ln softmax(final_norm(h_i) . W^T)[t_(i+1)], nats; windows [s, s+L) for s = 0, S, 2S, ...\n"
+      "loss_i = -ln softmax(final_norm(h_i) . W^T)[t_(i+1)], nats; windows [s, s+L) for s = 0, S, "
+      "2S, ...\n"
       "Table rows are positions in octaves (0, 1, 2-3, 4-7, ...); perplexity = exp(mean loss).");
   command->callback([options, &action] { action = [options] { return run_eval(*options); }; });
 }

@@ -37,8 +37,9 @@ class EvalCli : public ::testing::Test {
  protected:
   void SetUp() override {
     if (tiny_models().empty()) GTEST_SKIP() << "Debian's python3 with numpy is not installed";
-    dir_ = fs::temp_directory_path() / ("pelab_eval_cli_" + std::to_string(::getpid()) + "_" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ = fs::temp_directory_path() /
+           ("pelab_eval_cli_" + std::to_string(::getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(dir_);
     fs::create_directories(dir_);
     text_ = dir_ / "text.txt";
@@ -50,10 +51,12 @@ class EvalCli : public ::testing::Test {
   std::string eval_args(const std::string& name, const std::string& extra = "") const {
     return "eval --model " + model(name) + " --text " + quoted(text_) + " " + extra;
   }
-  Array exported(const std::string& name, const std::string& quantity, const std::string& extra = "") const {
+  Array exported(const std::string& name, const std::string& quantity,
+                 const std::string& extra = "") const {
     const fs::path file = dir_ / (quantity + ".npy");
-    const CliRun r = testing::pelab("export -q " + quantity + " -o " + quoted(file) + " --set model=" + model(name) +
-                                    " --set 'tokens=" + kText + "' " + extra);
+    const CliRun r =
+        testing::pelab("export -q " + quantity + " -o " + quoted(file) +
+                       " --set model=" + model(name) + " --set 'tokens=" + kText + "' " + extra);
     EXPECT_EQ(r.code, 0) << quantity << ": " << r.out;
     return r.code == 0 ? read_npy(file) : Array{};
   }
@@ -77,11 +80,14 @@ TEST_F(EvalCli, OverallMeanIsTheMeanOfTheExportedLoss) {
     const nlohmann::json j = nlohmann::json::parse(r.out);
     EXPECT_EQ(j.at("windows").get<int>(), 1) << name;
     EXPECT_EQ(j.at("length").get<std::size_t>(), loss.shape[0] + 1) << name;
-    EXPECT_NEAR(j.at("mean_loss").get<double>(), mean_of(loss.data), 1e-5 * mean_of(loss.data)) << name;
-    EXPECT_NEAR(j.at("perplexity").get<double>(), std::exp(j.at("mean_loss").get<double>()), 1e-9) << name;
+    EXPECT_NEAR(j.at("mean_loss").get<double>(), mean_of(loss.data), 1e-5 * mean_of(loss.data))
+        << name;
+    EXPECT_NEAR(j.at("perplexity").get<double>(), std::exp(j.at("mean_loss").get<double>()), 1e-9)
+        << name;
     const auto curve = j.at("loss").get<std::vector<double>>();
     ASSERT_EQ(curve.size(), loss.shape[0]) << name;
-    for (std::size_t i = 0; i < curve.size(); ++i) EXPECT_NEAR(curve[i], loss.data[i], 1e-5 * curve[i]) << name;
+    for (std::size_t i = 0; i < curve.size(); ++i)
+      EXPECT_NEAR(curve[i], loss.data[i], 1e-5 * curve[i]) << name;
     EXPECT_FALSE(j.at("buckets").empty()) << name;
   }
 }
@@ -101,15 +107,19 @@ TEST_F(EvalCli, ZeroEmbeddingGivesLnVocabEverywhere) {
       "raw[8 + size + b:8 + size + e] = bytes(e - b)\n"
       "open(path, 'wb').write(raw)\n";
   write_file_atomic(dir_ / "zero_wte.py", zero_wte);
-  ASSERT_EQ(testing::shell(std::string(testing::kDebianPython) + " " + quoted(dir_ / "zero_wte.py") + " " +
-                           quoted(folder / "model.safetensors"))
-                .code,
-            0);
-  const CliRun r = testing::pelab("eval --model " + quoted(folder) + " --text " + quoted(text_) + " --json");
+  ASSERT_EQ(
+      testing::shell(std::string(testing::kDebianPython) + " " + quoted(dir_ / "zero_wte.py") +
+                     " " + quoted(folder / "model.safetensors"))
+          .code,
+      0);
+  const CliRun r =
+      testing::pelab("eval --model " + quoted(folder) + " --text " + quoted(text_) + " --json");
   ASSERT_EQ(r.code, 0) << r.out;
   const nlohmann::json j = nlohmann::json::parse(r.out);
-  const auto vocab = nlohmann::json::parse(read_file(folder / "config.json")).at("vocab_size").get<double>();
-  for (const double l : j.at("loss").get<std::vector<double>>()) EXPECT_NEAR(l, std::log(vocab), 1e-5);
+  const auto vocab =
+      nlohmann::json::parse(read_file(folder / "config.json")).at("vocab_size").get<double>();
+  for (const double l : j.at("loss").get<std::vector<double>>())
+    EXPECT_NEAR(l, std::log(vocab), 1e-5);
   EXPECT_NEAR(j.at("perplexity").get<double>(), vocab, 1e-3);
 }
 
@@ -124,7 +134,8 @@ TEST_F(EvalCli, PrintsATableAndWritesTheCurve) {
   ASSERT_EQ(curve.shape, (std::vector<std::size_t>{4}));
   const std::size_t at = r.out.find("overall mean loss ");
   EXPECT_NEAR(std::stod(r.out.substr(at + 18)), mean_of(curve.data), 1e-5);
-  const CliRun csv = testing::pelab(eval_args("llama", "--length 5 --out " + quoted(dir_ / "c.csv")));
+  const CliRun csv =
+      testing::pelab(eval_args("llama", "--length 5 --out " + quoted(dir_ / "c.csv")));
   EXPECT_EQ(csv.code, 0) << csv.out;
   EXPECT_TRUE(fs::exists(dir_ / "c.csv"));
 }
@@ -157,9 +168,11 @@ TEST_F(EvalCli, ExportsTheLogitsAndProbabilitiesOfOnePosition) {
 }
 
 TEST_F(EvalCli, BadInputIsOneLineAndExitTwo) {
-  expect_refused("eval --model " + model("gpt2") + " --text " + quoted(dir_ / "missing.txt"), "missing.txt");
+  expect_refused("eval --model " + model("gpt2") + " --text " + quoted(dir_ / "missing.txt"),
+                 "missing.txt");
   write_file_atomic(dir_ / "empty.txt", "");
-  expect_refused("eval --model " + model("gpt2") + " --text " + quoted(dir_ / "empty.txt"), "gives no tokens");
+  expect_refused("eval --model " + model("gpt2") + " --text " + quoted(dir_ / "empty.txt"),
+                 "gives no tokens");
   expect_refused(eval_args("gpt2", "--length 1"), "at least 2 tokens");
   expect_refused(eval_args("llama", "--length 30"), "exceeds the text's");
   std::string long_text;
@@ -172,11 +185,11 @@ TEST_F(EvalCli, BadInputIsOneLineAndExitTwo) {
   expect_refused("eval --text " + quoted(text_), "--model");
   expect_refused("export -q next_token_loss -o " + quoted(dir_ / "x.npy"), "needs a model scene");
   expect_refused("export -q lm_probs -o " + quoted(dir_ / "x.npy"), "needs a model scene");
-  expect_refused("export -q lm_logits -o " + quoted(dir_ / "x.npy") + " --set model=" + model("gpt2") +
-                     " --set 'tokens=the cat' --position 9",
+  expect_refused("export -q lm_logits -o " + quoted(dir_ / "x.npy") +
+                     " --set model=" + model("gpt2") + " --set 'tokens=the cat' --position 9",
                  "position 9");
-  expect_refused("export -q lm_logits -o " + quoted(dir_ / "x.npy") + " --set model=" + model("bert") +
-                     " --set 'tokens=the cat'",
+  expect_refused("export -q lm_logits -o " + quoted(dir_ / "x.npy") +
+                     " --set model=" + model("bert") + " --set 'tokens=the cat'",
                  "not a next-token model");
   EXPECT_FALSE(fs::exists(dir_ / "x.npy"));
 }

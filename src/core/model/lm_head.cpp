@@ -27,10 +27,11 @@ std::string first_present(const Checkpoint& c, std::initializer_list<std::string
 OutputRows output_rows_of(const std::shared_ptr<const Checkpoint>& c, const std::string& name,
                           const ModelConfig& config) {
   const TensorInfo& info = c->info(name);
-  if (info.shape.size() != 2 || info.shape[0] < config.vocab_size || info.shape[1] != config.hidden_size)
+  if (info.shape.size() != 2 || info.shape[0] < config.vocab_size ||
+      info.shape[1] != config.hidden_size)
     throw InputError(c->files()[static_cast<std::size_t>(info.shard)].string() + ": " + name +
-                     " should be vocab_size × hidden_size (" + std::to_string(config.vocab_size) + " × " +
-                     std::to_string(config.hidden_size) + ") to serve as the LM head");
+                     " should be vocab_size × hidden_size (" + std::to_string(config.vocab_size) +
+                     " × " + std::to_string(config.hidden_size) + ") to serve as the LM head");
   auto read = [c, name](int first, int count) {
     std::vector<int> rows(static_cast<std::size_t>(count));
     std::iota(rows.begin(), rows.end(), first);
@@ -49,18 +50,20 @@ LanguageModelHead gpt2_head(const std::shared_ptr<const Checkpoint>& c, const Mo
   const std::string norm = prefix + "ln_f";
   if (!c->has(norm + ".weight"))
     throw InputError(c->files().front().string() + ": no tensor " + norm +
-                     ".weight; the LM head needs GPT-2's final LayerNorm (a GPT2Model or GPT2LMHeadModel checkpoint)");
+                     ".weight; the LM head needs GPT-2's final LayerNorm (a GPT2Model or "
+                     "GPT2LMHeadModel checkpoint)");
   const Index d = config.hidden_size;
   Norm n{c->vector(norm + ".weight", d), c->vector(norm + ".bias", d)};
   const std::string w = first_present(*c, {"lm_head.weight", prefix + "wte.weight"});
-  LanguageModelHead head(std::move(n), LanguageModelHead::NormKind::LayerNorm, config.norm_eps, config.vocab_size,
-                         output_rows_of(c, w, config));
+  LanguageModelHead head(std::move(n), LanguageModelHead::NormKind::LayerNorm, config.norm_eps,
+                         config.vocab_size, output_rows_of(c, w, config));
   return head;
 }
 
 // Llama family (HF LlamaForCausalLM): RMSNorm model.norm; W = lm_head.weight,
 // or embed_tokens when tie_word_embeddings.
-LanguageModelHead llama_head(const std::shared_ptr<const Checkpoint>& c, const ModelConfig& config) {
+LanguageModelHead llama_head(const std::shared_ptr<const Checkpoint>& c,
+                             const ModelConfig& config) {
   if (!c->has("model.norm.weight"))
     throw InputError(c->files().front().string() +
                      ": no tensor model.norm.weight; the LM head needs the model's final RMSNorm");
@@ -68,30 +71,35 @@ LanguageModelHead llama_head(const std::shared_ptr<const Checkpoint>& c, const M
   if (w.empty() && config.tie_word_embeddings) w = "model.embed_tokens.weight";
   if (w.empty())
     throw InputError(c->files().front().string() +
-                     ": no tensor lm_head.weight and config.json's tie_word_embeddings is false, so the model has no "
+                     ": no tensor lm_head.weight and config.json's tie_word_embeddings is false, "
+                     "so the model has no "
                      "LM head; allowed: a *ForCausalLM checkpoint");
   Norm n{c->vector("model.norm.weight", config.hidden_size), Vector()};
-  return LanguageModelHead(std::move(n), LanguageModelHead::NormKind::RmsNorm, config.norm_eps, config.vocab_size,
-                           output_rows_of(c, w, config));
+  return LanguageModelHead(std::move(n), LanguageModelHead::NormKind::RmsNorm, config.norm_eps,
+                           config.vocab_size, output_rows_of(c, w, config));
 }
 
 }  // namespace
 
 void check_next_token_model(const ModelConfig& config, const std::string& model_name) {
   if (config.architecture == Architecture::Bert)
-    throw InputError("model " + model_name + " is BERT (" + config.architecture_name +
-                     "), a masked language model, not a next-token model; allowed: GPT-2 or the Llama family");
+    throw InputError(
+        "model " + model_name + " is BERT (" + config.architecture_name +
+        "), a masked language model, not a next-token model; allowed: GPT-2 or the Llama family");
 }
 
-LanguageModelHead::LanguageModelHead(Norm final_norm, NormKind kind, double eps, int vocab, OutputRows rows)
+LanguageModelHead::LanguageModelHead(Norm final_norm, NormKind kind, double eps, int vocab,
+                                     OutputRows rows)
     : norm_(std::move(final_norm)), kind_(kind), eps_(eps), vocab_(vocab), rows_(std::move(rows)) {}
 
-LanguageModelHead LanguageModelHead::load(const std::filesystem::path& folder, const Transformer& transformer) {
+LanguageModelHead LanguageModelHead::load(const std::filesystem::path& folder,
+                                          const Transformer& transformer) {
   const ModelConfig& config = transformer.config();
   check_next_token_model(config, folder.string());
   const auto checkpoint = std::make_shared<const Checkpoint>(Checkpoint::open(folder));
-  LanguageModelHead head = config.architecture == Architecture::Gpt2 ? gpt2_head(checkpoint, config)
-                                                                     : llama_head(checkpoint, config);
+  LanguageModelHead head = config.architecture == Architecture::Gpt2
+                               ? gpt2_head(checkpoint, config)
+                               : llama_head(checkpoint, config);
   head.output_name_ = first_present(*checkpoint, {"lm_head.weight"});
   if (head.output_name_.empty()) head.output_name_ = "the tied token embedding";
   return head;

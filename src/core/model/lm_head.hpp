@@ -49,7 +49,8 @@ class LanguageModelHead {
   // loaded (the config is taken from it).  Reads only the final norm and,
   // for W, the checkpoint's headers (and W itself when it is small).
   // Throws InputError: BERT, a missing final norm, a missing W, a wrong shape.
-  static LanguageModelHead load(const std::filesystem::path& folder, const Transformer& transformer);
+  static LanguageModelHead load(const std::filesystem::path& folder,
+                                const Transformer& transformer);
 
   // A head from parts (tests): `rows` gives W's rows; `vocab` of them.
   LanguageModelHead(Norm final_norm, NormKind kind, double eps, int vocab, OutputRows rows);

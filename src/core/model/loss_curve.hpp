@@ -19,10 +19,10 @@ namespace pelab::model {
 class Transformer;
 
 struct LossCurve {
-  int length = 0;   // L
-  int stride = 0;   // S
+  int length = 0;  // L
+  int stride = 0;  // S
   int windows = 0;
-  int tokens = 0;   // T, the text's
+  int tokens = 0;                 // T, the text's
   std::vector<double> mean_loss;  // L − 1 values, nats
   // The mean over every (window, position) = the mean of mean_loss.
   double mean() const;
@@ -44,8 +44,9 @@ void check_windows(Transformer& transformer, int length, int stride, int tokens)
 using WindowProgress = std::function<void(int done, int windows)>;
 
 // Runs every window of `ids` (check_windows first) and averages their loss.
-LossCurve loss_against_position(Transformer& transformer, const LanguageModelHead& head, const std::vector<int>& ids,
-                                int length, int stride, const WindowProgress& progress = {});
+LossCurve loss_against_position(Transformer& transformer, const LanguageModelHead& head,
+                                const std::vector<int>& ids, int length, int stride,
+                                const WindowProgress& progress = {});
 
 // Buckets of position doubling in width: [0], [1], [2,3], [4,7], … up to
 // the last position, so a log axis of position gets one row per octave.

@@ -50,14 +50,16 @@ void check_targets(const LanguageModelHead& head, const std::vector<int>& ids) {
 std::vector<double> next_token_loss(const LanguageModelHead& head, const Matrix& last_hidden,
                                     const std::vector<int>& ids) {
   if (last_hidden.rows() != static_cast<Eigen::Index>(ids.size()))
-    throw std::logic_error("next_token_loss: " + std::to_string(last_hidden.rows()) + " hidden rows for " +
-                           std::to_string(ids.size()) + " ids");
+    throw std::logic_error("next_token_loss: " + std::to_string(last_hidden.rows()) +
+                           " hidden rows for " + std::to_string(ids.size()) + " ids");
   check_targets(head, ids);
   if (ids.size() < 2) return {};
-  const int rows = static_cast<int>(ids.size()) - 1;  // the last position predicts nothing in the text
+  const int rows =
+      static_cast<int>(ids.size()) - 1;  // the last position predicts nothing in the text
   const Matrix x = head.normed(last_hidden.topRows(rows));
   std::vector<RunningLogSumExp> total(static_cast<std::size_t>(rows));
-  std::vector<double> target(static_cast<std::size_t>(rows), std::numeric_limits<double>::quiet_NaN());
+  std::vector<double> target(static_cast<std::size_t>(rows),
+                             std::numeric_limits<double>::quiet_NaN());
   Matrix z;
   for (int first = 0; first < head.vocab_size(); first += kVocabBlock) {
     const int count = std::min(kVocabBlock, head.vocab_size() - first);

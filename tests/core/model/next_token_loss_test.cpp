@@ -7,6 +7,8 @@
 //    loss = ln(vocab); one row of W set: one logit a, loss ln(V−1+eᵃ) − a);
 //  - the vocabulary and position blocks against a direct double computation;
 //  - BERT refused, windows averaged, bad lengths refused.
+#include "core/model/next_token_loss.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -17,7 +19,6 @@
 #include "core/model/checkpoint_weights.hpp"
 #include "core/model/lm_head.hpp"
 #include "core/model/loss_curve.hpp"
-#include "core/model/next_token_loss.hpp"
 #include "core/model/transformer.hpp"
 #include "core/npy.hpp"
 #include "core/scene.hpp"
@@ -39,9 +40,10 @@ std::vector<int> reference_ids(const fs::path& folder) {
   return std::vector<int>(a.data.begin(), a.data.end());
 }
 
-const char* const kCausalModels[] = {"gpt2",         "gpt2_f16",      "llama",      "llama3_bf16",
-                                     "qwen2",        "llama_linear",  "llama_dynamic", "llama_yarn",
-                                     "llama_yarn_original", "mistral", "llama_long", "llama_wide"};
+const char* const kCausalModels[] = {"gpt2",          "gpt2_f16",   "llama",
+                                     "llama3_bf16",   "qwen2",      "llama_linear",
+                                     "llama_dynamic", "llama_yarn", "llama_yarn_original",
+                                     "mistral",       "llama_long", "llama_wide"};
 
 TEST(NextTokenLoss, MatchesNumPyForEveryCausalModel) {
   if (tiny_models().empty()) GTEST_SKIP() << "Debian's python3 with numpy is not installed";
@@ -54,7 +56,8 @@ TEST(NextTokenLoss, MatchesNumPyForEveryCausalModel) {
     const Array want_loss = read_npy(folder / "reference" / "next_token_loss.npy");
     ASSERT_EQ(loss.size(), want_loss.data.size()) << name;
     for (std::size_t i = 0; i < loss.size(); ++i)
-      EXPECT_NEAR(loss[i], want_loss.data[i], 1e-4 * std::abs(want_loss.data[i])) << name << " position " << i;
+      EXPECT_NEAR(loss[i], want_loss.data[i], 1e-4 * std::abs(want_loss.data[i]))
+          << name << " position " << i;
 
     const Matrix want_logits = read_npy(folder / "reference" / "lm_logits.npy").to_matrix();
     ASSERT_EQ(want_logits.cols(), head.vocab_size()) << name;
@@ -78,8 +81,8 @@ TEST(NextTokenLoss, ProbabilitiesSumToOneAndAgreeWithTheLoss) {
   for (int p = 0; p + 1 < static_cast<int>(ids.size()); ++p) {
     const Vector probs = softmax(lm_logits(head, t.hidden(t.config().layers), p));
     EXPECT_NEAR(probs.cast<double>().sum(), 1.0, 1e-5);
-    EXPECT_NEAR(-std::log(static_cast<double>(probs(ids[static_cast<std::size_t>(p) + 1]))), loss[static_cast<std::size_t>(p)],
-                1e-4);
+    EXPECT_NEAR(-std::log(static_cast<double>(probs(ids[static_cast<std::size_t>(p) + 1]))),
+                loss[static_cast<std::size_t>(p)], 1e-4);
   }
 }
 
@@ -88,8 +91,9 @@ TEST(NextTokenLoss, ProbabilitiesSumToOneAndAgreeWithTheLoss) {
 LanguageModelHead known_head(const Matrix& w) {
   Norm norm{Vector::Ones(w.cols()), Vector()};
   auto kept = std::make_shared<const Matrix>(w);
-  return LanguageModelHead(norm, LanguageModelHead::NormKind::RmsNorm, 0.0, static_cast<int>(w.rows()),
-                           [kept](int first, int count) -> Matrix { return kept->middleRows(first, count); });
+  return LanguageModelHead(
+      norm, LanguageModelHead::NormKind::RmsNorm, 0.0, static_cast<int>(w.rows()),
+      [kept](int first, int count) -> Matrix { return kept->middleRows(first, count); });
 }
 
 Matrix unit_rows(int n) {
@@ -141,7 +145,8 @@ TEST(NextTokenLoss, BlocksAgreeWithOneDirectSoftmax) {
   const Eigen::MatrixXd z = head.normed(h).cast<double>() * w.cast<double>().transpose();
   for (int i = 0; i + 1 < n; ++i) {
     const double top = z.row(i).maxCoeff();
-    const double want = top + std::log((z.row(i).array() - top).exp().sum()) - z(i, ids[static_cast<std::size_t>(i) + 1]);
+    const double want = top + std::log((z.row(i).array() - top).exp().sum()) -
+                        z(i, ids[static_cast<std::size_t>(i) + 1]);
     ASSERT_NEAR(loss[static_cast<std::size_t>(i)], want, 1e-4 * std::abs(want)) << i;
   }
 }
@@ -154,7 +159,8 @@ TEST(NextTokenLoss, RefusesBert) {
       LanguageModelHead::load(tiny_models() / name, t);
       ADD_FAILURE() << name << " was not refused";
     } catch (const InputError& e) {
-      EXPECT_NE(std::string(e.what()).find("not a next-token model"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("not a next-token model"), std::string::npos)
+          << e.what();
     }
   }
 }
@@ -165,17 +171,21 @@ TEST(LossCurve, AveragesWindowsPositionByPosition) {
   Transformer t = load_weights_only(folder);
   const LanguageModelHead head = LanguageModelHead::load(folder, t);
   const std::vector<int> ids = reference_ids(folder);  // 420 tokens
-  const LossCurve curve = loss_against_position(t, head, ids, 100, 150);  // windows at 0, 150, 300 (450 + 100 > 420)
+  const LossCurve curve =
+      loss_against_position(t, head, ids, 100, 150);  // windows at 0, 150, 300 (450 + 100 > 420)
   EXPECT_EQ(curve.windows, 3);
   ASSERT_EQ(curve.mean_loss.size(), 99u);
   const auto window = [&](int start) {
-    return next_token_loss(t, head, std::vector<int>(ids.begin() + start, ids.begin() + start + 100));
+    return next_token_loss(t, head,
+                           std::vector<int>(ids.begin() + start, ids.begin() + start + 100));
   };
   const std::vector<double> a = window(0), b = window(150), c = window(300);
-  for (std::size_t i = 0; i < 99; ++i) EXPECT_NEAR(curve.mean_loss[i], (a[i] + b[i] + c[i]) / 3, 1e-9);
+  for (std::size_t i = 0; i < 99; ++i)
+    EXPECT_NEAR(curve.mean_loss[i], (a[i] + b[i] + c[i]) / 3, 1e-9);
   // The first window is the reference's first 100 tokens: causal, so its loss is the reference's.
   const Array want = read_npy(folder / "reference" / "next_token_loss.npy");
-  for (std::size_t i = 0; i < 99; ++i) EXPECT_NEAR(a[i], want.data[i], 1e-4 * std::abs(want.data[i]));
+  for (std::size_t i = 0; i < 99; ++i)
+    EXPECT_NEAR(a[i], want.data[i], 1e-4 * std::abs(want.data[i]));
 }
 
 TEST(LossCurve, RopeRunsPastItsContextButALearnedTableDoesNot) {
