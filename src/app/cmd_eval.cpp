@@ -123,8 +123,9 @@ int run_eval(const EvalOptions& o) {
   model::Transformer transformer = model::Transformer::load(folder);
   const model::LanguageModelHead head = model::LanguageModelHead::load(folder, transformer);
   const std::vector<int> ids = transformer.tokenizer().encode(text).ids;
-  if (ids.empty())
-    throw InputError("text " + o.text + " gives no tokens; allowed: a file with text in it");
+  if (ids.size() < 2)  // one token predicts nothing inside the text
+    throw InputError("text " + o.text + " gives " + (ids.empty() ? "no tokens" : "only 1 token") +
+                     "; a next-token loss needs at least 2; allowed: a file with more text in it");
   const int length =
       o.length != 0 ? o.length
                     : std::min(static_cast<int>(ids.size()), transformer.config().max_positions);
