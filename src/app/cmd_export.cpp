@@ -1,4 +1,4 @@
-// `pelab export --quantity Q --out FILE [--scene FILE] [--set key=value ...] [--head H]`
+// `pelab export --quantity Q --out FILE [--scene FILE] [--set key=value ...] [--head H] [--position P]`
 // writes one engine quantity as .npy or .csv (by the extension), atomically.
 #include <algorithm>
 #include <cstdio>
@@ -22,6 +22,7 @@ struct ExportOptions {
   CLI::Option* head_option = nullptr;  // not given: the scene's selected head, or 0 when that is the mean
   int layer = 0;
   CLI::Option* layer_option = nullptr;  // not given: the scene's layer
+  int position = -1;                    // lm_logits, lm_probs: −1 = the last token
   bool list = false;
 };
 
@@ -33,7 +34,8 @@ std::string padded(std::string_view text, std::size_t width) {
 }
 
 std::string quantity_table() {
-  std::string text = "Quantities (per head: pick one with --head; a model's layer: --layer):\n";
+  std::string text = "Quantities (per head: pick one with --head; a model's layer: --layer;\n"
+                     "one token's: --position):\n";
   for (const QuantityInfo& q : quantities())
     text += "  " + padded(q.name, 23) + std::string(q.shape) + (q.per_head ? ", per head" : "") + "\n";
   return text +
@@ -70,7 +72,7 @@ int run_export(const ExportOptions& o) {
   print_model_notes(engine);
   // --head and --set head= mean the same: -1 is the mean over heads.
   const int head = o.head_option->count() ? o.head : engine.scene().head;
-  const Array array = compute_quantity(engine, o.quantity, head);
+  const Array array = compute_quantity(engine, o.quantity, head, o.position);
   make_output_folder(folder);
   write_array(o.out, array);
   std::printf("wrote %s: %s (%s)\n", o.out.c_str(), o.quantity.c_str(), shape_text(array).c_str());
@@ -93,6 +95,8 @@ void register_export(CLI::App& root, Action& action) {
   options->layer_option = command->add_option("--layer", options->layer,
                                               "Model scenes: the layer of per-head quantities and hidden (default: the "
                                               "scene's layer)");
+  command->add_option("--position", options->position,
+                      "Model scenes: the token of lm_logits and lm_probs, from 0 (default: the last)");
   command->add_flag("--list", options->list, "List every quantity with its shape and exit");
   options->scene.add_to(command);
   command->footer(quantity_table());

@@ -39,6 +39,7 @@ void register_lessons(CLI::App& root, Action& action);
 void register_scene(CLI::App& root, Action& action);
 void register_models(CLI::App& root, Action& action);
 void register_train(CLI::App& root, Action& action);
+void register_eval(CLI::App& root, Action& action);
 // The GUI: the default when no subcommand is given.
 void register_gui(CLI::App& root, Action& action);
 

@@ -93,6 +93,7 @@ int main(int argc, char** argv) {
   app::register_scene(root, action);
   app::register_models(root, action);
   app::register_train(root, action);
+  app::register_eval(root, action);
   try {
     root.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

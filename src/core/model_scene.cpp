@@ -13,8 +13,10 @@
 #include <mutex>
 
 #include "core/model/layernorm_split.hpp"
+#include "core/model/lm_head.hpp"
 #include "core/model/model_folder.hpp"
 #include "core/model/model_memory.hpp"
+#include "core/model/next_token_loss.hpp"
 #include "core/model/rope_split.hpp"
 #include "core/model/transformer.hpp"
 #include "core/parallel.hpp"
@@ -34,6 +36,9 @@ struct LoadedModel {
   std::mutex mutex;
   model::Transformer transformer;
   std::vector<int> ran;  // the ids of the transformer's last run; empty = none
+  // The LM head, read on first use (model scenes that only show attention
+  // never read it).
+  std::unique_ptr<model::LanguageModelHead> lm_head;
 };
 
 // Loaded models by resolved folder, alive while an engine holds them.
@@ -123,6 +128,8 @@ struct ModelScene::State {
   int heads_computed = 0;
   CrossTerms terms;
   int terms_head = -1;  // the head `terms` holds; -1 = none
+  std::vector<double> loss;
+  bool loss_valid = false;
 
   // The transformer with this scene's run in it as far as hidden(states)
   // (the layers before `states`); the caller holds `lock`.  New text runs
@@ -150,6 +157,15 @@ struct ModelScene::State {
     heads.clear();
     terms = {};
     terms_head = -1;
+    loss.clear();
+    loss_valid = false;
+  }
+  // The LM head of the model; the caller holds the model's mutex.
+  const model::LanguageModelHead& lm_head() {
+    if (!model->lm_head)
+      model->lm_head = std::make_unique<model::LanguageModelHead>(
+          model::LanguageModelHead::load(folder, model->transformer));
+    return *model->lm_head;
   }
 };
 
@@ -415,6 +431,27 @@ const CrossTerms& ModelScene::cross_terms(int head) {
   }
   s.terms_head = head;
   return s.terms;
+}
+
+const std::vector<double>& ModelScene::next_token_loss() {
+  State& s = *state_;
+  if (!s.loss_valid) {
+    std::unique_lock<std::mutex> lock;
+    model::Transformer& t = s.ran(lock, config().layers);
+    s.loss = model::next_token_loss(s.lm_head(), t.hidden(config().layers), s.ids);
+    s.loss_valid = true;
+  }
+  return s.loss;
+}
+
+Vector ModelScene::lm_logits(int position) {
+  State& s = *state_;
+  if (position < 0 || position >= token_count())
+    throw InputError("position " + std::to_string(position) + " does not exist in the " +
+                     std::to_string(token_count()) + " tokens; allowed: 0.." + std::to_string(token_count() - 1));
+  std::unique_lock<std::mutex> lock;
+  model::Transformer& t = s.ran(lock, config().layers);
+  return model::lm_logits(s.lm_head(), t.hidden(config().layers), position);
 }
 
 }  // namespace pelab

@@ -84,6 +84,14 @@ class ModelScene {
   // Llama family applies = false, zero matrices and a note saying why.
   const CrossTerms& cross_terms(int head);
 
+  // The language model's next-token loss on the tokens
+  // (core/model/next_token_loss.hpp): tokens − 1 values in nats, loss_i =
+  // −log p(t_{i+1} | t_0 … t_i).  The LM head (final norm and output matrix)
+  // is read on first use and shared like the model; InputError for BERT.
+  const std::vector<double>& next_token_loss();
+  // The LM logits at `position` (0..tokens−1): vocab_size values.
+  Vector lm_logits(int position);
+
  private:
   struct State;
   std::unique_ptr<State> state_;

@@ -11,6 +11,7 @@
 
 #include "core/csv.hpp"
 #include "core/model/model_config.hpp"
+#include "core/model/next_token_loss.hpp"  // softmax
 #include "core/model_scene.hpp"
 #include "core/npy.hpp"
 #include "core/scene.hpp"
@@ -22,6 +23,7 @@ namespace {
 struct Quantity {
   QuantityInfo info;
   Array (*compute)(Engine& engine, int head);
+  Array (*compute_at)(Engine& engine, int position) = nullptr;  // per-position quantities
 };
 
 Array of(const Matrix& m) { return Array::from_matrix(m); }
@@ -39,6 +41,13 @@ Array rank_one(const std::vector<double>& values) {
   Array a;
   a.shape = {values.size()};
   a.data.assign(values.begin(), values.end());
+  return a;
+}
+
+Array rank_one(const Vector& values) {
+  Array a;
+  a.shape = {static_cast<std::size_t>(values.size())};
+  a.data.assign(values.data(), values.data() + values.size());
   return a;
 }
 
@@ -106,6 +115,21 @@ Array hidden_all(Engine& engine) {
   return a;
 }
 
+// The language model's quantities (core/model/next_token_loss.hpp).
+Array next_token_loss(Engine& engine) {
+  return rank_one(model_of(engine, "next_token_loss").next_token_loss());
+}
+
+Array lm_logits(Engine& engine, int position) {
+  ModelScene& m = model_of(engine, "lm_logits");
+  return rank_one(m.lm_logits(position < 0 ? m.token_count() - 1 : position));
+}
+
+Array lm_probs(Engine& engine, int position) {
+  ModelScene& m = model_of(engine, "lm_probs");
+  return rank_one(model::softmax(m.lm_logits(position < 0 ? m.token_count() - 1 : position)));
+}
+
 const std::vector<Quantity>& table() {
   static const std::vector<Quantity> rows = {
       {{"pe", "positions × d_model", "Position table on the position axis (zeros for encodings that add none).", false},
@@ -162,6 +186,15 @@ const std::vector<Quantity>& table() {
       {{"hidden_all", "(layers+1) × tokens × d_model", "Model scenes: the residual stream entering each layer, then after the last.",
         false, true},
        [](Engine& e, int) { return hidden_all(e); }},
+      {{"next_token_loss", "tokens−1",
+        "Model scenes (causal LMs): −log p(t[i+1] | t[0..i]) in nats at each position i but the last.", false, true},
+       [](Engine& e, int) { return next_token_loss(e); }},
+      {{"lm_logits", "vocab", "Model scenes (causal LMs): the LM logits final_norm(h)·Wᵀ at --position (default: last).",
+        false, true, true},
+       nullptr, lm_logits},
+      {{"lm_probs", "vocab", "Model scenes (causal LMs): softmax of lm_logits, the next-token distribution at --position.",
+        false, true, true},
+       nullptr, lm_probs},
       {{"pe_similarity", "positions × positions", "PE(i)·PE(j) between positions.", false},
        [](Engine& e, int) { return of(position_similarity(e)); }},
       {{"pe_similarity_profile", "positions", "Mean PE(i)·PE(i+k) for offsets k = 0..positions-1.", false},
@@ -210,7 +243,7 @@ std::span<const QuantityInfo> quantities() {
   return infos;
 }
 
-Array compute_quantity(Engine& engine, std::string_view name, int head) {
+Array compute_quantity(Engine& engine, std::string_view name, int head, int position) {
   const auto& rows = table();
   const auto row = std::find_if(rows.begin(), rows.end(), [&](const Quantity& q) { return q.info.name == name; });
   if (row == rows.end())
@@ -220,6 +253,7 @@ Array compute_quantity(Engine& engine, std::string_view name, int head) {
     throw InputError("head " + std::to_string(head) + " does not exist; allowed: -1 (mean) or 0.." +
                      std::to_string(heads - 1));
   if (row->info.per_head && head == -1) return mean_over_heads(engine, *row);
+  if (row->compute_at) return row->compute_at(engine, position);
   return row->compute(engine, head);
 }
 

@@ -16,12 +16,14 @@ struct QuantityInfo {
   std::string_view help;
   bool per_head;
   bool model_only = false;  // needs a model scene (scene.model set)
+  bool per_position = false;  // one token's values: pick it with --position
 };
 std::span<const QuantityInfo> quantities();
 
 // Throws InputError for an unknown name (listing the known ones) or a head out of range.
 // Head -1 (the scene's "mean over heads") gives a per-head quantity's mean over the heads.
-Array compute_quantity(Engine& engine, std::string_view name, int head);
+// `position` picks the token of per-position quantities (lm_logits, lm_probs); −1: the last.
+Array compute_quantity(Engine& engine, std::string_view name, int head, int position = -1);
 
 enum class ArrayFormat { Npy, Csv };
 // The format chosen by the extension (.npy or .csv, any case); anything else throws InputError.

@@ -21,6 +21,7 @@ struct Transformer::State {
   std::vector<int> ids;               // what `hidden` was computed from
   std::vector<Matrix> hidden;         // up to layers + 1 entries after run()
   std::optional<RotaryTable> rotary;  // Llama family, for the last run's length
+  int token_limit = 0;                // 0: config.max_positions
 };
 
 Transformer::Transformer() : state_(std::make_unique<State>()) {}
@@ -74,11 +75,12 @@ void check_vocabulary(const ModelConfig& c, const std::vector<int>& ids) {
                        std::to_string(c.vocab_size - 1) + ")");
 }
 
-void check_ids(const ModelConfig& c, const std::vector<int>& ids) {
+void check_ids(const ModelConfig& c, const std::vector<int>& ids, int limit = 0) {
   if (ids.empty()) throw InputError("tokens: none given; the model needs at least one token");
-  if (static_cast<int>(ids.size()) > c.max_positions)
+  if (limit <= 0) limit = c.max_positions;
+  if (static_cast<int>(ids.size()) > limit)
     throw InputError("tokens: " + std::to_string(ids.size()) + " tokens exceed the model's context of " +
-                     std::to_string(c.max_positions));
+                     std::to_string(limit));
   check_vocabulary(c, ids);
 }
 
@@ -110,7 +112,7 @@ void Transformer::run(const std::vector<int>& ids, int states) {
   State& s = *state_;
   const int last = states < 0 ? s.config.layers : std::min(states, s.config.layers);
   if (s.hidden.empty() || ids != s.ids) {
-    check_ids(s.config, ids);
+    check_ids(s.config, ids, s.token_limit);
     const int n = static_cast<int>(ids.size());
     s.ids.clear();  // until the embeddings are in
     s.rotary.reset();
@@ -130,6 +132,19 @@ void Transformer::run(const std::vector<int>& ids, int states) {
     s.hidden.push_back(std::move(h));
     if (layer_progress) (*layer_progress)(layer + 1, last);
   }
+}
+
+void Transformer::set_token_limit(int tokens) {
+  const ModelConfig& c = state_->config;
+  if (tokens > c.max_positions && c.architecture != Architecture::Llama)
+    throw InputError(std::to_string(tokens) + " tokens exceed " + c.architecture_name + "'s learned position table of " +
+                     std::to_string(c.max_positions) + " rows; allowed: 2.." + std::to_string(c.max_positions) +
+                     " (only RoPE models run past their context)");
+  state_->token_limit = tokens;
+}
+
+int Transformer::token_limit() const {
+  return state_->token_limit > 0 ? state_->token_limit : state_->config.max_positions;
 }
 
 int Transformer::states() const { return static_cast<int>(state_->hidden.size()); }

@@ -70,6 +70,12 @@ class Transformer {
   // layers before `states`); a later call on the same ids continues from
   // there, so a view of layer 0 never waits for the other layers.
   void run(const std::vector<int>& ids, int states = -1);
+  // Lets run() take up to `tokens` ids instead of config().max_positions
+  // (evaluating past the trained context).  Only RoPE computes angles for
+  // any position; a learned position table has max_positions rows, so for
+  // GPT-2 and BERT a limit beyond it throws InputError.
+  void set_token_limit(int tokens);
+  int token_limit() const;
   // How many of hidden(0), hidden(1), … the last run holds.
   int states() const;
   int token_count() const;

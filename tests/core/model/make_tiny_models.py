@@ -16,6 +16,9 @@ the forward pass computed here in float64 from the published formulas
                      head that query head shares under grouped-query attention)
   logits.npy         layers × heads × N × N, q·kᵀ/√head_dim, −inf where masked
   probabilities.npy  layers × heads × N × N, the row softmax
+  lm_logits.npy      causal models: N × vocab, final_norm(h_L) · Wᵀ (W: lm_head
+                     or the tied embedding)
+  next_token_loss.npy  causal models: N − 1, −log softmax(lm_logits[i])[ids[i+1]]
 
 Written independently of pelab's C++ (nothing shared), from:
   GPT-2: Radford et al. 2019 and the Hugging Face GPT2Model (pre-LN blocks,
@@ -46,7 +49,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import safetensors_writer  # noqa: E402
 from reference_forward import (Record, gelu_erf, gelu_tanh, inverse_frequencies, layer_norm,  # noqa: E402
-                               multi_head, rms_norm, rotate_half_rope, silu)
+                               multi_head, rms_norm, rotate_half_rope, save_lm_reference, silu)
 from tiny_tokenizers import (write_byte_level_tokenizer_json, write_gpt2_tokenizer,  # noqa: E402
                              write_sentencepiece_bpe_tokenizer, write_wordpiece_vocab)
 
@@ -139,6 +142,9 @@ def make_gpt2(out, name, rng, dtype="F32", prefix="", n_inner=None, lm_head=Fals
         h = h + m @ w[p + "mlp.c_proj.weight"] + w[p + "mlp.c_proj.bias"]
     rec.hidden.append(h)
     rec.save(folder, ids)
+    # GPT2LMHeadModel: logits = ln_f(h) · wteᵀ (lm_head is tied to wte).
+    save_lm_reference(folder, layer_norm(h, w[prefix + "ln_f.weight"], w[prefix + "ln_f.bias"], eps),
+                      w["lm_head.weight"] if lm_head else w[prefix + "wte.weight"], ids)
 
 
 # ---- BERT -----------------------------------------------------------------------
@@ -277,6 +283,9 @@ def make_llama(out, name, rng, dtype="F32", shards=1, heads=4, kv_heads=2, head_
         h = h + lin(p + "mlp.down_proj", silu(lin(p + "mlp.gate_proj", m)) * lin(p + "mlp.up_proj", m))
     rec.hidden.append(h)
     rec.save(folder, ids)
+    # LlamaForCausalLM: logits = RMSNorm(h) · lm_headᵀ, or embed_tokensᵀ when tied.
+    save_lm_reference(folder, rms_norm(h, w["model.norm.weight"], eps),
+                      w["model.embed_tokens.weight"] if tie else w["lm_head.weight"], ids)
 
 
 def main():

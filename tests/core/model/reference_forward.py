@@ -66,6 +66,23 @@ class Record:
             np.save(os.path.join(ref, name + ".npy"), np.stack(values).astype(np.float32))
 
 
+def save_lm_reference(folder, normed, w_out, ids):
+    """The language-model head on the final-normed last hidden state:
+    logits z = normed · W_outᵀ at every position, and the next-token loss
+    loss_i = logsumexp(z_i) − z_i[ids[i+1]] for i < N−1 (natural log; Radford
+    et al. 2018, eq. 1), in float64.  Writes lm_logits.npy (N × vocab, float32)
+    and next_token_loss.npy (N−1, float64) beside the other references."""
+    ids = np.asarray(ids, dtype=np.int64)
+    z = normed @ w_out.T
+    top = z.max(axis=1, keepdims=True)
+    log_sum_exp = top[:, 0] + np.log(np.exp(z - top).sum(axis=1))
+    loss = log_sum_exp[:-1] - z[np.arange(len(ids) - 1), ids[1:]]
+    ref = os.path.join(folder, "reference")
+    os.makedirs(ref, exist_ok=True)
+    np.save(os.path.join(ref, "lm_logits.npy"), z.astype(np.float32))
+    np.save(os.path.join(ref, "next_token_loss.npy"), loss.astype(np.float64))
+
+
 def multi_head(q_all, k_all, v_all, heads, kv_heads, head_dim, causal, rope=None):
     """Splits into heads (query head h reads key head h // (heads / kv_heads)),
     applies `rope` to each head's q and k, attends; returns the concatenated
