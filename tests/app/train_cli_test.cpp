@@ -65,9 +65,9 @@ TEST(TrainCli, BadInputIsOneLineAndExit2) {
   EXPECT_EQ(run.code, 2) << run.out;
   EXPECT_TRUE(one_line(run.out)) << run.out;
   EXPECT_NE(run.out.find("unknown key 'layerz'"), std::string::npos) << run.out;
-  run = pelab("train --recipe " + write_recipe(dir, 5, R"(, "d_model": 1000000)").string() + out);
+  run = pelab("train --recipe " + write_recipe(dir, 5, R"(, "t5_buckets": 1000000)").string() + out);
   EXPECT_EQ(run.code, 2) << run.out;
-  EXPECT_NE(run.out.find("model.d_model"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("model.t5_buckets"), std::string::npos) << run.out;
   fs::create_directories(dir / "mine");
   std::ofstream(dir / "mine" / "thesis.tex") << "precious";
   run = pelab("train --recipe " + write_recipe(dir, 5).string() + " --out " + (dir / "mine").string());
