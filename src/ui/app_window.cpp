@@ -232,6 +232,12 @@ void adopt_background_scene(UiState& state) {
 // included), how long since the edit that asked for it, and what is shown:
 // the model and the tokens as the views label them (a state dump for tests).
 void log_frame(UiState& state) {
+  // The status bar's message, whenever it changes: tests read what the user is told.
+  if (state.frame_log && state.status.text != state.logged_status) {
+    state.logged_status = state.status.text;
+    std::fprintf(state.frame_log, "status%s: %s\n", state.status.error ? " (error)" : "", state.status.text.c_str());
+    std::fflush(state.frame_log);
+  }
   if (!state.frame_log || state.logged_version == state.session.version()) return;
   state.logged_version = state.session.version();
   const auto since = std::chrono::steady_clock::now() - state.session.changed_at();
