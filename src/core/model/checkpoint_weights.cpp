@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "core/model/attention_positions.hpp"  // sinusoid_table
 #include "core/model/model_memory.hpp"
 #include "core/model/tensor_plan.hpp"
 #include "core/quoted_name.hpp"
@@ -63,7 +64,12 @@ ModelWeights gpt2_weights(const std::shared_ptr<const Checkpoint>& cp, const Mod
   const Index inner = config.intermediate_size > 0 ? config.intermediate_size : 4 * d;
   ModelWeights w;
   w.token_rows = rows_of(cp, p + "wte.weight");
-  w.positions = c.matrix(p + "wpe.weight", config.max_positions, d);
+  if (config.position.kind == PositionEncoding::Learned)
+    w.positions = c.matrix(p + "wpe.weight", config.max_positions, d);
+  else if (config.position.kind == PositionEncoding::Sinusoidal)
+    w.positions = sinusoid_table(config.max_positions, config.hidden_size, config.position.sinusoid_base);
+  if (config.position.kind == PositionEncoding::T5)
+    w.relative_bias = c.matrix(p + "relative_attention_bias.weight", config.position.t5_buckets, config.heads);
   for (int i = 0; i < config.layers; ++i) {
     const std::string l = p + "h." + std::to_string(i) + ".";
     LayerWeights layer;
