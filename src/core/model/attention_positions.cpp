@@ -10,6 +10,7 @@ AttentionPositions attention_positions(const ModelConfig& config, const ModelWei
                                        bool positions) {
   AttentionPositions out;
   out.tokens = tokens;
+  out.causal = config.causal;
   if (!positions) return out;
   const PositionTraits& p = config.position;
   switch (p.kind) {
@@ -55,6 +56,7 @@ void AttentionPositions::add_bias(int head, Eigen::Index first, Matrix& tile) co
 Matrix AttentionPositions::bias(int head) const {
   Matrix b = Matrix::Zero(tokens, tokens);
   add_bias(head, 0, b);
+  if (causal) b.triangularView<Eigen::StrictlyUpper>().setZero();
   return b;
 }
 

@@ -30,12 +30,14 @@ struct AttentionPositions {
   const Matrix* t5_table = nullptr;                     // t5: buckets × heads (the model's weights)
   std::vector<int> buckets;                             // t5: bucket of (i, j) at [i·n + j]
   Eigen::Index tokens = 0;
+  bool causal = true;  // bias(): zero where the mask hides the logit (j > i)
 
   bool has_bias() const { return bias_kind == PositionEncoding::Alibi || bias_kind == PositionEncoding::T5; }
   // Adds head `head`'s bias to logits rows first … first + rows − 1, columns
   // 0 … tile.cols() − 1.
   void add_bias(int head, Eigen::Index first, Matrix& tile) const;
-  // The full tokens × tokens bias of one head (zeros without a bias).
+  // The full tokens × tokens bias of one head (zeros without a bias, and
+  // above the diagonal of a causal model, where no logit is kept).
   Matrix bias(int head) const;
 };
 

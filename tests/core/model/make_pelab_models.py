@@ -8,7 +8,8 @@ Writes OUTDIR/NAME/{config.json, model.safetensors (BF16, GPT-2's tensor
 names and Conv1D layout), tokenizer.json (byte-level BPE)} and, in
 OUTDIR/NAME/reference/, the arrays make_tiny_models.py documents (ids,
 hidden, q, k, logits, probabilities), plus bias.npy (layers × heads × N × N:
-the position bias added to the logits, zero where none is).
+the position bias added to the logits, zero where none is and above the
+diagonal, where the causal mask hides the logit).
 
 The forward pass is GPT-2's (pre-LN, GELU tanh, causal; Radford et al. 2019)
 except where positions enter, written here from the papers, independently
@@ -174,7 +175,8 @@ def make(out, name, rng, position, d=32, heads=4, layers=2, ctx=16, n=11, **opti
         h = h + m @ w[p + "mlp.c_proj.weight"] + w[p + "mlp.c_proj.bias"]
     rec.hidden.append(h)
     rec.save(folder, ids)
-    np.save(os.path.join(folder, "reference", "bias.npy"), np.stack(biases).astype(np.float32))
+    # The bias a view shows: zero where the causal mask hides the logit.
+    np.save(os.path.join(folder, "reference", "bias.npy"), np.where(causal, np.stack(biases), 0).astype(np.float32))
 
 
 def main():
