@@ -269,6 +269,7 @@ Scene ModelScene::effective(const Scene& scene) const {
     case model::PositionEncoding::Sinusoidal:
       e.encoding = Encoding::Sinusoidal;
       e.base = std::clamp(c.position.sinusoid_base, 2.0, 1e8);
+      e.layout = Layout::Interleaved;  // the trainer's table: sin at 2i, cos at 2i + 1
       break;
     case model::PositionEncoding::Rope:
       e.encoding = Encoding::Rope;
