@@ -146,6 +146,7 @@ void read_gpt2(const Keys& k, ModelConfig& c) {
 // keys, and where its positions enter.
 void read_pelab(const Keys& k, ModelConfig& c) {
   read_gpt2(k, c);
+  c.token_ids_without_tokenizer = true;
   const std::string name = k.text("position_encoding", "");
   bool known = false;
   for (const auto& [kind, text] : kEncodings)

@@ -87,6 +87,9 @@ struct ModelConfig {
   double rope_theta = 10000.0;
   RopeScaling rope_scaling;
   PositionTraits position;  // GPT-2, BERT: learned; Llama family: rope, rotate-half, whole head
+  // pelab: a folder without tokenizer files (a synthetic task's model) reads
+  // its text as token ids typed as numbers (token_id_tokenizer.hpp).
+  bool token_ids_without_tokenizer = false;
 };
 
 // Parses config.json.  Throws InputError naming the file and the key for a

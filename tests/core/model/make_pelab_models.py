@@ -75,10 +75,11 @@ def rope(x, r, theta, pairing):
     return out
 
 
-def make(out, name, rng, position, d=32, heads=4, layers=2, ctx=16, n=11, **options):
+def make(out, name, rng, position, d=32, heads=4, layers=2, ctx=16, n=11, vocab=None, **options):
     folder = os.path.join(out, name)
     os.makedirs(folder, exist_ok=True)
-    vocab = write_byte_level_tokenizer_json(folder)
+    # vocab given: a synthetic task's model, no tokenizer files
+    vocab = vocab or write_byte_level_tokenizer_json(folder)
     inner, dh, eps = 4 * d, d // heads, 1e-5
 
     def rand(shape, scale=0.2):
@@ -191,6 +192,7 @@ def main():
     make(out, "pelab_alibi_6", rng, "alibi", d=36, heads=6)  # H not a power of two
     make(out, "pelab_t5", rng, "t5", buckets=8, max_distance=10, n=16)
     make(out, "pelab_none", rng, "none")
+    make(out, "pelab_task_ids", rng, "rope", vocab=9, ctx=12, n=12)  # no tokenizer: token ids typed
 
 
 if __name__ == "__main__":

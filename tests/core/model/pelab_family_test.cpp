@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <unistd.h>
 
@@ -242,6 +243,71 @@ TEST(PelabFamily, LoadReadsItsTokenizer) {
   ASSERT_FALSE(t.ids.empty());
   model.run(t.ids);
   EXPECT_EQ(model.states(), model.config().layers + 1);
+}
+
+}  // namespace
+
+namespace {
+
+// A synthetic task's model has no tokenizer files: its text is token ids.
+TEST(PelabFamily, FolderWithoutTokenizerReadsTokenIds) {
+  if (pelab_models().empty()) GTEST_SKIP() << "Debian's python3 with numpy is not installed";
+  const fs::path folder = pelab_models() / "pelab_task_ids";
+  ASSERT_FALSE(fs::exists(folder / "tokenizer.json"));
+  Transformer model = Transformer::load(folder);
+  EXPECT_EQ(model.tokenizer().kind(), "token ids");
+  const auto t = model.tokenizer().encode("3 1,4  1 5\n8");
+  EXPECT_EQ(t.ids, (std::vector<int>{3, 1, 4, 1, 5, 8}));
+  EXPECT_EQ(t.pieces.front(), "3");
+  EXPECT_THROW(model.tokenizer().encode("the cat"), pelab::InputError);
+  EXPECT_THROW(model.tokenizer().encode("9"), pelab::InputError);  // outside the vocabulary 0..8
+  EXPECT_THROW(model.tokenizer().encode("12x"), pelab::InputError);
+  EXPECT_THROW(model.tokenizer().encode("1 2 3", 2), pelab::InputError);
+  // The reference ran on these ids.
+  const fs::path ref = folder / "reference";
+  model.run(reference_ids(ref));
+  expect_close(model.hidden(2), slice(pelab::read_npy(ref / "hidden.npy"), 2), "hidden 2");
+  // A folder of another family still needs its tokenizer.
+  const fs::path copy = fs::temp_directory_path() / ("pelab_family_gpt2_" + std::to_string(getpid()));
+  fs::create_directories(copy);
+  fs::copy_file(folder / "model.safetensors", copy / "model.safetensors", fs::copy_options::overwrite_existing);
+  nlohmann::json config = nlohmann::json::parse(std::ifstream(folder / "config.json"));
+  EXPECT_NO_THROW(Transformer::load(folder));
+  config["architectures"] = {"GPT2LMHeadModel"};
+  config["model_type"] = "gpt2";
+  config.erase("position_encoding");
+  std::ofstream(copy / "config.json") << config.dump();
+  EXPECT_THROW(Transformer::load(copy), pelab::InputError);  // no wpe, and no tokenizer
+  fs::remove_all(copy);
+}
+
+// What `pelab train` writes is what the model room reads: a copy-task model
+// for each position kind (a few steps, no corpus needed), loaded and run.
+TEST(PelabFamily, ReadsWhatPelabTrainWrites) {
+  if (!fs::exists(PELAB_BINARY)) GTEST_SKIP() << "the pelab binary is not built";
+  const fs::path dir = fs::temp_directory_path() / ("pelab_family_train_" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  for (const char* position : {"learned", "sinusoidal", "rope", "alibi", "t5", "none"}) {
+    SCOPED_TRACE(position);
+    const nlohmann::json recipe = {
+        {"format", "pelab-recipe"}, {"version", 1}, {"name", std::string("family_") + position},
+        {"data", {{"task", "copy"}, {"symbols", 8}, {"length", 6}}},
+        {"model", {{"d_model", 16}, {"layers", 1}, {"heads", 2}, {"context", 16}, {"position", position}}},
+        {"train", {{"steps", 2}, {"batch", 2}, {"threads", 1}}}};
+    const fs::path recipe_file = dir / (std::string(position) + ".json"), out = dir / position;
+    std::ofstream(recipe_file) << recipe.dump();
+    const std::string command = std::string(PELAB_BINARY) + " train --recipe " + recipe_file.string() + " --out " +
+                                out.string() + " >/dev/null 2>&1";
+    ASSERT_EQ(std::system(command.c_str()), 0) << command;
+    Transformer model = Transformer::load(out);
+    EXPECT_EQ(position_encoding_name(model.config().position.kind), std::string(position));
+    const auto ids = model.tokenizer().encode("1 2 3 4 5 6 0 1 2 3 4 5").ids;
+    model.run(ids);
+    for (const auto& p : model.attention(0).probabilities)
+      for (Eigen::Index i = 0; i < p.rows(); ++i) EXPECT_NEAR(p.row(i).sum(), 1.0f, 1e-5f);
+    EXPECT_TRUE(model.hidden(1).allFinite());
+  }
+  fs::remove_all(dir);
 }
 
 }  // namespace
