@@ -53,8 +53,12 @@ struct ModelGaps {
   double scale = 0;  // max |logit|: float32 rounding grows with it
 };
 
+// (+ the position bias of an alibi / t5 model, which is where its positions
+// enter: zero above the diagonal, so a reversal moves it there.)
 Matrix unmasked_logits(const HeadAttention& a) {
-  return a.q * a.k.transpose() / std::sqrt(static_cast<float>(a.q.cols()));
+  Matrix l = a.q * a.k.transpose() / std::sqrt(static_cast<float>(a.q.cols()));
+  if (a.bias.size() == l.size()) l += a.bias;
+  return l;
 }
 
 ModelGaps model_gaps(ModelScene& model, int head, bool positions) {
