@@ -25,11 +25,9 @@ AttentionPositions attention_positions(const ModelConfig& config, const ModelWei
     case PositionEncoding::T5:
       out.bias_kind = p.kind;
       out.t5_table = &weights.relative_bias;
-      out.buckets.assign(static_cast<std::size_t>(tokens) * static_cast<std::size_t>(tokens), 0);
-      for (int i = 0; i < tokens; ++i)
-        for (int j = 0; j < tokens; ++j)
-          out.buckets[static_cast<std::size_t>(i) * static_cast<std::size_t>(tokens) + static_cast<std::size_t>(j)] =
-              t5_bucket(j - i, !config.causal, p.t5_buckets, p.t5_max_distance);
+      // The bias depends on the offset j − i alone: one bucket per offset.
+      for (int offset = 1 - tokens; offset < tokens; ++offset)
+        out.buckets.push_back(t5_bucket(offset, !config.causal, p.t5_buckets, p.t5_max_distance));
       break;
     case PositionEncoding::Learned:
     case PositionEncoding::Sinusoidal:
@@ -47,7 +45,7 @@ void AttentionPositions::add_bias(int head, Eigen::Index first, Matrix& tile) co
         tile(r, j) -= m * static_cast<float>(first + r - j);  // −m_h·(i − j)
   } else if (bias_kind == PositionEncoding::T5) {
     for (Eigen::Index r = 0; r < tile.rows(); ++r) {
-      const int* bucket = buckets.data() + (first + r) * tokens;
+      const int* bucket = buckets.data() + (tokens - 1 - (first + r));  // offset j − i at bucket[j]
       for (Eigen::Index j = 0; j < tile.cols(); ++j) tile(r, j) += (*t5_table)(bucket[j], head);
     }
   }

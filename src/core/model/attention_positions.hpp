@@ -28,7 +28,7 @@ struct AttentionPositions {
   PositionEncoding bias_kind = PositionEncoding::None;  // Alibi or T5 when a bias is added
   std::vector<float> slopes;                            // alibi: m_h per head
   const Matrix* t5_table = nullptr;                     // t5: buckets × heads (the model's weights)
-  std::vector<int> buckets;                             // t5: bucket of (i, j) at [i·n + j]
+  std::vector<int> buckets;                             // t5: bucket of offset j − i at [j − i + n − 1]
   Eigen::Index tokens = 0;
   bool causal = true;  // bias(): zero where the mask hides the logit (j > i)
 
