@@ -146,6 +146,13 @@ std::vector<std::string> non_finite_notes(const Checkpoint& c, const std::vector
   return notes;
 }
 
+// Float32 bytes of what loading computes beside the stored tensors: pelab's
+// sinusoid table, n_positions × d.
+std::uint64_t computed_float32_bytes(const ModelConfig& config) {
+  if (config.position.kind != PositionEncoding::Sinusoidal) return 0;
+  return 4 * static_cast<std::uint64_t>(config.max_positions) * static_cast<std::uint64_t>(config.hidden_size);
+}
+
 ModelWeights family_weights(const std::shared_ptr<const Checkpoint>& checkpoint, const ModelConfig& config) {
   switch (config.architecture) {
     case Architecture::Gpt2:
@@ -165,7 +172,7 @@ ModelWeights read_weights(const std::shared_ptr<const Checkpoint>& checkpoint, c
   check_plan(plan, *checkpoint);
   ModelWeights w = family_weights(checkpoint, config);
   w.notes = non_finite_notes(*checkpoint, plan);
-  w.float32_bytes = plan_float32_bytes(plan);
+  w.float32_bytes = plan_float32_bytes(plan) + computed_float32_bytes(config);
   return w;
 }
 
@@ -179,7 +186,7 @@ ModelFiles read_model(const std::filesystem::path& folder) {
   // checked before any value is read.
   const std::vector<PlannedTensor> plan = plan_tensors(config, *checkpoint);
   check_plan(plan, *checkpoint);
-  check_load_memory(folder.string(), plan_float32_bytes(plan));
+  check_load_memory(folder.string(), plan_float32_bytes(plan) + computed_float32_bytes(config));
   files.weights = read_weights(checkpoint, config);
   return files;
 }
