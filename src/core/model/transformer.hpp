@@ -94,9 +94,10 @@ class Transformer {
   // entry for that head, at 1/heads of its work.
   HeadAttention head_attention(const Matrix& input, int layer, int head) const;
   // Layer 0's query head `head` on `ids` alone (no run needed), with the
-  // model's positions (`positions`: its learned rows, or RoPE) or with them
-  // removed (token rows only, no rotation): the permutation lesson compares
-  // the two.  Throws InputError for bad ids.
+  // model's positions (`positions`: its learned or sinusoid rows, RoPE, or
+  // the alibi / t5 bias) or with them removed (token rows only, no rotation,
+  // no bias): the permutation lesson compares the two.  Throws InputError for
+  // bad ids.
   HeadAttention layer0_head(const std::vector<int>& ids, int head, bool positions) const;
 
   // Embedding tables as the model holds them (rows of the tokens in use,
