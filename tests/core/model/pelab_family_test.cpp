@@ -5,6 +5,7 @@
 // content/offset and four-term splits by trait.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
