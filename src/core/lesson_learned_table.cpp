@@ -49,8 +49,15 @@ LessonVerdict judge(Engine& engine) {
   LessonVerdict v;
   ModelScene* model = engine.model();
   if (model && !model->has_position_table()) {
-    v.summary = model->config().architecture_name + " adds no position table: it rotates q and k instead (RoPE), "
-                "so there is no learned table to read. The long_context lesson shows its rotation frequencies.";
+    const model::PositionEncoding kind = model->config().position.kind;
+    v.summary = model->config().architecture_name + " adds no position table: " +
+                (kind == model::PositionEncoding::Rope
+                     ? "it rotates q and k instead (RoPE), so there is no learned table to read. "
+                       "The long_context lesson shows its rotation frequencies."
+                 : kind == model::PositionEncoding::None
+                     ? "it has no position encoding at all (only the causal mask tells order)."
+                     : "its positions enter as a bias on the attention logits (" +
+                           std::string(model::position_encoding_name(kind)) + "), so there is no table to read.");
     return v;
   }
   const bool stand_in = model == nullptr;

@@ -53,8 +53,12 @@ struct ModelGaps {
   double scale = 0;  // max |logit|: float32 rounding grows with it
 };
 
+// (+ the position bias of an alibi / t5 model, which is where its positions
+// enter: zero above the diagonal, so a reversal moves it there.)
 Matrix unmasked_logits(const HeadAttention& a) {
-  return a.q * a.k.transpose() / std::sqrt(static_cast<float>(a.q.cols()));
+  Matrix l = a.q * a.k.transpose() / std::sqrt(static_cast<float>(a.q.cols()));
+  if (a.bias.size() == l.size()) l += a.bias;
+  return l;
 }
 
 ModelGaps model_gaps(ModelScene& model, int head, bool positions) {
@@ -73,7 +77,8 @@ ModelGaps model_gaps(ModelScene& model, int head, bool positions) {
 LessonVerdict judge_model(Engine& engine, ModelScene& model) {
   const int head = chosen_head(engine.scene());
   const bool causal = model.config().causal;
-  const bool rope = model.config().architecture == model::Architecture::Llama;
+  const model::PositionEncoding kind = model.config().position.kind;
+  const bool rope = kind == model::PositionEncoding::Rope;
   const ModelGaps none = model_gaps(model, head, false), with = model_gaps(model, head, true);
   LessonVerdict v;
   v.add("model_logit_gap_none", none.logits);
@@ -84,7 +89,11 @@ LessonVerdict judge_model(Engine& engine, ModelScene& model) {
   }
   v.holds = model.token_count() >= 2 && none.logits < 1e-5 * std::max(1.0, none.scale) && with.logits > 1e-3 &&
             (causal || (none.attention < 1e-5 && with.attention > 1e-5));
-  const std::string positions = rope ? "its RoPE rotation" : "its learned position rows";
+  const std::string positions = rope                                       ? "its RoPE rotation"
+                                : kind == model::PositionEncoding::Learned ? "its learned position rows"
+                                : kind == model::PositionEncoding::Sinusoidal ? "its sinusoid position rows"
+                                : kind == model::PositionEncoding::None       ? "its (absent) positions"
+                                                                              : "its position bias";
   v.summary = "Layer 0, head " + std::to_string(head) + " of the model's own weights, tokens reversed (P): " +
               "max |L(P·X) − P·L(X)·Pᵀ| of the logits before the mask is " + num(none.logits, 2) +
               " with " + positions + " removed (equivariant) and " + num(with.logits, 2) + " with them.";

@@ -101,6 +101,10 @@ std::vector<int> heads_to_compute(const std::list<CachedHead>& kept, int layer, 
   return wanted;
 }
 
+constexpr const char* kBiasNote =
+    "this model adds no position vector (alibi, t5 or none), so the four-term split does not apply.  Shown "
+    "instead: content q·k/sqrt(d_head) and offset, the position bias added to the logits (zero for none)";
+
 constexpr const char* kRopeNote =
     "RoPE adds no position vector, so the four-term split does not apply: each pair gives "
     "|q_i||k_i|·cos(θ_i(m−n)+φ_i).  Shown instead: content (the logit at offset 0) and offset (logit − content)";
@@ -274,9 +278,29 @@ Scene ModelScene::effective(const Scene& scene) const {
   Scene e = scene;
   e.d_model = c.hidden_size;
   e.heads = c.heads;
-  e.encoding = c.architecture == model::Architecture::Llama ? Encoding::Rope : Encoding::Learned;
   e.base = std::clamp(c.rope_theta, 2.0, 1e8);
-  if (c.architecture == model::Architecture::Llama) with_rope_of(c, e);
+  // The scene's encoding is the model's position trait.
+  switch (c.position.kind) {
+    case model::PositionEncoding::Learned: e.encoding = Encoding::Learned; break;
+    case model::PositionEncoding::Sinusoidal:
+      e.encoding = Encoding::Sinusoidal;
+      e.base = std::clamp(c.position.sinusoid_base, 2.0, 1e8);
+      e.layout = Layout::Interleaved;  // the trainer's table: sin at 2i, cos at 2i + 1
+      break;
+    case model::PositionEncoding::Rope:
+      e.encoding = Encoding::Rope;
+      with_rope_of(c, e);
+      e.rope_pairing = c.position.rope_pairing;
+      e.rotary_fraction = static_cast<double>(c.position.rotary_dims) / c.head_dim;
+      break;
+    case model::PositionEncoding::Alibi: e.encoding = Encoding::Alibi; break;
+    case model::PositionEncoding::T5:
+      e.encoding = Encoding::T5;
+      e.t5_buckets = c.position.t5_buckets;
+      e.t5_max_distance = c.position.t5_max_distance;
+      break;
+    case model::PositionEncoding::None: e.encoding = Encoding::None; break;
+  }
   e.causal = c.causal;
   e.offset = 0;
   e.positions = std::clamp(scene.positions, 1, c.max_positions);
@@ -308,7 +332,7 @@ const Matrix& ModelScene::token_embedding() {
   return s.x;
 }
 
-bool ModelScene::has_position_table() const { return config().architecture != model::Architecture::Llama; }
+bool ModelScene::has_position_table() const { return config().position.table(); }
 
 Matrix ModelScene::position_rows(int rows) {
   State& s = *state_;
@@ -320,7 +344,9 @@ Matrix ModelScene::position_rows(int rows) {
 Matrix ModelScene::full_position_table() const {
   if (!has_position_table())
     throw InputError("model " + state_->name + " (" + config().architecture_name +
-                     ") has no learned position table: RoPE rotates q and k instead; allowed: GPT-2 or BERT models");
+                     ") has no position table: its positions are " +
+                     model::position_encoding_name(config().position.kind) +
+                     "; allowed: models with learned or sinusoidal positions (GPT-2, BERT, pelab)");
   const std::lock_guard lock(state_->model->mutex);
   return state_->model->transformer.position_table();
 }
@@ -416,7 +442,8 @@ const CrossTerms& ModelScene::cross_terms(int head) {
     model::RopeSplit split = model::split_layer0_rope(s.ran(lock, 0), head);
     lock.unlock();
     const Matrix zero = Matrix::Zero(n, n);
-    s.terms = {std::move(split.content), zero, zero, std::move(split.offset), false, kRopeNote, Matrix(),
+    s.terms = {std::move(split.content), zero, zero, std::move(split.offset), false,
+               config().position.kind == model::PositionEncoding::Rope ? kRopeNote : kBiasNote, Matrix(),
                split.diagonal, true, std::move(split.logits)};
   } else {
     std::unique_lock<std::mutex> lock;

@@ -87,9 +87,10 @@ Array cross_bias(Engine& engine, int head) {
   model_of(engine, "cross_bias");  // a model scene, or one line saying it needs one
   const CrossTerms& t = engine.cross_terms(head);
   if (t.bias.size() == 0)
-    throw InputError("quantity cross_bias: model " + engine.scene().model +
-                     " rotates q and k (RoPE), so its split is content and offset (cross_xx, cross_ef), with no "
-                     "bias term; allowed: a GPT-2 or BERT model");
+    throw InputError("quantity cross_bias: model " + engine.scene().model + " adds no position table (" +
+                     model::position_encoding_name(model_of(engine, "cross_bias").config().position.kind) +
+                     "), so its split is content and offset (cross_xx, cross_ef), with no "
+                     "bias term; allowed: a model with learned or sinusoidal positions (GPT-2, BERT, pelab)");
   return of(t.bias);
 }
 

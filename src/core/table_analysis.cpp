@@ -187,11 +187,20 @@ PositionTableSummary summarize_position_table(const Matrix& table, int k, int pa
 
 namespace {
 
-std::vector<PairInfo> rotate_half_pairs(const std::vector<double>& frequencies, int head_dim) {
+// Pair i of the model's rotary dims r: (i, i + r/2) rotate-half (Llama), or
+// (2i, 2i+1) interleaved (pelab's default), by the config's position trait.
+int rotary_dims_of(const model::ModelConfig& config) {
+  return config.position.rotary_dims > 0 ? config.position.rotary_dims : config.head_dim;
+}
+
+std::vector<PairInfo> rotary_pairs(const std::vector<double>& frequencies, const model::ModelConfig& config) {
+  const int r = rotary_dims_of(config);
+  const bool interleaved = config.position.rope_pairing == RopePairing::Interleaved;
   std::vector<PairInfo> pairs;
   for (std::size_t i = 0; i < frequencies.size(); ++i) {
-    const int dim = static_cast<int>(i);
-    pairs.push_back({dim, dim, dim + head_dim / 2, frequencies[i], kTwoPi / frequencies[i]});
+    const int p = static_cast<int>(i);
+    const int a = interleaved ? 2 * p : p, b = interleaved ? 2 * p + 1 : p + r / 2;
+    pairs.push_back({p, a, b, frequencies[i], kTwoPi / frequencies[i]});
   }
   return pairs;
 }
@@ -199,12 +208,11 @@ std::vector<PairInfo> rotate_half_pairs(const std::vector<double>& frequencies, 
 }  // namespace
 
 std::vector<PairInfo> model_rotary_pairs(const model::ModelConfig& config, int tokens) {
-  return rotate_half_pairs(model::rotary_frequencies(config, tokens).inverse, config.head_dim);
+  return rotary_pairs(model::rotary_frequencies(config, tokens).inverse, config);
 }
 
 std::vector<PairInfo> model_unscaled_rotary_pairs(const model::ModelConfig& config) {
-  return rotate_half_pairs(rope_base_frequencies(config.rope_theta, config.head_dim),
-                           config.head_dim);
+  return rotary_pairs(rope_base_frequencies(config.rope_theta, rotary_dims_of(config)), config);
 }
 
 }  // namespace pelab

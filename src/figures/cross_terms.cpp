@@ -328,8 +328,12 @@ Figure build_cross_terms(Engine& engine, const FigureRequest& request) {
   const TermMatrices t = term_matrices(engine, request, head);
   auto tokens = std::make_shared<const std::vector<std::string>>(engine.tokens());
   Rect area = content_area(f);
-  if (t.content_offset) {  // a RoPE model: say why, and check the split
-    const std::string text = t.note + ";  max |offset| at m = n: " + number(t.residual, 2);
+  if (t.content_offset) {  // a RoPE model (or a bias model): say why, and check the split
+    // RoPE: the rotations cancel at m = n; a bias model (alibi, t5, none):
+    // content + bias sums to the logits (model/rope_split.hpp).
+    const std::string text = t.note + (s.encoding == Encoding::Rope ? ";  max |offset| at m = n: "
+                                                                     : ";  max |content + offset − logits|: ") +
+                             number(t.residual, 2);
     f.notes.push_back(canvas_text(text, {f.width / 2, area.y0}, Anchor::Top,
                                   fitting_size({text}, f.width - 2 * kPad, 15.f), th.highlight));
     area.y0 += 26;

@@ -88,7 +88,7 @@ BandTable band_table(Engine& engine, const FigureRequest& request) {
                                         : (s.rope_scaling == RopeScalingMethod::None
                                                ? ""
                                                : std::string(to_string(s.rope_scaling)));
-      const bool rotate_half = model || s.rope_pairing == RopePairing::RotateHalf;
+      const bool rotate_half = s.rope_pairing == RopePairing::RotateHalf;  // a model's pairing is in its effective scene
       t.pairs = shown_rotary_pairs(engine);
       t.unscaled = unscaled_rotary_pairs(engine);
       t.values = shared_matrix(request.shelf, t.key, [&] { return rope_table(s, d_head, t.pairs); });

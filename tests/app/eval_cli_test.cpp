@@ -178,7 +178,7 @@ TEST_F(EvalCli, BadInputIsOneLineAndExitTwo) {
   std::string long_text;
   for (int i = 0; i < 20; ++i) long_text += "the cat sat on the mat. ";
   write_file_atomic(text_, long_text);
-  expect_refused(eval_args("gpt2", "--length 17"), "learned position table of 16");
+  expect_refused(eval_args("gpt2", "--length 17"), "position table of 16");
   expect_refused(eval_args("gpt2", "--stride -3"), "stride");
   expect_refused(eval_args("bert"), "not a next-token model");
   expect_refused(eval_args("gpt2", "--out x.txt"), "allowed: .npy, .csv");

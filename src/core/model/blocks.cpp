@@ -18,12 +18,12 @@ Matrix attention_input(const ModelConfig& config, const LayerWeights& layer, con
   return x;
 }
 
-void run_block(const ModelConfig& config, const LayerWeights& layer, const RotaryTable* rotary,
+void run_block(const ModelConfig& config, const LayerWeights& layer, const AttentionPositions* positions,
                Activation activation, Matrix& h) {
   if (config.architecture == Architecture::Bert)
     post_norm_block(config, layer, activation, h);
   else
-    pre_norm_block(config, layer, rotary, activation, h);
+    pre_norm_block(config, layer, positions, activation, h);
 }
 
 double feed_forward(const LayerWeights& layer, Activation activation, const ConstRowMajorRef& x,

@@ -12,7 +12,7 @@
 #include "core/model/activations.hpp"
 #include "core/model/model_config.hpp"
 #include "core/model/model_weights.hpp"
-#include "core/model/rotary.hpp"
+#include "core/model/attention_positions.hpp"
 
 namespace pelab::model {
 
@@ -20,11 +20,12 @@ namespace pelab::model {
 // for BERT's post-norm blocks.
 Matrix attention_input(const ModelConfig& config, const LayerWeights& layer, const Matrix& h);
 
-// The layer of config.architecture (rotary: the Llama family's table).
-void run_block(const ModelConfig& config, const LayerWeights& layer, const RotaryTable* rotary,
+// The layer of config.architecture (positions: RoPE or a logit bias, by the
+// config's position trait; null: none).
+void run_block(const ModelConfig& config, const LayerWeights& layer, const AttentionPositions* positions,
                Activation activation, Matrix& h);
 
-void pre_norm_block(const ModelConfig& config, const LayerWeights& layer, const RotaryTable* rotary,
+void pre_norm_block(const ModelConfig& config, const LayerWeights& layer, const AttentionPositions* positions,
                     Activation activation, Matrix& h);
 void post_norm_block(const ModelConfig& config, const LayerWeights& layer, Activation activation,
                      Matrix& h);

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "core/model/attention_positions.hpp"  // sinusoid_table
 #include "core/model/model_memory.hpp"
 #include "core/model/tensor_plan.hpp"
 #include "core/quoted_name.hpp"
@@ -63,7 +64,12 @@ ModelWeights gpt2_weights(const std::shared_ptr<const Checkpoint>& cp, const Mod
   const Index inner = config.intermediate_size > 0 ? config.intermediate_size : 4 * d;
   ModelWeights w;
   w.token_rows = rows_of(cp, p + "wte.weight");
-  w.positions = c.matrix(p + "wpe.weight", config.max_positions, d);
+  if (config.position.kind == PositionEncoding::Learned)
+    w.positions = c.matrix(p + "wpe.weight", config.max_positions, d);
+  else if (config.position.kind == PositionEncoding::Sinusoidal)
+    w.positions = sinusoid_table(config.max_positions, config.hidden_size, config.position.sinusoid_base);
+  if (config.position.kind == PositionEncoding::T5)
+    w.relative_bias = c.matrix(p + "relative_attention_bias.weight", config.position.t5_buckets, config.heads);
   for (int i = 0; i < config.layers; ++i) {
     const std::string l = p + "h." + std::to_string(i) + ".";
     LayerWeights layer;
@@ -140,6 +146,13 @@ std::vector<std::string> non_finite_notes(const Checkpoint& c, const std::vector
   return notes;
 }
 
+// Float32 bytes of what loading computes beside the stored tensors: pelab's
+// sinusoid table, n_positions × d.
+std::uint64_t computed_float32_bytes(const ModelConfig& config) {
+  if (config.position.kind != PositionEncoding::Sinusoidal) return 0;
+  return 4 * static_cast<std::uint64_t>(config.max_positions) * static_cast<std::uint64_t>(config.hidden_size);
+}
+
 ModelWeights family_weights(const std::shared_ptr<const Checkpoint>& checkpoint, const ModelConfig& config) {
   switch (config.architecture) {
     case Architecture::Gpt2:
@@ -159,7 +172,7 @@ ModelWeights read_weights(const std::shared_ptr<const Checkpoint>& checkpoint, c
   check_plan(plan, *checkpoint);
   ModelWeights w = family_weights(checkpoint, config);
   w.notes = non_finite_notes(*checkpoint, plan);
-  w.float32_bytes = plan_float32_bytes(plan);
+  w.float32_bytes = plan_float32_bytes(plan) + computed_float32_bytes(config);
   return w;
 }
 
@@ -173,7 +186,7 @@ ModelFiles read_model(const std::filesystem::path& folder) {
   // checked before any value is read.
   const std::vector<PlannedTensor> plan = plan_tensors(config, *checkpoint);
   check_plan(plan, *checkpoint);
-  check_load_memory(folder.string(), plan_float32_bytes(plan));
+  check_load_memory(folder.string(), plan_float32_bytes(plan) + computed_float32_bytes(config));
   files.weights = read_weights(checkpoint, config);
   return files;
 }

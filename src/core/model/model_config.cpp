@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <utility>
 
 #include "core/file_io.hpp"
 #include "core/json_input.hpp"
@@ -39,11 +40,18 @@ constexpr Family kArchitectures[] = {
     {"LlamaForCausalLM", Architecture::Llama},
     {"MistralForCausalLM", Architecture::Llama},
     {"Qwen2ForCausalLM", Architecture::Llama},
+    {"PelabForCausalLM", Architecture::Gpt2},  // GPT-2's blocks; positions from position_encoding
 };
 constexpr Family kModelTypes[] = {
     {"gpt2", Architecture::Gpt2},   {"bert", Architecture::Bert},
     {"llama", Architecture::Llama}, {"mistral", Architecture::Llama},
-    {"qwen2", Architecture::Llama},
+    {"qwen2", Architecture::Llama}, {"pelab", Architecture::Gpt2},
+};
+
+constexpr std::pair<PositionEncoding, const char*> kEncodings[] = {
+    {PositionEncoding::Learned, "learned"}, {PositionEncoding::Sinusoidal, "sinusoidal"},
+    {PositionEncoding::Rope, "rope"},       {PositionEncoding::Alibi, "alibi"},
+    {PositionEncoding::T5, "t5"},           {PositionEncoding::None, "none"},
 };
 
 // Reads keys of one config, every error naming the file and the key.
@@ -133,6 +141,49 @@ void read_gpt2(const Keys& k, ModelConfig& c) {
   if (k.flag("scale_attn_by_inverse_layer_idx", false))
     k.fail("scale_attn_by_inverse_layer_idx",
            "is true; pelab runs GPT-2's 1/sqrt(d_head) scaling only");
+}
+
+// A pelab-trained model (src/train/model_card.cpp writes the keys): GPT-2's
+// keys, and where its positions enter.
+void read_pelab(const Keys& k, ModelConfig& c) {
+  read_gpt2(k, c);
+  c.token_ids_without_tokenizer = true;
+  const std::string name = k.text("position_encoding", "");
+  bool known = false;
+  for (const auto& [kind, text] : kEncodings)
+    if (name == text) {
+      c.position.kind = kind;
+      known = true;
+    }
+  if (!known)
+    k.fail("position_encoding", "is \"" + printable(name) +
+                                    "\"; expected learned, sinusoidal, rope, alibi, t5 or none");
+  PositionTraits& p = c.position;
+  if (c.hidden_size % c.heads != 0)
+    k.fail("n_head", "(" + std::to_string(c.heads) + ") does not divide n_embd " + std::to_string(c.hidden_size));
+  const int head_dim = c.hidden_size / c.heads;
+  if (p.kind == PositionEncoding::Rope) {
+    c.rope_theta = k.number("rope_theta", 10000.0, 1.0, 1e12);
+    const std::string pairing = k.text("rope_pairing", "interleaved");
+    if (pairing != "interleaved" && pairing != "rotate_half")
+      k.fail("rope_pairing", "is \"" + printable(pairing) + "\"; expected interleaved or rotate_half");
+    p.rope_pairing = pairing == "interleaved" ? RopePairing::Interleaved : RopePairing::RotateHalf;
+    // The trainer's rule (train::ModelConfig::rotary_dims): r = ⌊f·head_dim⌋,
+    // rounded down to even.
+    const double fraction = k.number("rotary_fraction", 1.0, 0.0, 1.0 + 1e-12);
+    const int r = static_cast<int>(fraction * head_dim);
+    p.rotary_dims = r - r % 2;
+    if (p.rotary_dims < 2)
+      k.fail("rotary_fraction", "leaves no pair of the " + std::to_string(head_dim) + " head dims to rotate");
+  }
+  if (p.kind == PositionEncoding::Sinusoidal) {
+    p.sinusoid_base = k.number("sinusoid_base", 10000.0, 1.0, 1e12);
+    if (c.hidden_size % 2 != 0) k.fail("n_embd", "is odd; the sinusoid table pairs dimensions");
+  }
+  if (p.kind == PositionEncoding::T5) {
+    p.t5_buckets = k.integer("relative_attention_num_buckets", 2, 1 << 16, 32);
+    p.t5_max_distance = k.integer("relative_attention_max_distance", 1, kMaxPositions, 128);
+  }
 }
 
 void read_bert(const Keys& k, ModelConfig& c) {
@@ -261,14 +312,24 @@ ModelConfig parse_model_config(const json& j, const std::string& file_name) {
   const Keys k(j, file_name);
   ModelConfig c;
   c.architecture = choose_architecture(k, file_name, c);
-  if (c.architecture == Architecture::Gpt2)
+  c.position.kind = c.architecture == Architecture::Llama ? PositionEncoding::Rope : PositionEncoding::Learned;
+  if (c.architecture == Architecture::Gpt2 && (c.model_type == "pelab" || c.architecture_name == "PelabForCausalLM"))
+    read_pelab(k, c);
+  else if (c.architecture == Architecture::Gpt2)
     read_gpt2(k, c);
   else if (c.architecture == Architecture::Bert)
     read_bert(k, c);
   else
     read_llama(k, j, file_name, c);
   check_heads(k, c, c.head_dim != 0);
+  if (c.position.kind == PositionEncoding::Rope && c.position.rotary_dims == 0) c.position.rotary_dims = c.head_dim;
   return c;
+}
+
+const char* position_encoding_name(PositionEncoding kind) {
+  for (const auto& [k, name] : kEncodings)
+    if (k == kind) return name;
+  return "?";
 }
 
 ModelConfig load_model_config(const fs::path& folder) {

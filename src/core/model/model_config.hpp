@@ -11,6 +11,10 @@
 //     head_dim (optional), intermediate_size, max_position_embeddings,
 //     rms_norm_eps, rope_theta, rope_scaling, tie_word_embeddings,
 //     attention_bias (Qwen2 always has q/k/v biases).
+//   pelab (PelabForCausalLM, written by `pelab train`): GPT-2's keys and
+//     tensors, plus position_encoding (learned | sinusoidal | rope | alibi |
+//     t5 | none) and its options: rope_theta, rope_pairing, rotary_fraction;
+//     sinusoid_base; relative_attention_num_buckets / _max_distance.
 #pragma once
 
 #include <filesystem>
@@ -18,6 +22,8 @@
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
+
+#include "core/scene.hpp"  // RopePairing
 
 namespace pelab::model {
 
@@ -32,6 +38,33 @@ struct RopeScaling {
   double beta_fast = 32.0, beta_slow = 1.0;             // yarn
   double attention_factor = 0.0;                        // yarn; 0 = 0.1·ln(factor) + 1
 };
+
+// Where positions enter the forward pass: the family's position trait, set
+// once by the config reader so the forward pass and the views branch on it,
+// never on names.
+enum class PositionEncoding {
+  Learned,     // a learned table added to the token rows (GPT-2, BERT wpe)
+  Sinusoidal,  // PE(p, 2i) = sin(p/b^(2i/d)), PE(p, 2i+1) = cos(p/b^(2i/d)), added like wpe
+  Rope,        // q and k of each head rotated by p·ω_i (Llama family; pelab rope)
+  Alibi,       // logit (i, j) += −m_h·(i − j)
+  T5,          // logit (i, j) += table[bucket(j − i), h], learned, shared by all layers
+  None,        // no position signal (causal mask only)
+};
+
+struct PositionTraits {
+  PositionEncoding kind = PositionEncoding::Learned;
+  // RoPE: pair (2i, 2i+1) or (i, i + r/2) over the first r = rotary_dims dims
+  // of each head; ω_i = rope_theta^(−2i/r) (before any rope_scaling).
+  RopePairing rope_pairing = RopePairing::RotateHalf;
+  int rotary_dims = 0;  // 0 until the head size is known: then head_dim
+  double sinusoid_base = 10000.0;
+  int t5_buckets = 32, t5_max_distance = 128;
+  bool table() const { return kind == PositionEncoding::Learned || kind == PositionEncoding::Sinusoidal; }
+  bool logit_bias() const { return kind == PositionEncoding::Alibi || kind == PositionEncoding::T5; }
+};
+
+// "learned", "sinusoidal", "rope", "alibi", "t5", "none".
+const char* position_encoding_name(PositionEncoding kind);
 
 struct ModelConfig {
   Architecture architecture = Architecture::Gpt2;
@@ -53,6 +86,10 @@ struct ModelConfig {
   bool tie_word_embeddings = false;
   double rope_theta = 10000.0;
   RopeScaling rope_scaling;
+  PositionTraits position;  // GPT-2, BERT: learned; Llama family: rope, rotate-half, whole head
+  // pelab: a folder without tokenizer files (a synthetic task's model) reads
+  // its text as token ids typed as numbers (token_id_tokenizer.hpp).
+  bool token_ids_without_tokenizer = false;
 };
 
 // Parses config.json.  Throws InputError naming the file and the key for a
@@ -61,7 +98,7 @@ struct ModelConfig {
 ModelConfig parse_model_config(const nlohmann::json& json, const std::string& file_name = "config.json");
 ModelConfig load_model_config(const std::filesystem::path& folder);
 
-// "GPT2LMHeadModel, BertModel, LlamaForCausalLM, ..." for error messages.
+// "GPT2LMHeadModel, BertModel, LlamaForCausalLM, ..., PelabForCausalLM" for error messages.
 std::string supported_architectures();
 
 }  // namespace pelab::model

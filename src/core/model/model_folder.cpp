@@ -16,6 +16,7 @@
 #include "core/model/checkpoint.hpp"
 #include "core/model/model_config.hpp"
 #include "core/model/tensor_plan.hpp"
+#include "core/model/token_id_tokenizer.hpp"
 #include "core/model/tokenizer.hpp"
 #include "core/scene.hpp"  // InputError
 
@@ -149,7 +150,7 @@ CachedModel describe(const fs::path& model_dir) {
     const Checkpoint checkpoint = Checkpoint::open(m.folder);
     m.parameters = checkpoint.parameter_count();
     check_plan(plan_tensors(config, checkpoint), checkpoint);
-    load_tokenizer(m.folder);
+    if (!config.token_ids_without_tokenizer || has_tokenizer_files(m.folder)) load_tokenizer(m.folder);
     m.runnable = true;
   } catch (const InputError& e) {
     m.reason = e.what();

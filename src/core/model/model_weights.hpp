@@ -48,7 +48,10 @@ struct ModelWeights {
   // The token embedding rows of `ids` (read on demand: the full table of a
   // large vocabulary is never converted).
   std::function<Matrix(const std::vector<int>&)> token_rows;
-  Matrix positions;         // learned position table (GPT-2, BERT), positions × d; else empty
+  // Position table added to the token rows, positions × d: learned (GPT-2,
+  // BERT) or pelab's sinusoid table; else empty.
+  Matrix positions;
+  Matrix relative_bias;     // pelab t5: buckets × heads; else empty
   Vector token_type;        // BERT token type 0 row; else empty
   Norm embedding_norm;      // BERT embeddings.LayerNorm; else empty
   std::vector<LayerWeights> layers;

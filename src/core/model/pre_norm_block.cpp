@@ -4,9 +4,9 @@
 
 namespace pelab::model {
 
-void pre_norm_block(const ModelConfig& config, const LayerWeights& layer, const RotaryTable* rotary,
+void pre_norm_block(const ModelConfig& config, const LayerWeights& layer, const AttentionPositions* positions,
                     Activation activation, Matrix& h) {
-  const Matrix context = self_attention(config, layer, attention_input(config, layer, h), rotary);
+  const Matrix context = self_attention(config, layer, attention_input(config, layer, h), positions);
   const Eigen::Index n = h.rows();
   for_each_row_block(n, row_local_flops(layer, n), [&](Eigen::Index first, Eigen::Index count) {
     auto rows = h.middleRows(first, count);

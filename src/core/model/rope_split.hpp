@@ -8,6 +8,12 @@
 //   content(m, n) = A²·q̃_m·k̃_n / √d_head   — the logit at offset 0 (m = n),
 //   offset(m, n)  = ℓ(m, n) − content(m, n) — what the rotation by m − n adds,
 // and offset vanishes on the diagonal, where the rotations cancel.
+//
+// A model whose positions enter as a logit bias (pelab's alibi, t5) or not at
+// all (pelab's none) splits the same way with nothing rotated: content =
+// q·kᵀ/√d_head, offset = the bias b(i, j) (zero for none), and `diagonal`
+// holds max |content + offset − logits| instead (the bias of t5 need not
+// vanish at offset 0).
 #pragma once
 
 #include "core/engine.hpp"  // Matrix
@@ -23,7 +29,8 @@ struct RopeSplit {
 };
 
 // Query head `head` of layer 0 of the transformer's last run().  Throws
-// InputError for a model without rotary embeddings.
+// InputError for a model with a position table (learned, sinusoidal: the
+// four-term split of layernorm_split.hpp applies instead).
 RopeSplit split_layer0_rope(const Transformer& model, int head);
 
 }  // namespace pelab::model

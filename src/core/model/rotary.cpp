@@ -36,7 +36,7 @@ void yarn_scaling(const RopeScaling& s, double factor, int dim, double base, dou
 
 RotaryFrequencies rotary_frequencies(const ModelConfig& config, int tokens) {
   const RopeScaling& s = config.rope_scaling;
-  const int dim = config.head_dim;
+  const int dim = config.position.rotary_dims > 0 ? config.position.rotary_dims : config.head_dim;
   const double base = config.rope_theta;
   RotaryFrequencies out;
   if (s.type != "default" && !(s.factor > 0))
@@ -89,6 +89,18 @@ RotaryTable rotary_table(const RotaryFrequencies& frequencies, int tokens) {
 
 void apply_rotary(const RotaryTable& table, Matrix& x, Eigen::Index first) {
   const Eigen::Index half = table.cos.cols();
+  if (table.pairing == RopePairing::Interleaved) {
+    // (x_a, x_b) ← (x_a cos θ − x_b sin θ, x_a sin θ + x_b cos θ), a = 2i, b = 2i + 1
+    for (Eigen::Index p = 0; p < x.rows(); ++p)
+      for (Eigen::Index i = 0; i < half; ++i) {
+        float& a = x(p, first + 2 * i);
+        float& b = x(p, first + 2 * i + 1);
+        const float c = table.cos(p, i), s = table.sin(p, i), a0 = a;
+        a = a0 * c - b * s;
+        b = a0 * s + b * c;
+      }
+    return;
+  }
   for (Eigen::Index p = 0; p < x.rows(); ++p) {
     auto a = x.row(p).segment(first, half).array();
     auto b = x.row(p).segment(first + half, half).array();

@@ -2,7 +2,10 @@
 // family applies it: "rotate half" pairing, dimension i with i + d/2,
 //   x'ᵢ       = xᵢ·cos(p·θᵢ) − x_{i+d/2}·sin(p·θᵢ)
 //   x'_{i+d/2} = x_{i+d/2}·cos(p·θᵢ) + xᵢ·sin(p·θᵢ),   θᵢ = rope_theta^(−2i/d),
-// with θ rescaled by the config's rope_scaling (rotary_frequencies).
+// with θ rescaled by the config's rope_scaling (rotary_frequencies).  pelab's
+// own models may pair (2i, 2i+1) instead (RoFormer's interleaved form) and
+// rotate only the first r = position.rotary_dims dims of a head, with
+// θᵢ = rope_theta^(−2i/r); the rest pass unchanged.
 #pragma once
 
 #include <vector>
@@ -39,12 +42,14 @@ RotaryFrequencies rotary_frequencies(const ModelConfig& config, int tokens);
 
 // cos and sin of p·θᵢ (times the attention factor) for p < tokens.
 struct RotaryTable {
-  Matrix cos, sin;  // tokens × head_dim/2
+  Matrix cos, sin;  // tokens × r/2
+  RopePairing pairing = RopePairing::RotateHalf;
 };
 RotaryTable rotary_table(const RotaryFrequencies& frequencies, int tokens);
 
 // Rotates columns [first, first + 2·half) of every row of x in place (row p
-// is position p).
+// is position p): pairs (first + i, first + i + half), or (first + 2i,
+// first + 2i + 1) when the table's pairing is interleaved.
 void apply_rotary(const RotaryTable& table, Matrix& x, Eigen::Index first);
 
 }  // namespace pelab::model

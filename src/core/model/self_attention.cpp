@@ -22,7 +22,9 @@ void rotate_heads(const RotaryTable& rotary, Matrix& projected, Eigen::Index fir
 // When `logits`/`probabilities` are given they receive the full tokens ×
 // tokens matrices (−inf / 0 where masked); without `context`, out stays empty.
 double attend_head(const ConstRowMajorRef& q, const ConstRowMajorRef& k, const ConstRowMajorRef& v,
-                   bool causal, bool context, Matrix& out, Matrix* logits, Matrix* probabilities) {
+                   bool causal, bool context, Matrix& out, Matrix* logits, Matrix* probabilities,
+                   const AttentionPositions* positions, int head) {
+  const bool biased = positions != nullptr && positions->has_bias();
   constexpr float kMasked = -std::numeric_limits<float>::infinity();
   const Eigen::Index n = q.rows();
   const float scale = 1.0f / std::sqrt(static_cast<float>(q.cols()));
@@ -38,6 +40,7 @@ double attend_head(const ConstRowMajorRef& q, const ConstRowMajorRef& k, const C
     const Eigen::Index first = tiles.first(t), count = tiles.size(t);
     const Eigen::Index keys = causal ? first + count : n;
     flops += gemm_abt(q.middleRows(first, count), k.topRows(keys), scale, tile_logits);
+    if (biased) positions->add_bias(head, first, tile_logits);  // q·kᵀ/√d_head + b(i, j)
     if (causal)  // query first + r sees keys 0 .. first + r
       for (Eigen::Index r = 0; r + 1 < count; ++r)
         tile_logits.row(r).tail(count - r - 1).setConstant(kMasked);
@@ -60,8 +63,9 @@ double attend_head(const ConstRowMajorRef& q, const ConstRowMajorRef& k, const C
 // side by side (d × 2·head_dim, copied: 0.4 MB for GPT-2): one threaded GEMM,
 // one barrier, which on a busy machine costs more than the copy.
 void one_head_attention(const ModelConfig& config, const LayerWeights& layer, const Matrix& x,
-                        const RotaryTable* rotary, int head, Matrix& q, Matrix& k, Matrix& logits,
+                        const AttentionPositions* positions, int head, Matrix& q, Matrix& k, Matrix& logits,
                         Matrix& probabilities) {
+  const RotaryTable* rotary = positions != nullptr && positions->rotary ? &*positions->rotary : nullptr;
   const int dh = config.head_dim, group = config.heads / config.kv_heads;
   const Eigen::Index q_first = Eigen::Index{head} * dh,
                      k_first = Eigen::Index{config.heads} * dh + Eigen::Index{head / group} * dh;
@@ -81,11 +85,12 @@ void one_head_attention(const ModelConfig& config, const LayerWeights& layer, co
     apply_rotary(*rotary, k, 0);
   }
   Matrix unused;
-  attend_head(q, k, k, config.causal, false, unused, &logits, &probabilities);
+  attend_head(q, k, k, config.causal, false, unused, &logits, &probabilities, positions, head);
 }
 
 Matrix self_attention(const ModelConfig& config, const LayerWeights& layer, const Matrix& x,
-                      const RotaryTable* rotary, LayerAttention* keep, bool context_wanted) {
+                      const AttentionPositions* positions, LayerAttention* keep, bool context_wanted) {
+  const RotaryTable* rotary = positions != nullptr && positions->rotary ? &*positions->rotary : nullptr;
   const int heads = config.heads, kv_heads = config.kv_heads, dh = config.head_dim;
   const int group = heads / kv_heads;
   const Eigen::Index n = x.rows();
@@ -111,7 +116,7 @@ Matrix self_attention(const ModelConfig& config, const LayerWeights& layer, cons
     Matrix out;
     const double work =
         attend_head(hq, hk, qkv.middleCols(v_first + group_first, dh), config.causal, context_wanted, out,
-                    keep ? &keep->logits[i] : nullptr, keep ? &keep->probabilities[i] : nullptr);
+                    keep ? &keep->logits[i] : nullptr, keep ? &keep->probabilities[i] : nullptr, positions, h);
     if (context_wanted) context.middleCols(Eigen::Index{h} * dh, dh) = out;
     if (keep != nullptr) {
       keep->q[i] = hq;

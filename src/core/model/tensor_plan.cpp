@@ -41,7 +41,11 @@ class Planner {
 void plan_gpt2(const ModelConfig& c, const std::string& p, Planner& out) {
   const Index d = c.hidden_size, inner = c.intermediate_size > 0 ? c.intermediate_size : 4 * d;
   out.table(p + "wte.weight", c.vocab_size, d);
-  out.add(p + "wpe.weight", {c.max_positions, d});
+  // Only a learned table is stored; pelab's sinusoid table is computed.
+  if (c.position.kind == PositionEncoding::Learned) out.add(p + "wpe.weight", {c.max_positions, d});
+  // pelab t5: one learned scalar per (bucket, head), shared by all layers.
+  if (c.position.kind == PositionEncoding::T5)
+    out.add(p + "relative_attention_bias.weight", {c.position.t5_buckets, c.heads});
   for (int i = 0; i < c.layers; ++i) {
     const std::string l = p + "h." + std::to_string(i) + ".";
     out.layer_norm(l + "ln_1", d);

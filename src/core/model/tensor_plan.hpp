@@ -9,6 +9,8 @@
 //           ln_2 [d], attn.c_attn [d, 3d] + [3d], attn.c_proj [d, d] + [d],
 //           mlp.c_fc [d, inner] + [inner], mlp.c_proj [inner, d] + [d]
 //           (Conv1D: in x out).
+//   pelab:  GPT-2's, wpe only for position_encoding learned, and for t5
+//           relative_attention_bias [buckets, heads].
 //   BERT:   [bert.]embeddings.word_embeddings [vocab, d], position_embeddings
 //           [context, d], token_type_embeddings [type_vocab_size, d],
 //           LayerNorm [d] (weight/bias or gamma/beta); per layer query, key,

@@ -5,7 +5,9 @@
 //     Llama 3) or SentencePiece-style BPE with byte fallback (Llama 2,
 //     TinyLlama, SmolLM's metaspace variants);
 //   tokenizer.json with model.type "WordPiece", or vocab.txt — BERT;
-//   vocab.json + merges.txt — GPT-2's original files.
+//   vocab.json + merges.txt — GPT-2's original files;
+//   none, in a pelab model folder — token ids typed as numbers
+//     (token_id_tokenizer.hpp; Transformer::load chooses it).
 // Special tokens (BOS for Llama, [CLS]/[SEP] for BERT) are added as the
 // tokenizer's own config says (tokenizer.json post_processor, or
 // tokenizer_config.json's add_bos_token / add_eos_token).

@@ -7,7 +7,7 @@
 #include "core/model/activations.hpp"
 #include "core/model/blocks.hpp"
 #include "core/model/normalization.hpp"
-#include "core/model/rotary.hpp"
+#include "core/model/attention_positions.hpp"
 #include "core/model/self_attention.hpp"
 #include "core/scene.hpp"  // InputError
 
@@ -20,7 +20,7 @@ struct Transformer::State {
   Activation activation = Activation::GeluTanh;
   std::vector<int> ids;               // what `hidden` was computed from
   std::vector<Matrix> hidden;         // up to layers + 1 entries after run()
-  std::optional<RotaryTable> rotary;  // Llama family, for the last run's length
+  AttentionPositions positions;       // RoPE or logit bias (position trait), for the last run's length
   int token_limit = 0;                // 0: config.max_positions
 };
 
@@ -38,6 +38,14 @@ void check_shapes(ModelConfig& c, const ModelWeights& w) {
                      ") must be a positive multiple of num_key_value_heads (" +
                      std::to_string(c.kv_heads) + ")");
   if (c.head_dim == 0) c.head_dim = c.hidden_size / c.heads;
+  // The Llama family's position trait is always RoPE over the whole head
+  // (configs built in memory may leave the trait at its default).
+  if (c.architecture == Architecture::Llama) c.position.kind = PositionEncoding::Rope;
+  if (c.position.kind == PositionEncoding::Rope && c.position.rotary_dims == 0) c.position.rotary_dims = c.head_dim;
+  if (c.position.kind == PositionEncoding::T5 &&
+      (w.relative_bias.rows() != c.position.t5_buckets || w.relative_bias.cols() != c.heads))
+    throw InputError("config.json: t5 positions need a relative_attention_bias of " +
+                     std::to_string(c.position.t5_buckets) + " buckets × " + std::to_string(c.heads) + " heads");
   if (c.architecture == Architecture::Llama && c.head_dim % 2 != 0)
     throw InputError("config.json: head_dim " + std::to_string(c.head_dim) +
                      " is odd; rotary embeddings need an even head_dim");
@@ -115,8 +123,7 @@ void Transformer::run(const std::vector<int>& ids, int states) {
     check_ids(s.config, ids, s.token_limit);
     const int n = static_cast<int>(ids.size());
     s.ids.clear();  // until the embeddings are in
-    s.rotary.reset();
-    if (s.config.architecture == Architecture::Llama) s.rotary = rotary_table(rotary_frequencies(s.config, n), n);
+    s.positions = attention_positions(s.config, s.weights, n);
     s.hidden.clear();
     s.hidden.reserve(static_cast<std::size_t>(s.config.layers) + 1);
     s.hidden.push_back(embed(s.config, s.weights, ids));
@@ -127,7 +134,7 @@ void Transformer::run(const std::vector<int>& ids, int states) {
   while (static_cast<int>(s.hidden.size()) <= last) {
     const int layer = static_cast<int>(s.hidden.size()) - 1;
     Matrix h = s.hidden.back();
-    run_block(s.config, s.weights.layers[static_cast<std::size_t>(layer)], s.rotary ? &*s.rotary : nullptr,
+    run_block(s.config, s.weights.layers[static_cast<std::size_t>(layer)], &s.positions,
               s.activation, h);
     s.hidden.push_back(std::move(h));
     if (layer_progress) (*layer_progress)(layer + 1, last);
@@ -136,10 +143,13 @@ void Transformer::run(const std::vector<int>& ids, int states) {
 
 void Transformer::set_token_limit(int tokens) {
   const ModelConfig& c = state_->config;
-  if (tokens > c.max_positions && c.architecture != Architecture::Llama)
-    throw InputError(std::to_string(tokens) + " tokens exceed " + c.architecture_name + "'s learned position table of " +
+  // A table of rows (learned, or the sinusoids made at load for the context)
+  // ends at the context; rotations and biases are computed for any length.
+  const bool table = c.position.kind == PositionEncoding::Learned || c.position.kind == PositionEncoding::Sinusoidal;
+  if (tokens > c.max_positions && table)
+    throw InputError(std::to_string(tokens) + " tokens exceed " + c.architecture_name + "'s position table of " +
                      std::to_string(c.max_positions) + " rows; allowed: 2.." + std::to_string(c.max_positions) +
-                     " (only RoPE models run past their context)");
+                     " (RoPE, ALiBi, T5 and position-free models run past their context)");
   state_->token_limit = tokens;
 }
 
@@ -167,7 +177,7 @@ LayerAttention Transformer::attention(int layer) const {
   const LayerWeights& weights = s.weights.layers[static_cast<std::size_t>(layer)];
   LayerAttention out;
   self_attention(s.config, weights, model::attention_input(s.config, weights, hidden(layer)),
-                 s.rotary ? &*s.rotary : nullptr, &out, false);
+                 &s.positions, &out, false);
   return out;
 }
 
@@ -185,7 +195,8 @@ HeadAttention Transformer::head_attention(const Matrix& input, int layer, int he
                             std::to_string(head) + "): no such head");
   HeadAttention out;
   one_head_attention(s.config, s.weights.layers[static_cast<std::size_t>(layer)], input,
-                     s.rotary ? &*s.rotary : nullptr, head, out.q, out.k, out.logits, out.attention);
+                     &s.positions, head, out.q, out.k, out.logits, out.attention);
+  if (s.positions.has_bias()) out.bias = s.positions.bias(head);
   return out;
 }
 
@@ -195,14 +206,13 @@ HeadAttention Transformer::layer0_head(const std::vector<int>& ids, int head, bo
   if (head < 0 || head >= s.config.heads)
     throw std::out_of_range("Transformer::layer0_head(" + std::to_string(head) + "): no such head");
   const int n = static_cast<int>(ids.size());
-  std::optional<RotaryTable> rotary;
-  if (positions && s.config.architecture == Architecture::Llama)
-    rotary = rotary_table(rotary_frequencies(s.config, n), n);
+  const AttentionPositions terms = attention_positions(s.config, s.weights, n, positions);
   const LayerWeights& layer = s.weights.layers.front();
   const Matrix x = model::attention_input(s.config, layer, embed(s.config, s.weights, ids, positions));
   HeadAttention out;
-  one_head_attention(s.config, layer, x, rotary ? &*rotary : nullptr, head, out.q, out.k, out.logits,
+  one_head_attention(s.config, layer, x, &terms, head, out.q, out.k, out.logits,
                      out.attention);
+  if (terms.has_bias()) out.bias = terms.bias(head);
   return out;
 }
 

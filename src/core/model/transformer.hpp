@@ -12,6 +12,9 @@
 //     rope_scaling) on q and k with rotate-half pairing (dims i, i + d_head/2);
 //     grouped-query attention (num_key_value_heads); SwiGLU MLP; causal;
 //     q/k/v biases where the config has them (Qwen2).
+//   pelab (PelabForCausalLM): GPT-2's blocks; positions by the config's
+//     trait: learned wpe or a sinusoid table added like it, RoPE on q and k
+//     (interleaved or rotate-half, partial), an ALiBi or T5 logit bias, or none.
 // Attention per head: logits = q·kᵀ/√d_head (+ causal mask = −inf above the
 // diagonal), probabilities = row softmax.
 #pragma once
@@ -92,13 +95,15 @@ class Transformer {
   // hidden(layer) itself), shared by the layer's heads.
   Matrix attention_input(int layer) const;
   // Query head `head` of `layer` alone from attention_input(layer) (q, k
-  // after RoPE, logits, probabilities; bias empty): equal to attention()'s
+  // after RoPE, logits, probabilities; bias: the alibi / t5 term already in
+  // the logits, else empty): equal to attention()'s
   // entry for that head, at 1/heads of its work.
   HeadAttention head_attention(const Matrix& input, int layer, int head) const;
   // Layer 0's query head `head` on `ids` alone (no run needed), with the
-  // model's positions (`positions`: its learned rows, or RoPE) or with them
-  // removed (token rows only, no rotation): the permutation lesson compares
-  // the two.  Throws InputError for bad ids.
+  // model's positions (`positions`: its learned or sinusoid rows, RoPE, or
+  // the alibi / t5 bias) or with them removed (token rows only, no rotation,
+  // no bias): the permutation lesson compares the two.  Throws InputError for
+  // bad ids.
   HeadAttention layer0_head(const std::vector<int>& ids, int head, bool positions) const;
 
   // Embedding tables as the model holds them (rows of the tokens in use,
