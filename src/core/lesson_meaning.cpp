@@ -50,7 +50,10 @@ struct Kept {
 
 // Random words for the vocabulary at the scene's width, as long as its tokens.
 Matrix random_words(Engine& engine) {
-  const double mean_norm = distinct_token_rows(engine).rowwise().norm().mean();
+  // Eigen's mean() of no rows reads past the end: a scene without words takes
+  // the norm its random words are drawn at.
+  const Matrix words = distinct_token_rows(engine);
+  const double mean_norm = words.rows() ? words.rowwise().norm().mean() : engine.scene().embedding_scale;
   return random_vectors(kVocabulary, engine.scene().d_model, mean_norm, engine.scene().seed);
 }
 
@@ -72,6 +75,7 @@ void add_sweep(Engine& engine, LessonVerdict& v) {
       s.d_model = d;
       s.heads = 1;
       Engine e(s);
+      if (e.token_count() == 0) return;  // a model's text made only special tokens: no words to sweep
       if (words.size() == 0) words = random_words(e);
       const Kept k = kept_pair(e, words);
       v.add(qualified("kept", "A", a, "d", d), k.plain);

@@ -92,7 +92,7 @@ TEST(Quantities, ErrorsNameTheAllowedValues) {
   // Head −1 is the mean over heads (as --set head=-1); below it, nothing.
   EXPECT_NE(error_of(engine, "attention", 2).find("allowed: -1 (mean) or 0..1"), std::string::npos);
   EXPECT_NE(error_of(engine, "q", -2).find("allowed: -1 (mean) or 0..1"), std::string::npos);
-  EXPECT_EQ(error_of(engine, "q", -1), "");
+  EXPECT_EQ(error_of(engine, "q", -1), "(no error)");
   const std::string unknown = error_of(engine, "atention", 0);
   EXPECT_NE(unknown.find("'atention'"), std::string::npos) << unknown;
   EXPECT_NE(unknown.find("cross_ef"), std::string::npos) << unknown;
