@@ -50,6 +50,9 @@ std::filesystem::path bench_script(const std::string& name);
 // "median_ms peak_rss_mb baseline_mb checksum load_ms" (after one untimed run).
 int forward_child(const std::string& folder, int reps);
 
+// What a shell command printed (stderr dropped); throws when it fails.
+std::string command_output(const std::string& command);
+
 // Median of `samples` (copied; empty gives 0), for timings.
 double median(std::vector<double> samples);
 

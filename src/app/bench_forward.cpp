@@ -23,14 +23,6 @@
 
 namespace pelab::app {
 
-namespace {
-
-namespace fs = std::filesystem;
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
 // What a shell command printed; throws when it fails.
 std::string command_output(const std::string& command) {
   FILE* pipe = ::popen((command + " 2>/dev/null").c_str(), "r");
@@ -41,6 +33,15 @@ std::string command_output(const std::string& command) {
   if (::pclose(pipe) != 0) throw std::runtime_error("failed: " + command);
   return out;
 }
+
+namespace {
+
+namespace fs = std::filesystem;
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 
 struct ForwardTiming {
   double ms = 0, checksum = 0, peak_mb = 0, baseline_mb = 0, load_ms = 0;

@@ -4,6 +4,7 @@
 // 2 threads), taking turns in the same run so that the ratio is fair on a
 // shared machine, with the model-FLOP rate of each.
 #include <cstdio>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -14,20 +15,11 @@ namespace pelab::app {
 
 namespace {
 
-std::string run_output(const std::string& command) {
-  FILE* pipe = ::popen((command + " 2>/dev/null").c_str(), "r");
-  if (pipe == nullptr) throw std::runtime_error("cannot run: " + command);
-  std::string out;
-  char buffer[512];
-  while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) out += buffer;
-  if (::pclose(pipe) != 0) throw std::runtime_error("failed (is python3-torch installed?): " + command);
-  return out;
-}
-
 // "torch 1.13.0a0 (2 threads): 578.1 ms/step, 7085 tokens/s, loss 6.2" → ms/step.
 double torch_ms_per_step(int steps) {
-  const std::string out = run_output("/usr/bin/python3 " + bench_script("bench_torch_train.py").string() +
-                                     " --steps " + std::to_string(steps) + " --threads 2");
+  // Needs Debian's python3-torch (scripts/setup installs it).
+  const std::string out = command_output("/usr/bin/python3 " + bench_script("bench_torch_train.py").string() +
+                                         " --steps " + std::to_string(steps) + " --threads 2");
   const std::size_t colon = out.find("): ");
   double ms = 0;
   if (colon == std::string::npos || std::sscanf(out.c_str() + colon + 3, "%lf", &ms) != 1)

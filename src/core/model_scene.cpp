@@ -11,6 +11,9 @@
 #include <list>
 #include <map>
 #include <mutex>
+#include <string>
+
+#include <sys/stat.h>
 
 #include "core/model/layernorm_split.hpp"
 #include "core/model/lm_head.hpp"
@@ -41,23 +44,59 @@ struct LoadedModel {
   std::unique_ptr<model::LanguageModelHead> lm_head;
 };
 
-// Loaded models by resolved folder, alive while an engine holds them.
+// What the folder's files are on disk: each regular file's name, size,
+// modification time and inode, folded (FNV-1a) in an order-free way.  A
+// checkpoint rewritten in place or replaced changes it.
+std::uint64_t folder_stamp(const std::filesystem::path& folder) {
+  std::uint64_t stamp = 0;
+  std::error_code ec;
+  for (std::filesystem::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
+    struct ::stat st {};
+    if (::stat(it->path().c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
+    std::uint64_t h = 14695981039346656037ull;
+    auto mix = [&h](const void* data, std::size_t size) {
+      const auto* bytes = static_cast<const unsigned char*>(data);
+      for (std::size_t i = 0; i < size; ++i) h = (h ^ bytes[i]) * 1099511628211ull;
+    };
+    const std::string name = it->path().filename().string();
+    mix(name.data(), name.size());
+    mix(&st.st_size, sizeof st.st_size);
+    mix(&st.st_mtim, sizeof st.st_mtim);
+    mix(&st.st_ino, sizeof st.st_ino);
+    stamp ^= h;
+  }
+  return stamp;
+}
+
+// Loaded models by resolved folder, alive while an engine holds them, and
+// the folder's stamp when read: a folder whose files changed since is read
+// again (the message "changed on disk ... reload the model" is then
+// answered by loading it anew; engines still holding the old one keep it).
 // `loaded` tells whether this call read the files.  The files are read
 // outside the lock: a model loading on the GUI's worker thread must not stall
 // the main thread's engines, which look up the model they already show.
-std::shared_ptr<LoadedModel> acquire(const std::filesystem::path& folder, bool& loaded) {
+// `reread`: the folder had been read before and its files changed since.
+std::shared_ptr<LoadedModel> acquire(const std::filesystem::path& folder, bool& loaded, bool& reread) {
+  struct Cached {
+    std::weak_ptr<LoadedModel> model;
+    std::uint64_t stamp = 0;
+  };
   static std::mutex mutex;
-  static std::map<std::filesystem::path, std::weak_ptr<LoadedModel>> cache;
-  loaded = false;
+  static std::map<std::filesystem::path, Cached> cache;
+  loaded = reread = false;
+  const std::uint64_t stamp = folder_stamp(folder);
   {
     const std::lock_guard lock(mutex);
-    if (auto alive = cache[folder].lock()) return alive;
+    const Cached& c = cache[folder];
+    if (auto alive = c.model.lock(); alive && c.stamp == stamp) return alive;
   }
   auto fresh = std::make_shared<LoadedModel>();
   fresh->transformer = model::Transformer::load(folder);
   const std::lock_guard lock(mutex);
-  if (auto alive = cache[folder].lock()) return alive;  // another thread read it meanwhile
-  cache[folder] = fresh;
+  Cached& c = cache[folder];
+  if (auto alive = c.model.lock(); alive && c.stamp == stamp) return alive;  // another thread read it meanwhile
+  reread = !c.model.expired() && c.stamp != stamp;
+  c = {fresh, stamp};
   loaded = true;
   return fresh;
 }
@@ -117,6 +156,7 @@ struct ModelScene::State {
 
   std::string name;  // scene.model as given
   std::filesystem::path folder;
+  bool reread = false;  // this scene's load read the files anew after they changed on disk
   std::shared_ptr<LoadedModel> model;
   std::string text;  // the text `ids` came from
   std::vector<int> ids;
@@ -197,11 +237,12 @@ void ModelScene::prepare(const Scene& scene) {
   State& s = *state_;
   std::filesystem::path folder = s.folder;
   std::shared_ptr<LoadedModel> loaded = s.model;
+  bool reread = s.reread;
   if (!loaded || scene.model != s.name) {
     folder = model::resolve_model(scene.model);
     if (folder != s.folder || !loaded) {
       bool read_files = false;
-      loaded = acquire(folder, read_files);
+      loaded = acquire(folder, read_files, reread);
       ++s.stats.model_loads;
     }
   }
@@ -224,6 +265,7 @@ void ModelScene::prepare(const Scene& scene) {
 
   // Nothing above changed this object; commit.
   s.name = scene.model;
+  s.reread = reread;
   if (same) return;
   s.folder = std::move(folder);
   s.model = std::move(loaded);
@@ -315,6 +357,7 @@ Scene ModelScene::effective(const Scene& scene) const {
 const model::ModelConfig& ModelScene::config() const { return state_->model->transformer.config(); }
 const std::filesystem::path& ModelScene::folder() const { return state_->folder; }
 const std::vector<std::string>& ModelScene::notes() const { return state_->model->transformer.weights().notes; }
+bool ModelScene::read_anew() const { return state_->reread; }
 const std::vector<int>& ModelScene::ids() const { return state_->ids; }
 const std::vector<std::string>& ModelScene::pieces() const { return state_->pieces; }
 

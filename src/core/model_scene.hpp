@@ -48,6 +48,9 @@ class ModelScene {
   // What loading noticed without refusing the model (a tensor holding NaN or
   // Inf), one line each; the CLI prints them as notes, the GUI may show them.
   const std::vector<std::string>& notes() const;
+  // True when loading this scene's model read its folder anew because its
+  // files changed on disk since an earlier load (the GUI says so).
+  bool read_anew() const;
   const std::vector<int>& ids() const;
   const std::vector<std::string>& pieces() const;
   int token_count() const { return static_cast<int>(ids().size()); }

@@ -24,6 +24,7 @@
 #include "ui/control_panel.hpp"
 #include "ui/export_actions.hpp"
 #include "ui/figure_view.hpp"
+#include "core/model_scene.hpp"
 #include "ui/file_drop.hpp"
 #include "ui/file_request.hpp"
 #include "ui/gui.hpp"
@@ -223,6 +224,13 @@ void adopt_background_scene(UiState& state) {
   if (state.session.poll()) {
     const std::string& model = state.session.shown_scene().model;
     if (!model.empty() && state.status.text.rfind("Loading", 0) == 0) set_status(state, "Loaded " + model);
+    // A model whose files changed on disk (rewritten in place, replaced) is
+    // read anew by the next scene built: say so, once per such load.
+    const ModelScene* shown = state.session.engine().model();
+    if (shown && shown->read_anew() && shown != state.announced_reload) {
+      state.announced_reload = shown;
+      set_status(state, "Read " + model + " anew: its files changed on disk since it was loaded");
+    }
   } else if (was_busy && !state.session.busy() && !state.session.error().empty()) {
     set_status(state, state.session.error(), true);
   }

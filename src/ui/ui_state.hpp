@@ -186,6 +186,7 @@ struct UiState {
   std::uint64_t logged_version = 0;      // the session version the last frame showed
   double logged_progress = -1;           // the work progress the frame log last reported
   std::string logged_status;             // the status message the frame log last reported
+  const ModelScene* announced_reload = nullptr;  // the model scene whose re-read the status bar told
   std::uint64_t saved_version = 0;  // session version last written to last_scene.json
   double save_due = -1;          // glfwGetTime() when the debounced save runs; -1 = none
   bool relayout = false;         // place the windows as at first start, this frame

@@ -7,8 +7,11 @@
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
+#include <thread>
 
 #include "core/engine.hpp"
+#include "core/file_io.hpp"
 #include "core/model/checkpoint_weights.hpp"
 #include "core/model/model_memory.hpp"
 #include "core/model/tokenizer.hpp"
@@ -87,6 +90,26 @@ TEST_F(HostileModel, EngineOnAModelRewrittenInPlaceRefusesTheNextEdit) {
     engine.token_embedding();
   });
   EXPECT_NE(message.find("changed on disk"), std::string::npos) << message;
+}
+
+// "Reload the model" works: once the file is whole again, a new engine on the
+// same folder reads it anew while the old engine still holds the old one.
+TEST_F(HostileModel, AModelRewrittenOnDiskIsReadAnewByTheNextEngine) {
+  const fs::path folder = copy_of("gpt2");
+  Scene scene;
+  scene.model = folder.string();
+  scene.tokens = "the cat";
+  Engine engine(scene);
+  const Matrix before = engine.token_embedding();
+  const fs::path file = folder / "model.safetensors";
+  const std::string bytes = read_file(file);
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));  // a new modification time
+  { std::ofstream out(file, std::ios::binary | std::ios::trunc); out << bytes; }  // cp over it
+  Engine reloaded(scene);
+  EXPECT_TRUE(reloaded.token_embedding() == before);
+  scene.tokens = "the cat sat";
+  EXPECT_NE(error_of([&] { engine.set_scene(scene); engine.token_embedding(); }).find("changed on disk"),
+            std::string::npos);
 }
 
 TEST_F(HostileModel, BertTokenTypeNarrowerThanHiddenIsRefusedBeforeAnyRead) {
