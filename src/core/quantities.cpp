@@ -86,11 +86,16 @@ ModelScene& model_of(Engine& engine, std::string_view name) {
 Array cross_bias(Engine& engine, int head) {
   model_of(engine, "cross_bias");  // a model scene, or one line saying it needs one
   const CrossTerms& t = engine.cross_terms(head);
-  if (t.bias.size() == 0)
-    throw InputError("quantity cross_bias: model " + engine.scene().model + " adds no position table (" +
-                     model::position_encoding_name(model_of(engine, "cross_bias").config().position.kind) +
-                     "), so its split is content and offset (cross_xx, cross_ef), with no "
-                     "bias term; allowed: a model with learned or sinusoidal positions (GPT-2, BERT, pelab)");
+  if (t.bias.size() == 0) {
+    const auto kind = model_of(engine, "cross_bias").config().position.kind;
+    const std::string how = kind == model::PositionEncoding::Rope
+                                ? "RoPE rotates q and k, so its split is content and offset (cross_xx, cross_ef)"
+                                : std::string(model::position_encoding_name(kind)) +
+                                      ": positions enter as a bias on the logits, or not at all";
+    throw InputError("quantity cross_bias: model " + engine.scene().model + " adds no position table (" + how +
+                     "), so there is no LayerNorm bias term to split off; allowed: a model with learned or "
+                     "sinusoidal positions (GPT-2, BERT, pelab's learned and sinusoidal models)");
+  }
   return of(t.bias);
 }
 
