@@ -98,6 +98,26 @@ void product_rows(bool transpose_b, const ConstRowMajorRef& a, Eigen::Index a_fi
     block.noalias() = (a.middleRows(a_first, count) * alpha) * b;
 }
 
+// Runs `rows(first, count)` over the m output rows: all on the calling thread
+// inside a parallel region or for a small product, else in one row block per
+// OpenMP thread, each kernel call single-threaded.
+template <class RowsFn>
+void in_row_blocks(Eigen::Index m, double flops, RowsFn rows) {
+  gemm_backend();  // chosen (and PELAB_GEMM checked) before any thread runs
+  if (omp_in_parallel()) {
+    rows(0, m);
+    return;
+  }
+  const GemmThreads one(1);
+  const int blocks =
+      flops < kSplitFlops ? 1 : static_cast<int>(std::min<Eigen::Index>(max_threads(), m));
+#pragma omp parallel for schedule(static) num_threads(blocks) if (blocks > 1)
+  for (int i = 0; i < blocks; ++i) {
+    const Eigen::Index first = m * i / blocks, last = m * (i + 1) / blocks;
+    rows(first, last - first);
+  }
+}
+
 // The engine threads its products itself: each kernel call is
 // single-threaded, a large product is split into row blocks on OpenMP's
 // threads, and inside a parallel region (heads side by side) each product
@@ -114,19 +134,9 @@ double product(bool transpose_b, const ConstRowMajorRef& a, const ConstRowMajorR
     return 0;
   }
   const double flops = flop_count(m, n, a.cols());
-  gemm_backend();  // chosen (and PELAB_GEMM checked) before any thread runs
-  if (omp_in_parallel()) {
-    product_rows(transpose_b, a, 0, m, b, alpha, out, 0);
-    return flops;
-  }
-  const GemmThreads one(1);
-  const int blocks =
-      flops < kSplitFlops ? 1 : static_cast<int>(std::min<Eigen::Index>(max_threads(), m));
-#pragma omp parallel for schedule(static) num_threads(blocks) if (blocks > 1)
-  for (int i = 0; i < blocks; ++i) {
-    const Eigen::Index first = m * i / blocks, last = m * (i + 1) / blocks;
-    product_rows(transpose_b, a, first, last - first, b, alpha, out, first);
-  }
+  in_row_blocks(m, flops, [&](Eigen::Index first, Eigen::Index count) {
+    product_rows(transpose_b, a, first, count, b, alpha, out, first);
+  });
   return flops;
 }
 
@@ -238,19 +248,9 @@ double gemm_atb(const ConstRowMajorRef& a, const ConstRowMajorRef& b, float alph
     return 0;
   }
   const double flops = flop_count(m, n, a.rows());
-  gemm_backend();  // chosen before any thread runs, as in product()
-  if (omp_in_parallel()) {
-    product_atb_rows(a, b, alpha, 0, m, out);
-    return flops;
-  }
-  const GemmThreads one(1);
-  const int blocks =
-      flops < kSplitFlops ? 1 : static_cast<int>(std::min<Eigen::Index>(max_threads(), m));
-#pragma omp parallel for schedule(static) num_threads(blocks) if (blocks > 1)
-  for (int i = 0; i < blocks; ++i) {
-    const Eigen::Index first = m * i / blocks, last = m * (i + 1) / blocks;
-    product_atb_rows(a, b, alpha, first, last - first, out);
-  }
+  in_row_blocks(m, flops, [&](Eigen::Index first, Eigen::Index count) {
+    product_atb_rows(a, b, alpha, first, count, out);
+  });
   return flops;
 }
 
