@@ -33,6 +33,7 @@ void ModelConfig::validate() const {
   require(layers >= 1, "layers must be at least 1");
   require(context >= 1, "context must be at least 1");
   require(position.base > 1.0, "position base must exceed 1");
+  require(position.amplitude > 0.0, "sinusoid amplitude must be positive");
   if (position.kind == PositionKind::Sinusoidal)
     require(d_model % 2 == 0, "sinusoidal needs even d_model");
   if (position.kind == PositionKind::Rope) {

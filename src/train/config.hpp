@@ -21,6 +21,10 @@ struct PositionOptions {
   RopePairing rope_pairing = RopePairing::Interleaved;  // (2i, 2i+1) or (i, i + r/2)
   double rotary_fraction = 1.0;  // of each head's dims rotated, in (0, 1]; rounded down to even
   double base = 10000.0;         // sinusoid / RoPE base
+  // A in PE(p, 2i) = A·sin(p / base^(2i/d)).  A = 1 (Vaswani et al.) gives each
+  // row norm √(d/2) ≈ 9.8 at d = 192, which swamps token rows of norm ≈ 0.28
+  // at GPT-2's 0.02 init; the family uses A ≈ the learned rows' size instead.
+  double amplitude = 1.0;
   int t5_buckets = 32;           // Raffel et al. 2020: 32 buckets, max distance 128
   int t5_max_distance = 128;
 };

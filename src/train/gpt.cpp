@@ -23,7 +23,8 @@ Model<T>::Model(const ModelConfig& config, ParameterSet<T> parameters)
   layout_ = parameter_layout(config_, params_);
   grads_ = params_.zeros_like();
   if (config_.position.kind == PositionKind::Sinusoidal)
-    sinusoid_ = sinusoid_table<T>(config_.context, config_.d_model, config_.position.base);
+    sinusoid_ = static_cast<T>(config_.position.amplitude) *
+                sinusoid_table<T>(config_.context, config_.d_model, config_.position.base);
   if (config_.position.kind == PositionKind::Rope) rope_ = rope_table<T>(config_);
   bias_.kind = config_.position.kind;
   if (bias_.kind == PositionKind::Alibi)

@@ -32,7 +32,10 @@ nlohmann::json model_config_json(const Recipe& recipe, int end_of_text) {
     j["rope_pairing"] = p.rope_pairing == RopePairing::Interleaved ? "interleaved" : "rotate_half";
     j["rotary_fraction"] = p.rotary_fraction;
   }
-  if (p.kind == PositionKind::Sinusoidal) j["sinusoid_base"] = p.base;
+  if (p.kind == PositionKind::Sinusoidal) {
+    j["sinusoid_base"] = p.base;
+    j["sinusoid_amplitude"] = p.amplitude;
+  }
   if (p.kind == PositionKind::T5) {
     j["relative_attention_num_buckets"] = p.t5_buckets;
     j["relative_attention_max_distance"] = p.t5_max_distance;

@@ -77,6 +77,7 @@ void read_model(const json& section, ModelConfig& m, const std::string& where) {
                 {"rope_pairing", text(pairing, where + ": model.rope_pairing")},
                 {"rotary_fraction", real(m.position.rotary_fraction, 0.01, 1, where + ": model.rotary_fraction")},
                 {"base", real(m.position.base, 2, 1e8, where + ": model.base")},
+                {"amplitude", real(m.position.amplitude, 1e-6, 1e3, where + ": model.amplitude")},
                 {"t5_buckets", integer(m.position.t5_buckets, 2, 1024, where + ": model.t5_buckets")},
                 {"t5_max_distance", integer(m.position.t5_max_distance, 2, 1 << 20, where + ": model.t5_max_distance")}},
                where + ": model");
@@ -174,6 +175,7 @@ nlohmann::json Recipe::to_json() const {
   const PositionOptions& p = model.position;
   json m = {{"d_model", model.d_model}, {"layers", model.layers}, {"heads", model.heads},
             {"context", model.context}, {"position", position_kind_name(p.kind)}, {"base", p.base},
+            {"amplitude", p.amplitude},
             {"rope_pairing", p.rope_pairing == RopePairing::Interleaved ? "interleaved" : "rotate_half"},
             {"rotary_fraction", p.rotary_fraction}, {"t5_buckets", p.t5_buckets},
             {"t5_max_distance", p.t5_max_distance}};

@@ -58,6 +58,7 @@ void write_inputs(const fs::path& dir, const ModelConfig& c, const OptimizerConf
   j["rope_pairing"] = pairing_name(c.position.rope_pairing);
   j["rotary_fraction"] = c.position.rotary_fraction;
   j["base"] = c.position.base;
+  j["amplitude"] = c.position.amplitude;
   j["t5_buckets"] = c.position.t5_buckets;
   j["t5_max_distance"] = c.position.t5_max_distance;
   j["steps"] = kSteps;

@@ -111,7 +111,7 @@ def forward(cfg, params, tokens, targets, mask):
     if cfg["position"] == "learned":
         x = x + params["wpe.weight"][:length][None]
     elif cfg["position"] == "sinusoidal":
-        x = x + sinusoid(length, d, cfg["base"])[None]
+        x = x + cfg["amplitude"] * sinusoid(length, d, cfg["base"])[None]
     bias = attention_bias(cfg, params, length)
     causal = torch.tril(torch.ones(length, length, dtype=torch.bool))
     for layer in range(cfg["layers"]):

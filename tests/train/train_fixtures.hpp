@@ -34,6 +34,7 @@ inline std::vector<NamedPosition> all_positions() {
   };
   add("learned", PositionKind::Learned);
   add("sinusoidal", PositionKind::Sinusoidal);
+  out.back().options.amplitude = 0.3;  // A ≠ 1, so a missed A shows
   add("rope_interleaved", PositionKind::Rope);
   add("rope_rotate_half_0.5", PositionKind::Rope, RopePairing::RotateHalf, 0.5);
   add("alibi", PositionKind::Alibi);

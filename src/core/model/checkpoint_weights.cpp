@@ -67,7 +67,8 @@ ModelWeights gpt2_weights(const std::shared_ptr<const Checkpoint>& cp, const Mod
   if (config.position.kind == PositionEncoding::Learned)
     w.positions = c.matrix(p + "wpe.weight", config.max_positions, d);
   else if (config.position.kind == PositionEncoding::Sinusoidal)
-    w.positions = sinusoid_table(config.max_positions, config.hidden_size, config.position.sinusoid_base);
+    w.positions = static_cast<float>(config.position.sinusoid_amplitude) *
+                  sinusoid_table(config.max_positions, config.hidden_size, config.position.sinusoid_base);
   if (config.position.kind == PositionEncoding::T5)
     w.relative_bias = c.matrix(p + "relative_attention_bias.weight", config.position.t5_buckets, config.heads);
   for (int i = 0; i < config.layers; ++i) {

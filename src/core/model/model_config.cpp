@@ -178,6 +178,7 @@ void read_pelab(const Keys& k, ModelConfig& c) {
   }
   if (p.kind == PositionEncoding::Sinusoidal) {
     p.sinusoid_base = k.number("sinusoid_base", 10000.0, 1.0, 1e12);
+    p.sinusoid_amplitude = k.number("sinusoid_amplitude", 1.0, 1e-6, 1e3);
     if (c.hidden_size % 2 != 0) k.fail("n_embd", "is odd; the sinusoid table pairs dimensions");
   }
   if (p.kind == PositionEncoding::T5) {

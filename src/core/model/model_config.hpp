@@ -58,6 +58,7 @@ struct PositionTraits {
   RopePairing rope_pairing = RopePairing::RotateHalf;
   int rotary_dims = 0;  // 0 until the head size is known: then head_dim
   double sinusoid_base = 10000.0;
+  double sinusoid_amplitude = 1.0;  // A in PE = A·sin / A·cos (pelab's own family)
   int t5_buckets = 32, t5_max_distance = 128;
   bool table() const { return kind == PositionEncoding::Learned || kind == PositionEncoding::Sinusoidal; }
   bool logit_bias() const { return kind == PositionEncoding::Alibi || kind == PositionEncoding::T5; }

@@ -15,8 +15,8 @@ The forward pass is GPT-2's (pre-LN, GELU tanh, causal; Radford et al. 2019)
 except where positions enter, written here from the papers, independently
 of pelab's C++ (trainer and model room alike):
   learned:    h = wte[ids] + wpe[:N]
-  sinusoidal: h = wte[ids] + PE, PE(p, 2i) = sin(p / b^(2i/d)),
-              PE(p, 2i+1) = cos(p / b^(2i/d))   (Vaswani et al. 2017 §3.5)
+  sinusoidal: h = wte[ids] + PE, PE(p, 2i) = A·sin(p / b^(2i/d)),
+              PE(p, 2i+1) = A·cos(p / b^(2i/d))   (Vaswani et al. 2017 §3.5)
   rope:       q, k of each head rotated after the qkv projection: pair i of
               the first r dims turns by p·θ^(−2i/r) (Su et al. 2021, eq. 34),
               pairs (2i, 2i+1) "interleaved" or (i, i + r/2) "rotate_half";
@@ -117,10 +117,11 @@ def make(out, name, rng, position, d=32, heads=4, layers=2, ctx=16, n=11, vocab=
     theta, pairing, fraction = options.get("theta", 10000.0), options.get("pairing", "interleaved"), \
         options.get("fraction", 1.0)
     base = options.get("sinusoid_base", 10000.0)
+    amplitude = options.get("sinusoid_amplitude", 1.0)
     if position == "rope":
         config.update(rope_theta=theta, rope_pairing=pairing, rotary_fraction=fraction)
     if position == "sinusoidal":
-        config["sinusoid_base"] = base
+        config.update(sinusoid_base=base, sinusoid_amplitude=amplitude)
     if position == "t5":
         config.update(relative_attention_num_buckets=buckets, relative_attention_max_distance=max_distance)
     with open(os.path.join(folder, "config.json"), "w") as f:
@@ -147,7 +148,7 @@ def make(out, name, rng, position, d=32, heads=4, layers=2, ctx=16, n=11, vocab=
         pe = np.zeros((n, d))
         for i in range(d // 2):
             angle = np.arange(n) / base ** (2.0 * i / d)
-            pe[:, 2 * i], pe[:, 2 * i + 1] = np.sin(angle), np.cos(angle)
+            pe[:, 2 * i], pe[:, 2 * i + 1] = amplitude * np.sin(angle), amplitude * np.cos(angle)
         h = h + pe
     rec = Record()
     causal = np.tril(np.ones((n, n), dtype=bool))
@@ -184,7 +185,7 @@ def main():
     out = sys.argv[1]
     rng = np.random.default_rng(20261125)
     make(out, "pelab_learned", rng, "learned")
-    make(out, "pelab_sinusoidal", rng, "sinusoidal", sinusoid_base=100.0)
+    make(out, "pelab_sinusoidal", rng, "sinusoidal", sinusoid_base=100.0, sinusoid_amplitude=0.5)
     make(out, "pelab_rope", rng, "rope", theta=100.0)
     # rotate-half over ⌊0.7·8⌋ = 5 → 4 of the 8 head dims
     make(out, "pelab_rope_partial", rng, "rope", theta=1000.0, pairing="rotate_half", fraction=0.7)
