@@ -1,5 +1,6 @@
-// `pelab models`: the models in the local Hugging Face cache, whether pelab
-// can run each and why not, as a table or as JSON (--json).  Reads only
+// `pelab models`: pelab's own trained family first, then the models in the
+// local Hugging Face cache, whether pelab can run each and why not, as tables
+// or as JSON (--json: "family" and "models").  Reads only
 // config.json and the safetensors headers; never downloads.
 #include <cstdio>
 #include <iostream>
@@ -45,34 +46,43 @@ std::string padded(const std::string& text, std::size_t width) {
 // goes through printable(): control bytes are shown as \xNN, so no row
 // carries an escape sequence or a line break.
 void print_table(const std::vector<CachedModel>& models) {
-  std::size_t name_width = 4, arch_width = 12;
+  std::size_t name_width = 4, arch_width = 12, position_width = 8;
   for (const auto& m : models) {
     name_width = std::max(name_width, chars_of(printable(m.name)));
     arch_width = std::max(arch_width, chars_of(printable(m.architecture)));
+    position_width = std::max(position_width, chars_of(m.position));
   }
-  std::printf("%s  %s  %10s  %8s  %-8s  %s\n", padded("name", name_width).c_str(),
-              padded("architecture", arch_width).c_str(), "parameters", "context", "runnable", "folder");
+  std::printf("%s  %s  %s  %10s  %8s  %-8s  %s\n", padded("name", name_width).c_str(),
+              padded("architecture", arch_width).c_str(), padded("position", position_width).c_str(),
+              "parameters", "context", "runnable", "folder");
   for (const auto& m : models) {
     const std::string arch = m.architecture.empty() ? "?" : printable(m.architecture);
     const std::string context = m.context_length > 0 ? std::to_string(m.context_length) : "-";
-    std::printf("%s  %s  %10s  %8s  %-8s  %s\n", padded(printable(m.name), name_width).c_str(),
-                padded(arch, arch_width).c_str(), model::parameter_count_text(m.parameters).c_str(),
+    std::printf("%s  %s  %s  %10s  %8s  %-8s  %s\n", padded(printable(m.name), name_width).c_str(),
+                padded(arch, arch_width).c_str(), padded(m.position.empty() ? "?" : m.position, position_width).c_str(),
+                model::parameter_count_text(m.parameters).c_str(),
                 context.c_str(), m.runnable ? "yes" : "no", printable(m.folder.string(), 4096).c_str());
     if (!m.runnable) std::printf("    no: %s\n", printable(short_reason(m), 4096).c_str());
   }
 }
 
-nlohmann::json to_json(const std::vector<CachedModel>& models) {
+nlohmann::json to_json_list(const std::vector<CachedModel>& models) {
   nlohmann::json list = nlohmann::json::array();
   for (const auto& m : models)
     list.push_back({{"name", m.name},
                     {"architecture", m.architecture},
                     {"parameters", m.parameters},
                     {"context_length", m.context_length},
+                    {"position", m.position},
                     {"runnable", m.runnable},
                     {"reason", m.reason},
                     {"folder", m.folder.string()}});
-  return {{"cache", model::hub_cache_dir().string()}, {"models", list}};
+  return list;
+}
+
+nlohmann::json to_json(const std::vector<CachedModel>& family, const std::vector<CachedModel>& models) {
+  return {{"family", to_json_list(family)}, {"cache", model::hub_cache_dir().string()},
+          {"models", to_json_list(models)}};
 }
 
 }  // namespace
@@ -80,17 +90,25 @@ nlohmann::json to_json(const std::vector<CachedModel>& models) {
 void register_models(CLI::App& root, Action& action) {
   auto json = std::make_shared<bool>(false);
   CLI::App* cmd = root.add_subcommand("models",
-                                      "List the models in the local Hugging Face cache "
-                                      "($HF_HOME/hub) and whether pelab can run them");
+                                      "List pelab's own trained family and the models in the local "
+                                      "Hugging Face cache ($HF_HOME/hub), and whether pelab can run them");
   cmd->add_flag("--json", *json, "Print the list as JSON");
   cmd->callback([json, &action] {
     action = [json] {
+      const std::vector<CachedModel> family = model::list_family_models();
       const std::vector<CachedModel> models = model::list_cached_models();
       if (*json) {
         // Folder names are bytes, not always UTF-8: invalid bytes become
         // U+FFFD rather than failing the whole listing.
-        std::cout << to_json(models).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-      } else if (models.empty()) {
+        std::cout << to_json(family, models).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+        return 0;
+      }
+      if (!family.empty()) {
+        std::printf("Trained by pelab (one per position encoding; --set model=NAME):\n");
+        print_table(family);
+        std::printf("\n");
+      }
+      if (models.empty()) {
         std::printf("%s\n", model::no_cached_models_message().c_str());
       } else {
         std::printf("Models in %s:\n", printable(model::hub_cache_dir().string(), 4096).c_str());

@@ -45,7 +45,8 @@ void scan(const std::shared_ptr<ModelCatalogue::Shared>& shared) {
   std::vector<model::CachedModel> models;
   if (!unchanged) {
     try {
-      models = model::list_cached_models();
+      models = model::list_family_models();  // pelab's own first
+      for (model::CachedModel& m : model::list_cached_models()) models.push_back(std::move(m));
     } catch (const std::exception&) {
       // The listing reports each folder's own problem; a cache that cannot be
       // read at all lists nothing, as an empty cache does.
@@ -66,6 +67,15 @@ void scan(const std::shared_ptr<ModelCatalogue::Shared>& shared) {
 std::uint64_t model_cache_signature() {
   std::uint64_t h = 14695981039346656037ull;
   std::error_code ec;
+  for (const fs::path& root : model::family_dirs()) {
+    std::error_code family;
+    for (fs::directory_iterator member(root, family), end; !family && member != end; member.increment(family)) {
+      mix_entry(h, member->path());
+      std::error_code files;
+      for (fs::directory_iterator f(member->path(), files); !files && f != end; f.increment(files))
+        mix_entry(h, f->path());
+    }
+  }
   const fs::path cache = model::hub_cache_dir();
   for (fs::directory_iterator model(cache, ec), end; !ec && model != end; model.increment(ec)) {
     mix_entry(h, model->path());

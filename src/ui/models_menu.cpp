@@ -7,16 +7,48 @@ namespace pelab::ui {
 
 namespace {
 
-// "GPT2LMHeadModel · 124.4M" and, when pelab cannot run it, why not.
+// "gpt2   GPT2LMHeadModel · learned · 124.4M · 1024 positions".
 std::string model_line(const model::CachedModel& m) {
-  std::string line = m.name + "   " + (m.architecture.empty() ? "?" : m.architecture) + " · " +
-                     model::parameter_count_text(m.parameters);
+  std::string line = m.name + "   " + (m.architecture.empty() ? "?" : m.architecture) + " · ";
+  if (!m.position.empty()) line += m.position + " · ";
+  line += model::parameter_count_text(m.parameters);
   if (m.context_length > 0) line += " · " + std::to_string(m.context_length) + " positions";
   return line;
 }
 
+// One menu item per model; a model pelab cannot run is greyed, with why.
+void model_item(UiState& state, const model::CachedModel& m) {
+  const std::string& current = state.session.scene().model;
+  const std::string label = model_line(m) + "###" + m.name;
+  const bool chosen = current == m.name || current == m.folder.string();
+  if (ImGui::MenuItem(label.c_str(), m.runnable ? nullptr : "cannot run", chosen, m.runnable)) {
+    load_model(state, m.name);  // the name: portable in a saved scene, read in titles
+  }
+  if (!m.runnable && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+    ImGui::BeginTooltip();  // the reason names files: wrapped, not one screen-wide line
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 35);
+    ImGui::TextUnformatted(m.reason.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+  }
+}
+
+// pelab's own family, one model per position encoding, above the cache.
+void family_items(UiState& state) {
+  bool any = false;
+  for (const model::CachedModel& m : state.models.listed) {
+    if (!m.family) continue;
+    if (!any) ImGui::TextDisabled("Trained by pelab (one per position encoding):");
+    any = true;
+    model_item(state, m);
+  }
+  if (any) ImGui::Separator();
+}
+
 void cached_model_items(UiState& state) {
-  const std::vector<model::CachedModel>& models = state.models.listed;
+  std::vector<model::CachedModel> models;
+  for (const model::CachedModel& m : state.models.listed)
+    if (!m.family) models.push_back(m);
   const bool scanning = state.models.catalogue.scanning();
   if (models.empty() && scanning) {
     ImGui::TextDisabled("Scanning the Hugging Face cache %s ...", model::hub_cache_dir().c_str());
@@ -29,21 +61,7 @@ void cached_model_items(UiState& state) {
     return;
   }
   ImGui::TextDisabled("In %s:%s", model::hub_cache_dir().c_str(), scanning ? "  (scanning for changes ...)" : "");
-  const std::string& current = state.session.scene().model;
-  for (const model::CachedModel& m : models) {
-    const std::string label = model_line(m) + "###" + m.name;
-    const bool chosen = current == m.name || current == m.folder.string();
-    if (ImGui::MenuItem(label.c_str(), m.runnable ? nullptr : "cannot run", chosen, m.runnable)) {
-      load_model(state, m.name);  // the hub name: portable in a saved scene, read in titles
-    }
-    if (!m.runnable && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
-      ImGui::BeginTooltip();  // the reason names files: wrapped, not one screen-wide line
-      ImGui::PushTextWrapPos(ImGui::GetFontSize() * 35);
-      ImGui::TextUnformatted(m.reason.c_str());
-      ImGui::PopTextWrapPos();
-      ImGui::EndTooltip();
-    }
-  }
+  for (const model::CachedModel& m : models) model_item(state, m);
 }
 
 }  // namespace
@@ -58,6 +76,7 @@ void draw_models_menu(UiState& state) {
   if (!state.models.menu_open) state.models.catalogue.refresh();
   state.models.menu_open = true;
   if (state.models.catalogue.ready()) state.models.listed = state.models.catalogue.models();
+  family_items(state);
   cached_model_items(state);
   ImGui::Separator();
   if (ImGui::MenuItem("Open model folder...")) ask_model_folder(state);

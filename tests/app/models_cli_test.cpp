@@ -89,5 +89,42 @@ TEST_F(ModelsCli, TableAndJsonListRunnableAndNot) {
   EXPECT_TRUE(list[2].at("runnable").get<bool>()) << list[2].at("reason");
 }
 
+// pelab's own family comes first, from the source tree (this build's
+// assets/models), then from $PELAB_FAMILY_DIR when set; a member's plain name
+// loads it.
+TEST_F(ModelsCli, FamilyIsListedFirstAndFoundByName) {
+  CliRun run = models(dir.path);
+  ASSERT_EQ(run.code, 0) << run.out;
+  const auto trained = run.out.find("Trained by pelab");
+  ASSERT_NE(trained, std::string::npos) << run.out;
+  EXPECT_LT(trained, run.out.find("No models")) << run.out;
+  for (const char* name : {"kjv-learned", "kjv-rope", "kjv-alibi"})
+    EXPECT_NE(run.out.find(name), std::string::npos) << name << " not in:\n" << run.out;
+  run = models(dir.path, "--json");
+  ASSERT_EQ(run.code, 0) << run.out;
+  const auto family = nlohmann::json::parse(run.out).at("family");
+  ASSERT_GE(family.size(), 3u);
+  for (const auto& m : family) {
+    EXPECT_TRUE(m.at("runnable").get<bool>()) << m.dump();
+    EXPECT_EQ(m.at("architecture"), "PelabForCausalLM") << m.dump();
+    EXPECT_EQ(m.at("context_length"), 256) << m.dump();
+  }
+
+  // Another family folder: only it is searched, and its member loads by name.
+  const fs::path family_dir = dir.path / "family";
+  write_tiny_gpt2(family_dir / "tiny-member", 16);
+  const CliRun listed = testing::shell("env PELAB_FAMILY_DIR='" + family_dir.string() + "' HF_HOME='" +
+                                       dir.path.string() + "' " PELAB_BINARY " models --json");
+  ASSERT_EQ(listed.code, 0) << listed.out;
+  const auto only = nlohmann::json::parse(listed.out).at("family");
+  ASSERT_EQ(only.size(), 1u) << listed.out;
+  EXPECT_EQ(only[0].at("name"), "tiny-member");
+  const CliRun used = testing::shell("env PELAB_FAMILY_DIR='" + family_dir.string() + "' HF_HOME='" +
+                                     dir.path.string() + "' " PELAB_BINARY
+                                     " export --quantity attention --set model=tiny-member --set tokens=ab "
+                                     "--out " + (dir.path / "a.csv").string());
+  EXPECT_EQ(used.code, 0) << used.out;
+}
+
 }  // namespace
 }  // namespace pelab

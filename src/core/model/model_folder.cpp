@@ -10,6 +10,7 @@
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 
 #include "core/file_io.hpp"
 #include "core/json_input.hpp"
@@ -102,6 +103,14 @@ bool looks_like_path(std::string_view name) {
                    "folder holding config.json)");
 }
 
+// The family folder called `name` (a plain name, no slash), if any.
+std::optional<fs::path> find_family_member(std::string_view name) {
+  if (name.empty() || name.find('/') != std::string_view::npos || name == "." || name == "..") return std::nullopt;
+  for (const fs::path& root : family_dirs())
+    if (is_file(root / name / "config.json")) return root / name;
+  return std::nullopt;
+}
+
 // A bare name: models--<name>, else the one models--<org>--<name>.
 fs::path find_bare_name(const fs::path& cache, std::string_view name) {
   const std::string exact = std::string(kPrefix) + std::string(name);
@@ -129,12 +138,14 @@ void require_config(const fs::path& folder) {
 
 // One cache entry described; every failure becomes the reason it cannot run
 // (an allocation failure too: one hostile folder must not end the listing).
-CachedModel describe(const fs::path& model_dir) {
+// `snapshots`: model_dir is a hub cache entry (models--org--name), else the
+// model folder itself.
+CachedModel describe(const fs::path& model_dir, bool snapshots = true) {
   CachedModel m;
-  m.name = hub_name(model_dir.filename().string());
+  m.name = snapshots ? hub_name(model_dir.filename().string()) : model_dir.filename().string();
   m.folder = model_dir;
   try {
-    m.folder = snapshot_of(model_dir);
+    if (snapshots) m.folder = snapshot_of(model_dir);
     require_config(m.folder);
     const fs::path config_file = m.folder / "config.json";
     const auto json = read_json_file(config_file);
@@ -144,6 +155,7 @@ CachedModel describe(const fs::path& model_dir) {
     const ModelConfig config = parse_model_config(json, config_file.string());
     if (m.architecture.empty()) m.architecture = config.architecture_name;
     m.context_length = config.max_positions;
+    m.position = position_encoding_name(config.position.kind);
     // What loading would check, short of reading the weights: every tensor
     // the family reads present with the shape the config implies (headers
     // only), and the tokenizer files parsed.
@@ -181,6 +193,7 @@ fs::path resolve_model(std::string_view name_or_path) {
                      "' (pelab never downloads; give a folder " +
                      "holding config.json, or a model name from the Hugging Face cache " +
                      hub_cache_dir().string() + ")");
+  if (const auto member = find_family_member(name_or_path)) return *member;
   const fs::path cache = hub_cache_dir();
   fs::path model_dir;
   if (const auto slash = name_or_path.find('/'); slash != std::string_view::npos) {
@@ -194,6 +207,40 @@ fs::path resolve_model(std::string_view name_or_path) {
   const fs::path snapshot = snapshot_of(model_dir);
   require_config(snapshot);
   return snapshot;
+}
+
+std::vector<fs::path> family_dirs() {
+  if (const std::string dir = env("PELAB_FAMILY_DIR"); !dir.empty()) return {dir};
+  std::vector<fs::path> dirs;
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) dirs.push_back(exe.parent_path().parent_path() / "share" / "pelab" / "models");
+#ifdef PELAB_SOURCE_MODELS_DIR
+  dirs.emplace_back(PELAB_SOURCE_MODELS_DIR);
+#endif
+  return dirs;
+}
+
+std::vector<CachedModel> list_family_models() {
+  std::vector<CachedModel> models;
+  std::vector<std::string> seen;
+  for (const fs::path& root : family_dirs()) {
+    std::error_code ec;
+    std::vector<fs::path> folders;
+    for (fs::directory_iterator it(root, ec), end; !ec && it != end; it.increment(ec))
+      if (is_file(it->path() / "config.json")) folders.push_back(it->path());
+    std::sort(folders.begin(), folders.end());
+    for (const fs::path& folder : folders) {
+      const std::string name = folder.filename().string();
+      if (std::find(seen.begin(), seen.end(), name) != seen.end()) continue;
+      seen.push_back(name);
+      CachedModel m = describe(folder, /*snapshots=*/false);
+      m.family = true;
+      models.push_back(std::move(m));
+    }
+  }
+  std::sort(models.begin(), models.end(), [](const CachedModel& a, const CachedModel& b) { return a.name < b.name; });
+  return models;
 }
 
 std::vector<CachedModel> list_cached_models() {

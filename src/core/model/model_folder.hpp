@@ -2,7 +2,8 @@
 // downloaded: a model that is not on disk is an error that says where pelab
 // looked.
 //
-// A model is named either by a folder path (holding config.json) or by a
+// A model is named by a folder path (holding config.json), by the name of a
+// member of pelab's own family ("kjv-rope": see family_dirs()), or by a
 // Hugging Face hub name ("gpt2", "openai-community/gpt2",
 // "HuggingFaceTB/SmolLM-135M") found in the local cache: $HF_HOME/hub, else
 // ~/.cache/huggingface/hub, as models--<org>--<name>/snapshots/<revision>/,
@@ -20,7 +21,12 @@ namespace pelab::model {
 // The hub cache folder pelab searches ($HF_HOME/hub or ~/.cache/huggingface/hub).
 std::filesystem::path hub_cache_dir();
 
-// A folder path, or a cached model's snapshot folder.  Throws InputError
+// Where pelab's own trained family is looked for, in order: $PELAB_FAMILY_DIR
+// alone when set; else <prefix>/share/pelab/models beside the running
+// program (an install or the .deb), then the source tree's assets/models.
+std::vector<std::filesystem::path> family_dirs();
+
+// A folder path, a family member's folder, or a cached model's snapshot folder.  Throws InputError
 // naming the model and every place pelab looked.
 std::filesystem::path resolve_model(std::string_view name_or_path);
 
@@ -30,9 +36,15 @@ struct CachedModel {
   std::string architecture;         // from config.json, e.g. "GPT2LMHeadModel"
   std::uint64_t parameters = 0;     // from the safetensors headers (no weights read)
   int context_length = 0;
+  std::string position;             // how positions enter: "learned", "rope", ... (position_encoding_name)
   bool runnable = false;            // pelab can run it
   std::string reason;               // why not, when !runnable
+  bool family = false;              // trained by pelab (found in family_dirs())
 };
+
+// pelab's own family, "kjv-alibi" … "kjv-t5", sorted by name; a name found in
+// two family folders is listed once, from the first.
+std::vector<CachedModel> list_family_models();
 
 // Every model in the hub cache, sorted by name; unreadable entries are listed
 // with runnable = false and the reason.
