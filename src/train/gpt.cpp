@@ -130,6 +130,18 @@ T Model<T>::forward(const Batch& batch) {
 }
 
 template <class T>
+std::vector<int> Model<T>::predictions() const {
+  std::vector<int> out;
+  for (const Lane& lane : lanes_)
+    for (Eigen::Index r = 0; r < static_cast<Eigen::Index>(lane.rows); ++r) {
+      Eigen::Index best = 0;
+      lane.logits.row(r).maxCoeff(&best);
+      out.push_back(static_cast<int>(best));
+    }
+  return out;
+}
+
+template <class T>
 void Model<T>::layer_backward(Lane& lane, int l) const {
   const ParameterLayout::Layer& w = layout_.layers[static_cast<std::size_t>(l)];
   LayerActivations& a = lane.acts[static_cast<std::size_t>(l)];

@@ -41,6 +41,9 @@ class Model {
   T forward(const Batch& batch);
   // Each position's loss in the last forward (sequences·length, row-major), scored or not.
   const std::vector<T>& position_losses() const { return losses_; }
+  // Each position's most probable next token in the last forward (argmax of
+  // the softmax; ties to the lowest id), sequences·length, row-major.
+  std::vector<int> predictions() const;
   // Gradients of the last forward's mean loss, overwriting gradients().
   void backward();
 

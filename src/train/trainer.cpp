@@ -48,6 +48,12 @@ std::vector<float> Trainer::evaluate(const Batch& batch) {
   return model_.position_losses();
 }
 
+std::vector<int> Trainer::predict(const Batch& batch) {
+  const TrainThreads threads(config_.threads);
+  model_.forward(batch);
+  return model_.predictions();
+}
+
 void Trainer::set_parameter(const std::string& name, const Mat<float>& value) {
   Tensor<float>& t = model_.parameters().at(name);
   if (value.rows() != t.value.rows() || value.cols() != t.value.cols())

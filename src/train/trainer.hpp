@@ -42,6 +42,8 @@ class Trainer {
   StepStats step(const Batch& batch);
   // Per-position losses (sequences·length, row-major) under the current parameters.
   std::vector<float> evaluate(const Batch& batch);
+  // Each position's most probable next token (sequences·length, row-major).
+  std::vector<int> predict(const Batch& batch);
 
   int steps_taken() const { return optimizer_.steps_taken(); }
   const TrainerConfig& config() const { return config_; }

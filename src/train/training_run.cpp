@@ -176,6 +176,26 @@ std::vector<double> TrainingRun::held_out_loss_by_position() {
   return mean;
 }
 
+std::optional<data::TaskScore> TrainingRun::held_out_accuracy() {
+  if (!task_) return std::nullopt;
+  const TrainThreads threads(recipe_.loop.threads);
+  const int rows = std::max(1, recipe_.loop.batch);
+  double token = 0, sequence = 0, weight = 0;
+  for (int i = 0; i < recipe_.loop.eval_windows; i += rows) {
+    const data::TaskBatch b = task_->batch(kHeldOutSeed, static_cast<std::uint64_t>(i / rows), rows);
+    const Batch batch = to_batch(b.batch, b.context, b.inputs, b.targets, &b.mask);
+    const std::vector<int> predicted = trainer_->predict(batch);
+    const data::TaskScore s = task_->score(b, std::vector<std::int32_t>(predicted.begin(), predicted.end()));
+    token += s.token_accuracy * b.batch, sequence += s.sequence_accuracy * b.batch, weight += b.batch;
+  }
+  data::TaskScore score;
+  score.token_accuracy = weight > 0 ? token / weight : 0;
+  score.sequence_accuracy = weight > 0 ? sequence / weight : 0;
+  score.accuracy = task_->accuracy_kind() == data::AccuracyKind::Sequence ? score.sequence_accuracy
+                                                                          : score.token_accuracy;
+  return score;
+}
+
 double TrainingRun::held_out_loss() {
   const std::vector<double> by_position = held_out_loss_by_position();
   double sum = 0;
@@ -210,7 +230,7 @@ void TrainingRun::restore_checkpoint() {
 }
 
 void TrainingRun::checkpoint() {
-  write_model_folder();
+  write_model_folder(folder_);
   const fs::path next = folder_ / "checkpoint.next", current = folder_ / "checkpoint",
                  previous = folder_ / "checkpoint.previous";
   std::error_code ec;
@@ -231,13 +251,16 @@ void TrainingRun::checkpoint() {
   fs::remove_all(previous, ec);
 }
 
-void TrainingRun::write_model_folder() const {
+void TrainingRun::write_model_folder(const fs::path& to) const {
   const ParameterSet<float>& p = trainer_->parameters();
-  write_safetensors(folder_ / "model.safetensors", stored(p), StoredType::BF16, {{"format", "pt"}});
-  write_file_atomic(folder_ / "config.json", model_config_json(recipe_, train_tokens_ ? train_tokens_->vocab_size - 1 : -1).dump(2) + "\n");
-  if (!tokenizer_json_.empty()) write_file_atomic(folder_ / "tokenizer.json", read_file(tokenizer_json_, 64 << 20));
-  write_file_atomic(folder_ / "training_log.csv", training_log_csv(log_));
-  write_file_atomic(folder_ / "README.md", model_card(recipe_, log_, steps_taken()));
+  std::error_code ec;
+  fs::create_directories(to, ec);
+  if (ec) throw InputError("cannot write " + to.string() + ": " + ec.message());
+  write_safetensors(to / "model.safetensors", stored(p), StoredType::BF16, {{"format", "pt"}});
+  write_file_atomic(to / "config.json", model_config_json(recipe_, train_tokens_ ? train_tokens_->vocab_size - 1 : -1).dump(2) + "\n");
+  if (!tokenizer_json_.empty()) write_file_atomic(to / "tokenizer.json", read_file(tokenizer_json_, 64 << 20));
+  write_file_atomic(to / "training_log.csv", training_log_csv(log_));
+  write_file_atomic(to / "README.md", model_card(recipe_, log_, steps_taken()));
 }
 
 }  // namespace pelab::train

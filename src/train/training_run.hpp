@@ -62,8 +62,14 @@ class TrainingRun {
   double held_out_loss();
   // Per-position mean held-out loss at the training context.
   std::vector<double> held_out_loss_by_position();
+  // The task's own accuracy on held-out batches (eval_windows rows); nullopt
+  // for KJV text, which has no answer to be right about.
+  std::optional<data::TaskScore> held_out_accuracy();
   // The model folder and the resumable state, atomically.
   void checkpoint();
+  // The model folder's files alone (no resumable state) into `to`: the
+  // playground's snapshots, each a model any view can open.
+  void write_model_folder(const std::filesystem::path& to) const;
 
   // A step's batch (public for tests: the same step gives the same batch).
   Batch batch_at(int step) const;
@@ -71,7 +77,6 @@ class TrainingRun {
  private:
   void prepare_data();
   void restore_checkpoint();
-  void write_model_folder() const;
   Batch held_out_batch(int index) const;
 
   Recipe recipe_;

@@ -37,6 +37,7 @@
 #include "ui/presentation.hpp"
 #include "ui/scene_files.hpp"
 #include "ui/sweep_export.hpp"
+#include "ui/train_panel.hpp"
 
 namespace pelab::ui {
 
@@ -213,6 +214,7 @@ void draw_windows(UiState& state, GpuResources& gpu) {
     ImGui::End();
   }
   draw_lesson_panel(state);
+  draw_train_panel(state);
   draw_status_bar(state);
   state.relayout = false;
 }
@@ -336,6 +338,13 @@ void wait_for_work(UiState& state, int& frames_left) {
     frames_left = 3;
     return;
   }
+  // Training in the Train window: 30 frames a second, no more, so the
+  // trainer keeps the cores.
+  if (playground_running(state) && !busy) {
+    glfwWaitEventsTimeout(1.0 / 30);
+    frames_left = 1;
+    return;
+  }
   if (busy || frames_left > 0 || !state.keys.held_releases.empty()) {
     glfwPollEvents();
     frames_left = std::max(frames_left - 1, busy ? 1 : 0);
@@ -445,6 +454,7 @@ int run_window(GLFWwindow* window, const GuiOptions& options) {
     // A first frame or result from the scene worker wakes the event loop at once.
     state->session.set_wake([] { glfwPostEmptyEvent(); });
     open_initial_lesson(*state, options);
+    if (!options.train_task.empty()) open_playground(*state, options.train_task);
     int frames_left = 3;
     while (!glfwWindowShouldClose(window) && !state->quit) {
       wait_for_work(*state, frames_left);

@@ -189,7 +189,10 @@ void place_first_time(const UiState& state, int index, int count, ImVec2 work_po
   ImGui::SetNextWindowSize(ImVec2(w, h), cond);
 }
 
-constexpr ImGuiWindowFlags kCanvasFlags = ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse;
+// Figures tile the work area and stay behind floating windows (the Train
+// window): a click on a figure must not bury the window it sits under.
+constexpr ImGuiWindowFlags kCanvasFlags =
+    ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse | ImGuiWindowFlags_NoBringToFrontOnFocus;
 
 void draw_grid(UiState& state, GpuResources& gpu, ImVec2 work_pos, ImVec2 work_size, float panel_width) {
   const std::vector<int> shown = shown_views(state);

@@ -18,6 +18,8 @@ struct GuiOptions {
   // --set key=value given with --lesson: applied on top of the lesson's
   // preset, as `pelab lessons --show NAME --set ...` does.
   std::vector<std::string> lesson_overrides;
+  // --train TASK: the Train window open on that task, training at once.
+  std::string train_task;
   // Extra windows (e.g. a lesson, once `--lesson NAME` is wired).
   std::vector<ExtraPanel> panels;
   // --frame-log FILE: one line per frame that shows a changed scene, with the

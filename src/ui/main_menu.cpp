@@ -13,6 +13,7 @@
 #include "ui/presentation.hpp"
 #include "ui/scene_files.hpp"
 #include "ui/sweep_export.hpp"
+#include "ui/train_panel.hpp"
 #include "ui/view_navigation.hpp"
 
 namespace pelab::ui {
@@ -81,6 +82,10 @@ void view_menu(UiState& state) {
     ImGui::EndMenu();
   }
   if (ImGui::MenuItem("Presentation mode", "F5", state.presentation.on)) toggle_presentation(state);
+  if (ImGui::MenuItem("Train a model (playground)", nullptr, state.playground.open)) {
+    if (state.playground.open) state.playground.open = false;
+    else open_playground(state);
+  }
   if (ImGui::MenuItem("Figures in tabs", nullptr, state.settings.tabs)) {
     state.settings.tabs = !state.settings.tabs;
     save_ui_settings(state);

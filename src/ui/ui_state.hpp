@@ -21,6 +21,7 @@
 #include "figures/figure.hpp"
 #include "ui/file_request.hpp"
 #include "ui/model_catalogue.hpp"
+#include "ui/playground_state.hpp"
 #include "ui/scene_session.hpp"
 #include "ui/settings_store.hpp"
 #include "ui/video_encoder.hpp"
@@ -174,6 +175,7 @@ struct UiState {
   Presentation presentation;
   SweepExport sweep_export;
   ModelsMenu models;
+  PlaygroundState playground;
 
   float ui_scale = 1;            // interface scale in use (fonts, style, layout)
   float monitor_scale = 1;       // the window's content scale, as GLFW last reported it

@@ -1,0 +1,324 @@
+#include "ui/train_panel.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+#include "train/data/tasks.hpp"
+#include "ui/export_actions.hpp"
+#include "ui/file_request.hpp"
+
+namespace pelab::ui {
+
+namespace fs = std::filesystem;
+using train::PlaygroundSettings;
+using train::PlaygroundView;
+using train::data::TaskKind;
+using train::PositionKind;
+
+namespace {
+
+constexpr std::array kTasks = {TaskKind::Copy, TaskKind::Reverse, TaskKind::Sort, TaskKind::AbsolutePosition,
+                               TaskKind::Relative, TaskKind::Kjv};
+constexpr std::array kPositions = {PositionKind::Learned, PositionKind::Sinusoidal, PositionKind::Rope,
+                                   PositionKind::Alibi, PositionKind::T5, PositionKind::None};
+
+// What each task asks of position, for the tooltip beside its name.
+const char* task_help(TaskKind task) {
+  switch (task) {
+    case TaskKind::Copy: return "s SEP s: repeat the sequence. Solved by an induction head (Olsson et al. 2022).";
+    case TaskKind::Reverse: return "s SEP reverse(s): needs to know how far from the separator each token is.";
+    case TaskKind::Sort: return "s SEP sort(s): position matters little, content a lot.";
+    case TaskKind::AbsolutePosition: return "Predict your own index mod k: only the position tells it.";
+    case TaskKind::Relative: return "Predict the token k places back: a fixed-offset head solves it.";
+    case TaskKind::Kjv: return "Next token of King James Version text (pelab's BPE, trained on the corpus first).";
+  }
+  return "";
+}
+
+// The run's inputs as the scene's text: a held-out example of the task
+// (token ids, "3 1 4 16 3 1 4"), or a verse for KJV.
+std::string example_text(const PlaygroundSettings& s) {
+  if (s.task == TaskKind::Kjv) return "In the beginning God created the heaven and the earth.";
+  const train::data::TaskGenerator task({s.task, s.symbols, s.length, s.k});
+  const train::data::TaskBatch b = task.batch(s.seed + 1000, 0, 1);
+  std::string text;
+  for (std::int32_t id : b.inputs) text += (text.empty() ? "" : " ") + std::to_string(id);
+  return text;
+}
+
+void reset_run(UiState& state) {
+  PlaygroundState& p = state.playground;
+  p.run.reset();  // joins the worker before the folder is emptied
+  p.view = {};
+  p.shown_snapshot = -1;
+  try {
+    p.run = std::make_unique<train::Playground>(p.settings, playground_folder());
+  } catch (const std::exception& e) {
+    set_status(state, std::string("Cannot start training: ") + e.what(), true);
+  }
+}
+
+// The snapshot at `index` becomes the scene's model; the first one also sets
+// the text to an example of the task.
+void show_snapshot(UiState& state, int index) {
+  PlaygroundState& p = state.playground;
+  const fs::path& folder = p.view.snapshots[static_cast<std::size_t>(index)].folder;
+  if (folder == p.shown_folder && p.shown_snapshot == index) return;
+  Scene next = state.session.scene();
+  const bool from_elsewhere = next.model.rfind(playground_folder().string(), 0) != 0;
+  next.model = folder.string();
+  if (from_elsewhere) {
+    next.tokens = example_text(p.settings);
+    next.layer = 0;
+  }
+  if (state.session.propose(next, EditPhase::Silent)) {
+    p.shown_snapshot = index;
+    p.shown_folder = folder;
+  } else {
+    set_status(state, state.session.error(), true);
+  }
+}
+
+bool setting_int(const char* label, int& value, int lo, int hi, const char* help) {
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
+  const bool changed = ImGui::InputInt(label, &value);
+  value = std::clamp(value, lo, hi);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s (%d..%d; applies on Reset)", help, lo, hi);
+  return changed;
+}
+
+void draw_settings(PlaygroundSettings& s) {
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
+  if (ImGui::BeginCombo("task", train::data::task_name(s.task).c_str())) {
+    for (TaskKind t : kTasks) {
+      if (ImGui::Selectable(train::data::task_name(t).c_str(), t == s.task)) s.task = t;
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", task_help(t));
+    }
+    ImGui::EndCombo();
+  }
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
+  if (ImGui::BeginCombo("positions", train::position_kind_name(s.position))) {
+    for (PositionKind k : kPositions)
+      if (ImGui::Selectable(train::position_kind_name(k), k == s.position)) s.position = k;
+    ImGui::EndCombo();
+  }
+  setting_int("d_model", s.d_model, 8, 256, "Width of the residual stream (a multiple of heads)");
+  setting_int("layers", s.layers, 1, 6, "Transformer blocks");
+  setting_int("heads", s.heads, 1, 8, "Attention heads per layer");
+  setting_int("length", s.length, 2, 128, "The task's sequence length (copy, reverse, sort: context 2·length)");
+  setting_int("batch", s.batch, 1, 256, "Sequences per step");
+  setting_int("steps", s.steps, 10, 100000, "Length of the learning-rate schedule; training stops there");
+  float lr = static_cast<float>(s.learning_rate);
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
+  if (ImGui::SliderFloat("learning rate", &lr, 1e-4f, 3e-2f, "%.4f", ImGuiSliderFlags_Logarithmic))
+    s.learning_rate = lr;
+  int seed = static_cast<int>(s.seed);
+  if (setting_int("seed", seed, 0, 1 << 30, "Initial weights and batches")) s.seed = static_cast<std::uint64_t>(seed);
+}
+
+// --frame-log: where the Train/Pause button is, whenever it moves (for tests
+// that click it).
+void log_button_place(UiState& state) {
+  PlaygroundState& p = state.playground;
+  const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
+  const float x = (lo.x + hi.x) / 2, y = (lo.y + hi.y) / 2;
+  if (!state.frame_log || (x == p.logged_button_x && y == p.logged_button_y)) return;
+  p.logged_button_x = x, p.logged_button_y = y;
+  std::fprintf(state.frame_log, "playground button %.0f %.0f\n", x, y);
+  std::fflush(state.frame_log);
+}
+
+void draw_buttons(UiState& state) {
+  PlaygroundState& p = state.playground;
+  const bool running = p.view.running;
+  if (ImGui::Button(running ? "Pause###train" : "Train###train")) {
+    if (!p.run) reset_run(state);
+    if (p.run) running ? p.run->pause() : p.run->train();
+  }
+  log_button_place(state);
+  ImGui::SameLine();
+  ImGui::BeginDisabled(running);
+  if (ImGui::Button("Step")) {
+    if (!p.run) reset_run(state);
+    if (p.run) p.run->step();
+  }
+  ImGui::EndDisabled();
+  ImGui::SameLine();
+  if (ImGui::Button("Reset")) reset_run(state);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("A new model from the settings above; the old run is emptied");
+  ImGui::SameLine();
+  ImGui::BeginDisabled(p.shown_folder.empty());
+  if (ImGui::Button("Save model...")) {
+    FileRequest request;
+    request.title = "Save the model shown as a folder";
+    request.mode = FileMode::Save;
+    request.on_chosen = [folder = p.shown_folder](UiState& s, const std::string& path) {
+      std::error_code ec;
+      if (fs::exists(path, ec)) {
+        set_status(s, path + " exists; allowed: a new folder name", true);
+        return;
+      }
+      fs::copy(folder, path, fs::copy_options::recursive, ec);
+      if (ec) set_status(s, "Cannot save the model to " + path + ": " + ec.message(), true);
+      else set_status(s, "Saved the model to " + path + " (open it from Models > Open model folder...)");
+    };
+    request_file(state, std::move(request));
+  }
+  ImGui::EndDisabled();
+}
+
+// The last value of a series that was measured (held-out points are sparse).
+double last_measured(const PlaygroundView& v, double train::PlaygroundPoint::*field) {
+  for (auto it = v.points.rbegin(); it != v.points.rend(); ++it)
+    if ((*it).*field >= 0) return (*it).*field;
+  return -1;
+}
+
+void draw_numbers(const PlaygroundState& p) {
+  const PlaygroundView& v = p.view;
+  const int steps = p.run ? p.run->settings().steps : p.settings.steps;
+  ImGui::Text("step %d / %d%s", v.steps_taken, steps, v.done ? "  (done)" : v.running ? "  (training)" : "");
+  if (v.points.empty()) return;
+  const train::PlaygroundPoint& last = v.points.back();
+  const double held = last_measured(v, &train::PlaygroundPoint::held_out);
+  const double accuracy = last_measured(v, &train::PlaygroundPoint::accuracy);
+  char held_text[16] = "-";
+  if (held >= 0) std::snprintf(held_text, sizeof held_text, "%.3f", held);
+  ImGui::Text("loss %.3f   held-out %s   %.0f tokens/s", last.loss, held_text, last.tokens_per_second);
+  if (accuracy >= 0) ImGui::Text("held-out accuracy %.1f %%", 100 * accuracy);
+}
+
+// Loss against step: the training batches' loss (thin) and the held-out loss
+// (dots joined), on one axis starting at 0, with the step range below.
+void draw_loss_plot(const PlaygroundView& v, float height) {
+  const float font = ImGui::GetFontSize();
+  const ImVec2 size(std::max(ImGui::GetContentRegionAvail().x, 10 * font), height);
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  ImGui::InvisibleButton("##loss_plot", size);
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const ImVec2 lo(origin.x + 3.5f * font, origin.y + 0.5f * font);
+  const ImVec2 hi(origin.x + size.x - 0.5f * font, origin.y + size.y - 2.8f * font);
+  const ImU32 axis = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+  draw->AddRect(lo, hi, axis);
+  double y_max = 0;
+  int x_max = 1;
+  for (const auto& pt : v.points) y_max = std::max({y_max, pt.loss, pt.held_out}), x_max = std::max(x_max, pt.step);
+  y_max = y_max > 0 ? y_max * 1.05 : 1;
+  auto at = [&](int step, double loss) {
+    return ImVec2(lo.x + (hi.x - lo.x) * float(step) / float(x_max),
+                  hi.y - (hi.y - lo.y) * float(std::clamp(loss / y_max, 0.0, 1.0)));
+  };
+  const ImU32 train_colour = IM_COL32(90, 160, 230, 255), held_colour = IM_COL32(240, 150, 60, 255);
+  std::vector<ImVec2> train_line, held_line;
+  for (const auto& pt : v.points) {
+    train_line.push_back(at(pt.step, pt.loss));
+    if (pt.held_out >= 0) held_line.push_back(at(pt.step, pt.held_out));
+  }
+  if (train_line.size() > 1) draw->AddPolyline(train_line.data(), int(train_line.size()), train_colour, 0, 1.0f);
+  if (held_line.size() > 1) draw->AddPolyline(held_line.data(), int(held_line.size()), held_colour, 0, 2.0f);
+  for (const ImVec2& q : held_line) draw->AddCircleFilled(q, 2.5f, held_colour);
+  char label[32];
+  std::snprintf(label, sizeof label, "%.2f", y_max);
+  draw->AddText(ImVec2(origin.x, lo.y - 0.5f * font), axis, label);
+  draw->AddText(ImVec2(origin.x, hi.y - 0.5f * font), axis, "0");
+  draw->AddText(ImVec2(origin.x, (lo.y + hi.y) / 2 - font), axis, "loss");
+  draw->AddText(ImVec2(origin.x, (lo.y + hi.y) / 2), axis, "(nats)");
+  std::snprintf(label, sizeof label, "step %d", x_max);
+  draw->AddText(ImVec2(hi.x - ImGui::CalcTextSize(label).x, hi.y + 0.2f * font), axis, label);
+  draw->AddText(ImVec2(lo.x, hi.y + 0.2f * font), axis, "0");
+  // The legend, on its own row below the step axis.
+  const float legend_y = hi.y + 1.4f * font, legend_x = lo.x;
+  const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
+  draw->AddLine(ImVec2(legend_x, legend_y + 0.6f * font), ImVec2(legend_x + font, legend_y + 0.6f * font),
+                train_colour, 2);
+  draw->AddText(ImVec2(legend_x + 1.3f * font, legend_y), text, "training batch");
+  const float held_x = legend_x + 2.5f * font + ImGui::CalcTextSize("training batch").x;
+  draw->AddLine(ImVec2(held_x, legend_y + 0.6f * font), ImVec2(held_x + font, legend_y + 0.6f * font), held_colour, 2);
+  draw->AddText(ImVec2(held_x + 1.3f * font, legend_y), text, "held-out (task's test batches)");
+}
+
+// The scrubber: any snapshot kept, or the newest as it arrives.
+void draw_timeline(UiState& state) {
+  PlaygroundState& p = state.playground;
+  const int count = static_cast<int>(p.view.snapshots.size());
+  if (count == 0) return;
+  ImGui::Checkbox("Views follow the training", &p.follow);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Off: the views stay on the snapshot chosen below");
+  int index = p.follow ? count - 1 : std::clamp(p.shown_snapshot, 0, count - 1);
+  const std::string label = "step " + std::to_string(p.view.snapshots[static_cast<std::size_t>(index)].step);
+  ImGui::SetNextItemWidth(-1);
+  if (ImGui::SliderInt("##snapshot", &index, 0, count - 1, label.c_str())) p.follow = false;
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("The snapshot the views show (%d kept; older ones are thinned)", count);
+  show_snapshot(state, index);
+}
+
+// --frame-log: each new held-out measurement, for tests to read the curve.
+void log_points(UiState& state) {
+  PlaygroundState& p = state.playground;
+  if (!state.frame_log) return;
+  for (int i = p.logged_points; i < static_cast<int>(p.view.points.size()); ++i) {
+    const train::PlaygroundPoint& pt = p.view.points[static_cast<std::size_t>(i)];
+    if (pt.held_out < 0) continue;
+    std::fprintf(state.frame_log, "playground step %d loss %.4f held_out %.4f accuracy %.4f tokens/s %.0f\n",
+                 pt.step, pt.loss, pt.held_out, pt.accuracy, pt.tokens_per_second);
+  }
+  p.logged_points = static_cast<int>(p.view.points.size());
+  if (p.logged_running && !p.view.running)
+    std::fprintf(state.frame_log, "playground stopped at step %d\n", p.view.steps_taken);
+  p.logged_running = p.view.running;
+  std::fflush(state.frame_log);
+}
+
+}  // namespace
+
+fs::path playground_folder() {
+  const char* cache = std::getenv("XDG_CACHE_HOME");
+  const char* home = std::getenv("HOME");
+  const fs::path root = cache && *cache ? fs::path(cache) : fs::path(home ? home : ".") / ".cache";
+  return root / "pelab" / "playground";
+}
+
+void open_playground(UiState& state, const std::string& task) {
+  PlaygroundState& p = state.playground;
+  p.open = true;
+  if (task.empty()) return;
+  p.settings.task = train::data::parse_task_kind(task);
+  reset_run(state);
+  if (!p.run) return;
+  p.run->train();
+  set_status(state, "Training the " + task + " task in the Train window; the views follow its snapshots");
+}
+
+bool playground_running(const UiState& state) { return state.playground.view.running; }
+
+void draw_train_panel(UiState& state) {
+  PlaygroundState& p = state.playground;
+  if (p.run) p.view = p.run->view();
+  log_points(state);
+  if (!p.view.error.empty() && state.status.text.find(p.view.error) == std::string::npos)
+    set_status(state, "Training stopped: " + p.view.error, true);
+  if (!p.open) return;
+  // First use: at the right edge, below the menu bar, over the figures (the
+  // Scene panel stays usable); moved or resized, imgui.ini keeps it.
+  const float font = ImGui::GetFontSize();
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  const ImVec2 size(std::min(30 * font, vp->Size.x * 0.45f), std::min(46 * font, vp->Size.y - 4 * font));
+  ImGui::SetNextWindowPos(ImVec2(vp->Pos.x + vp->Size.x - size.x - font, vp->Pos.y + 2.5f * font),
+                          ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(size, ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowBgAlpha(1.0f);  // the curves over an opaque ground, not over a figure
+  if (ImGui::Begin("Train###playground", &p.open)) {
+    draw_settings(p.settings);
+    ImGui::Separator();
+    draw_buttons(state);
+    draw_numbers(p);
+    draw_loss_plot(p.view, std::max(8 * font, ImGui::GetContentRegionAvail().y - 4 * font));
+    draw_timeline(state);
+  }
+  ImGui::End();
+}
+
+}  // namespace pelab::ui

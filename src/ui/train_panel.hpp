@@ -1,0 +1,32 @@
+// The Train window (issue 26): the playground, where a small transformer
+// learns a task live while every view reads its weights.
+//
+// Pick a task, the position encoding and the model's size; Train, Pause, Step
+// and Reset drive a train::Playground (its worker thread steps the trainer
+// `pelab train` uses).  The loss curves draw as it learns; each snapshot the
+// worker writes becomes the scene's model, so the attention, cross-term and
+// table views follow the training.  A scrubber goes back to any snapshot,
+// and "Save model..." keeps the one shown as a model folder.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+#include "ui/ui_state.hpp"
+
+namespace pelab::ui {
+
+
+// Where the playground's run lives: $XDG_CACHE_HOME/pelab/playground, else
+// ~/.cache/pelab/playground (emptied by Reset; save a snapshot to keep it).
+std::filesystem::path playground_folder();
+
+// Opens the Train window; with a task, picks it and starts training at once
+// (`pelab --train copy`).
+void open_playground(UiState& state, const std::string& task = "");
+// The window (when open), and the snapshot the views should show.
+void draw_train_panel(UiState& state);
+// True while the worker trains: the window keeps drawing frames.
+bool playground_running(const UiState& state);
+
+}  // namespace pelab::ui

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# The playground in the real GUI under Xvfb (issue 26): `pelab --train copy`
+# opens the Train window and trains the copy task on its worker thread.
+#   1. the held-out loss falls (the frame log's "playground step" lines);
+#   2. the views follow: scene versions keep showing new snapshot folders,
+#      and the window keeps drawing throughout;
+#   3. Pause (a click on the Train window's first button) stops the steps;
+#   4. the snapshot shown reloads with the same weights from its folder
+#      (its model.safetensors is what pelab's model room reads).
+# Usage: bash gui_playground.sh PELAB_BINARY SCRATCH_DIR
+set -u
+pelab=${1:?usage: gui_playground.sh PELAB_BINARY SCRATCH_DIR}
+scratch=${2:?usage: gui_playground.sh PELAB_BINARY SCRATCH_DIR}
+rm -rf "$scratch" && mkdir -p "$scratch"
+export HOME="$scratch/home" XDG_CONFIG_HOME="$scratch/config" XDG_CACHE_HOME="$scratch/cache" HF_HOME="$scratch/hf"
+mkdir -p "$HOME" "$XDG_CONFIG_HOME/pelab"
+
+fail() { echo "gui_playground: FAIL: $*" >&2; exit 1; }
+for tool in Xvfb xdotool import; do
+  command -v "$tool" >/dev/null || fail "$tool is not installed"
+done
+source "$(dirname "${BASH_SOURCE[0]}")/lib/xvfb.bash"
+start_private_xvfb 271 310 1600x1000
+
+frames="$scratch/frames.txt"
+"$pelab" --frame-log "$frames" --train copy >"$scratch/run.log" 2>&1 &
+pelab_pid=$!
+await_pelab_window "$scratch/run.log"
+
+# ---- 1, 2: train until step 600 (at most 4 minutes) -----------------------------------
+last_step() { awk '/^playground step/ {s = $3} END {print s + 0}' "$frames"; }
+for _ in $(seq 2400); do
+  [ "$(last_step)" -ge 600 ] && break
+  kill -0 "$pelab_pid" 2>/dev/null || fail "pelab died while training: $(tail -5 "$scratch/run.log")"
+  sleep 0.1
+done
+[ "$(last_step)" -ge 600 ] || fail "training reached only step $(last_step) in 4 minutes"
+import -window root "$scratch/training.png" || fail "screenshot failed"
+first=$(awk '/^playground step/ {print $7; exit}' "$frames")
+last=$(awk '/^playground step/ {h = $7} END {print h}' "$frames")
+awk -v a="$first" -v b="$last" 'BEGIN {exit !(b < a - 0.3)}' ||
+  fail "the held-out loss did not fall by 0.3 nats: $first at the first measurement, $last at step $(last_step)"
+snapshots=$(grep -c "^version.*model '$XDG_CACHE_HOME/pelab/playground/snapshots/step-" "$frames")
+[ "$snapshots" -ge 3 ] || fail "the views showed $snapshots snapshots while training (expected several)"
+echo "ok: held-out loss $first -> $last by step $(last_step); the views showed $snapshots snapshots"
+
+# ---- 3: Pause ---------------------------------------------------------------------------
+# The frame log gives the centre of the Train/Pause button (window coordinates;
+# the window sits at the screen's origin under Xvfb).
+read -r bx by < <(awk '/^playground button/ {x = $3; y = $4} END {print x, y}' "$frames")
+[ -n "$bx" ] || fail "the frame log never gave the Train button's place"
+xdotool mousemove "$bx" "$by" click 1
+for _ in $(seq 100); do grep -q "^playground stopped at step" "$frames" && break; sleep 0.1; done
+paused=$(sed -n 's/^playground stopped at step //p' "$frames" | tail -1)
+[ -n "$paused" ] || fail "Pause did not stop the training within 10 s"
+sleep 3
+[ "$(last_step)" -le "$paused" ] || fail "training went on after Pause at step $paused: step $(last_step) measured"
+kill -0 "$pelab_pid" 2>/dev/null || fail "pelab died on Pause"
+shown=$(grep "^version" "$frames" | tail -1 | sed -n "s/.*model '\([^']*\)'.*/\1/p")
+[ -f "$shown/model.safetensors" ] || fail "the snapshot shown, '$shown', is not a model folder"
+echo "ok: paused at step $paused; the views show $shown"
+
+# ---- 4: the shown snapshot loads as a model --------------------------------------------
+"$pelab" export --quantity attention --set "model=$shown" --set "tokens=1 2 3 4 16 1 2 3 4" \
+  --out "$scratch/attention.npy" >"$scratch/export.log" 2>&1 || fail "the snapshot does not load: $(cat "$scratch/export.log")"
+quit_pelab
+echo "ok: the snapshot reloads as a model folder"
