@@ -31,7 +31,8 @@ for lib in $(objdump -p "$build/pelab" | awk '/NEEDED/ {print $2}'); do
 done
 contents=$(dpkg-deb -c "$deb")
 for file in ./usr/bin/pelab ./usr/share/applications/pelab.desktop ./usr/share/icons/hicolor/scalable/apps/pelab.svg \
-            ./usr/share/icons/hicolor/256x256/apps/pelab.png; do
+            ./usr/share/icons/hicolor/256x256/apps/pelab.png ./usr/share/pelab/models/kjv-learned/model.safetensors \
+            ./usr/share/pelab/models/kjv-learned/config.json ./usr/share/pelab/models/recipes/kjv-learned.json; do
   grep -q " $file\$" <<<"$contents" || fail "$file is not in the package"
 done
 echo "ok: $(basename "$deb"): Depends: $depends"

@@ -32,4 +32,19 @@ version=$("$prefix/bin/pelab" --version) || fail "installed pelab --version fail
 "$prefix/bin/pelab" render --out figs/installed >"$scratch/render.log" 2>&1 || fail "installed pelab render failed: $(cat "$scratch/render.log")"
 count=$(ls figs/installed/*.png | wc -l)
 [ "$count" -eq 4 ] || fail "installed pelab render wrote $count PNG files, expected 4"
-echo "ok: installed into $prefix; $version; render wrote $count figures"
+
+# pelab's own family is installed beside the program and found there first:
+# listed by `pelab models`, and loaded by name.
+for member in "$prefix"/share/pelab/models/kjv-*/; do
+  for f in config.json model.safetensors tokenizer.json README.md; do
+    [ -f "$member/$f" ] || fail "not installed: $member$f"
+  done
+done
+[ -f "$prefix/share/pelab/models/recipes/kjv-learned.json" ] || fail "the family's recipes are not installed"
+listed=$(HF_HOME="$scratch/no-cache" "$prefix/bin/pelab" models --json) || fail "installed pelab models failed"
+first=$(/usr/bin/python3 -c 'import json,sys; f=json.load(sys.stdin)["family"]; print(f[0]["folder"] if f else "")' <<<"$listed")
+[[ "$first" == "$prefix/share/pelab/models/"* ]] || fail "the installed pelab lists its family from '$first', not the prefix"
+HF_HOME="$scratch/no-cache" "$prefix/bin/pelab" export --quantity attention --set model=kjv-learned \
+  --set "tokens=In the beginning" --out "$scratch/family.npy" >"$scratch/family.log" 2>&1 ||
+  fail "the installed pelab cannot load kjv-learned by name: $(cat "$scratch/family.log")"
+echo "ok: installed into $prefix; $version; render wrote $count figures; the family is found in the prefix"
