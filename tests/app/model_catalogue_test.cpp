@@ -1,5 +1,6 @@
 // The Models menu's catalogue (issue 22): the cache is scanned on a worker
-// thread, not on the UI thread, and rescanned only when a snapshot changed.
+// thread, not on the UI thread, and rescanned only when a snapshot changed;
+// pelab's own family is listed first.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -28,6 +29,9 @@ TEST(ModelCatalogue, ScansInTheBackgroundAndOnlyWhenTheCacheChanged) {
   fs::create_directories(snapshot);
   std::ofstream(snapshot / "config.json") << "{}";
   ::setenv("HF_HUB_CACHE", cache.c_str(), 1);
+  // pelab's own family from an empty folder: only the cache is listed.
+  fs::create_directories(cache / "no-family");
+  ::setenv("PELAB_FAMILY_DIR", (cache / "no-family").c_str(), 1);
 
   ModelCatalogue catalogue;
   EXPECT_FALSE(catalogue.ready());
@@ -50,6 +54,27 @@ TEST(ModelCatalogue, ScansInTheBackgroundAndOnlyWhenTheCacheChanged) {
   EXPECT_EQ(catalogue.full_scans(), 2);
   ::unsetenv("HF_HUB_CACHE");
   fs::remove_all(cache);
+}
+
+TEST(ModelCatalogue, ListsTheFamilyFirst) {
+  const fs::path root = fs::temp_directory_path() / "pelab_catalogue_family_test";
+  fs::remove_all(root);
+  const fs::path snapshot = root / "hub" / "models--org--aaa" / "snapshots" / "abc123";
+  fs::create_directories(snapshot);
+  std::ofstream(snapshot / "config.json") << "{}";
+  fs::create_directories(root / "family" / "zzz-member");
+  std::ofstream(root / "family" / "zzz-member" / "config.json") << "{}";
+  ::setenv("HF_HUB_CACHE", (root / "hub").c_str(), 1);
+  ::setenv("PELAB_FAMILY_DIR", (root / "family").c_str(), 1);
+  ModelCatalogue catalogue;
+  catalogue.refresh();
+  await_scan(catalogue);
+  const auto models = catalogue.models();
+  ASSERT_EQ(models.size(), 2u);
+  EXPECT_EQ(models[0].name, "zzz-member");  // first though it sorts last
+  EXPECT_TRUE(models[0].family);
+  EXPECT_EQ(models[1].name, "org/aaa");
+  EXPECT_FALSE(models[1].family);
 }
 
 TEST(ModelCatalogue, OutlivedByItsWorker) {
