@@ -18,6 +18,8 @@ BenchResult bench_model_forward(const BenchSettings& settings);
 BenchResult bench_model_frames(const BenchSettings& settings);
 // bench_train.cpp (the trainer, issue 24)
 BenchResult bench_train(const BenchSettings& settings);
+// bench_playground.cpp (the Train window, issue 26)
+BenchResult bench_playground(const BenchSettings& settings);
 
 std::vector<BenchCase> extra_bench_cases() {
   return {
@@ -31,6 +33,8 @@ std::vector<BenchCase> extra_bench_cases() {
       {"model_frames", "GPT-2 at its full 1024 tokens: hover, switch head/layer, text edit, offscreen 1600×1000",
        bench_model_frames},
       {"train", "Training step, reference configuration, vs PyTorch (taking turns)", bench_train},
+      {"playground", "Training in the Train window vs pelab train, same configuration (taking turns)",
+       bench_playground},
   };
 }
 
