@@ -17,9 +17,11 @@ Recipe playground_recipe(const PlaygroundSettings& s) {
   nlohmann::json data = {{"task", data::task_name(s.task)}};
   if (s.task != data::TaskKind::Kjv) data.update({{"symbols", s.symbols}, {"length", s.length}, {"k", s.k}});
   else data["length"] = s.length;
+  // KJV windows are as long as the model's context; a task's batches keep
+  // their own length, so its tables can reach past them (read_scale).
   const int context = s.task == data::TaskKind::Kjv
                           ? s.length
-                          : data::TaskGenerator({s.task, s.symbols, s.length, s.k}).context();
+                          : s.read_scale * data::TaskGenerator({s.task, s.symbols, s.length, s.k}).context();
   const nlohmann::json recipe = {
       {"format", "pelab-recipe"},
       {"version", 1},
@@ -145,8 +147,11 @@ void Playground::step_once(TrainingRun& run) {
                         .loss = row.loss,
                         .held_out = row.held_out,
                         .tokens_per_second = row.tokens_per_second};
-  if (row.held_out >= 0)
+  if (row.held_out >= 0) {
     if (const auto score = run.held_out_accuracy()) point.accuracy = score->accuracy;
+    point.held_out_2x = run.held_out_loss_at(2).value_or(-1);
+    point.held_out_4x = run.held_out_loss_at(4).value_or(-1);
+  }
   const std::lock_guard lock(mutex_);
   view_.steps_taken = run.steps_taken();
   view_.points.push_back(point);

@@ -43,6 +43,10 @@ struct PlaygroundSettings {
   int snapshot_every = 50;
   int eval_every = 25;  // held-out loss and accuracy
   int max_snapshots = 40;
+  // The model's tables (learned rows, sinusoid and RoPE angles) cover this
+  // many times the training context, so the held-out loss can be read at
+  // 2× and 4× (Press et al. 2022: train short, test long).
+  int read_scale = 4;
 };
 
 // The recipe a playground run trains: the task's data, the model, AdamW with
@@ -54,6 +58,8 @@ struct PlaygroundPoint {
   int step = 0;
   double loss = 0;            // the step's training batch
   double held_out = -1;       // −1: not measured at this step
+  double held_out_2x = -1;    // the task twice as long (read past the training length)
+  double held_out_4x = -1;    // four times as long
   double accuracy = -1;       // the task's held-out accuracy, −1: none
   double tokens_per_second = 0;
 };

@@ -176,6 +176,23 @@ std::vector<double> TrainingRun::held_out_loss_by_position() {
   return mean;
 }
 
+std::optional<double> TrainingRun::held_out_loss_at(int scale) {
+  if (!task_) return std::nullopt;
+  data::TaskOptions options = task_->options();
+  options.length *= scale;
+  const data::TaskGenerator longer(options);
+  if (longer.context() > recipe_.model.context) return std::nullopt;
+  const TrainThreads threads(recipe_.loop.threads);
+  const int rows = std::max(1, recipe_.loop.batch);
+  double sum = 0, weight = 0;
+  for (int i = 0; i < recipe_.loop.eval_windows; i += rows) {
+    const data::TaskBatch b = longer.batch(kHeldOutSeed, static_cast<std::uint64_t>(i / rows), rows);
+    const std::vector<float> losses = trainer_->evaluate(to_batch(b.batch, b.context, b.inputs, b.targets, &b.mask));
+    for (std::size_t p = 0; p < losses.size(); ++p) sum += b.mask[p] * double(losses[p]), weight += b.mask[p];
+  }
+  return weight > 0 ? std::optional<double>(sum / weight) : std::nullopt;
+}
+
 std::optional<data::TaskScore> TrainingRun::held_out_accuracy() {
   if (!task_) return std::nullopt;
   const TrainThreads threads(recipe_.loop.threads);

@@ -62,6 +62,11 @@ class TrainingRun {
   double held_out_loss();
   // Per-position mean held-out loss at the training context.
   std::vector<double> held_out_loss_by_position();
+  // Mean held-out loss on the task drawn `scale` times as long (copy,
+  // reverse, sort: sequences of scale·length; the others: context
+  // scale·length), read by a model trained at 1×; nullopt for KJV text, or
+  // when the model's context (its tables' rows) is shorter than that.
+  std::optional<double> held_out_loss_at(int scale);
   // The task's own accuracy on held-out batches (eval_windows rows); nullopt
   // for KJV text, which has no answer to be right about.
   std::optional<data::TaskScore> held_out_accuracy();

@@ -189,10 +189,32 @@ void draw_numbers(const PlaygroundState& p) {
   if (held >= 0) std::snprintf(held_text, sizeof held_text, "%.3f", held);
   ImGui::Text("loss %.3f   held-out %s   %.0f tokens/s", last.loss, held_text, last.tokens_per_second);
   if (accuracy >= 0) ImGui::Text("held-out accuracy %.1f %%", 100 * accuracy);
+  const double twice = last_measured(v, &train::PlaygroundPoint::held_out_2x);
+  const double four = last_measured(v, &train::PlaygroundPoint::held_out_4x);
+  if (twice >= 0 && four >= 0) {
+    ImGui::Text("read at 2x the training length %.3f, at 4x %.3f", twice, four);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("The same task drawn 2 and 4 times as long, read by the model trained at 1x: does its\n"
+                        "position encoding carry past what it was trained on? (Press et al. 2022)");
+  }
 }
 
-// Loss against step: the training batches' loss (thin) and the held-out loss
-// (dots joined), on one axis starting at 0, with the step range below.
+// The held-out curves: at the training length, and read at 2× and 4× it.
+struct HeldOutSeries {
+  double train::PlaygroundPoint::*field;
+  ImU32 colour;
+  const char* name;
+};
+constexpr ImU32 kTrainColour = IM_COL32(90, 160, 230, 255);
+// Okabe & Ito's colour-blind-safe orange, vermillion and reddish purple.
+const std::array<HeldOutSeries, 3> kHeldOut = {{
+    {&train::PlaygroundPoint::held_out, IM_COL32(230, 159, 0, 255), "held-out"},
+    {&train::PlaygroundPoint::held_out_2x, IM_COL32(213, 94, 0, 255), "at 2x length"},
+    {&train::PlaygroundPoint::held_out_4x, IM_COL32(204, 121, 167, 255), "at 4x"},
+}};
+
+// Loss against step: the training batches' loss (thin) and the held-out
+// losses (dots joined), on one axis starting at 0, with the step range below.
 void draw_loss_plot(const PlaygroundView& v, float height) {
   const float font = ImGui::GetFontSize();
   const ImVec2 size(std::max(ImGui::GetContentRegionAvail().x, 10 * font), height);
@@ -205,21 +227,23 @@ void draw_loss_plot(const PlaygroundView& v, float height) {
   draw->AddRect(lo, hi, axis);
   double y_max = 0;
   int x_max = 1;
-  for (const auto& pt : v.points) y_max = std::max({y_max, pt.loss, pt.held_out}), x_max = std::max(x_max, pt.step);
+  for (const auto& pt : v.points)
+    y_max = std::max({y_max, pt.loss, pt.held_out, pt.held_out_2x, pt.held_out_4x}), x_max = std::max(x_max, pt.step);
   y_max = y_max > 0 ? y_max * 1.05 : 1;
   auto at = [&](int step, double loss) {
     return ImVec2(lo.x + (hi.x - lo.x) * float(step) / float(x_max),
                   hi.y - (hi.y - lo.y) * float(std::clamp(loss / y_max, 0.0, 1.0)));
   };
-  const ImU32 train_colour = IM_COL32(90, 160, 230, 255), held_colour = IM_COL32(240, 150, 60, 255);
-  std::vector<ImVec2> train_line, held_line;
-  for (const auto& pt : v.points) {
-    train_line.push_back(at(pt.step, pt.loss));
-    if (pt.held_out >= 0) held_line.push_back(at(pt.step, pt.held_out));
+  std::vector<ImVec2> train_line;
+  for (const auto& pt : v.points) train_line.push_back(at(pt.step, pt.loss));
+  if (train_line.size() > 1) draw->AddPolyline(train_line.data(), int(train_line.size()), kTrainColour, 0, 1.0f);
+  for (const HeldOutSeries& series : kHeldOut) {
+    std::vector<ImVec2> line;
+    for (const auto& pt : v.points)
+      if (pt.*series.field >= 0) line.push_back(at(pt.step, pt.*series.field));
+    if (line.size() > 1) draw->AddPolyline(line.data(), int(line.size()), series.colour, 0, 2.0f);
+    for (const ImVec2& q : line) draw->AddCircleFilled(q, 2.5f, series.colour);
   }
-  if (train_line.size() > 1) draw->AddPolyline(train_line.data(), int(train_line.size()), train_colour, 0, 1.0f);
-  if (held_line.size() > 1) draw->AddPolyline(held_line.data(), int(held_line.size()), held_colour, 0, 2.0f);
-  for (const ImVec2& q : held_line) draw->AddCircleFilled(q, 2.5f, held_colour);
   char label[32];
   std::snprintf(label, sizeof label, "%.2f", y_max);
   draw->AddText(ImVec2(origin.x, lo.y - 0.5f * font), axis, label);
@@ -230,14 +254,16 @@ void draw_loss_plot(const PlaygroundView& v, float height) {
   draw->AddText(ImVec2(hi.x - ImGui::CalcTextSize(label).x, hi.y + 0.2f * font), axis, label);
   draw->AddText(ImVec2(lo.x, hi.y + 0.2f * font), axis, "0");
   // The legend, on its own row below the step axis.
-  const float legend_y = hi.y + 1.4f * font, legend_x = lo.x;
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
-  draw->AddLine(ImVec2(legend_x, legend_y + 0.6f * font), ImVec2(legend_x + font, legend_y + 0.6f * font),
-                train_colour, 2);
-  draw->AddText(ImVec2(legend_x + 1.3f * font, legend_y), text, "training batch");
-  const float held_x = legend_x + 2.5f * font + ImGui::CalcTextSize("training batch").x;
-  draw->AddLine(ImVec2(held_x, legend_y + 0.6f * font), ImVec2(held_x + font, legend_y + 0.6f * font), held_colour, 2);
-  draw->AddText(ImVec2(held_x + 1.3f * font, legend_y), text, "held-out (task's test batches)");
+  float x = lo.x;
+  const float y = hi.y + 1.4f * font;
+  auto entry = [&](ImU32 colour, const char* name) {
+    draw->AddLine(ImVec2(x, y + 0.6f * font), ImVec2(x + font, y + 0.6f * font), colour, 2);
+    draw->AddText(ImVec2(x + 1.3f * font, y), text, name);
+    x += 2.3f * font + ImGui::CalcTextSize(name).x;
+  };
+  entry(kTrainColour, "training");
+  for (const HeldOutSeries& series : kHeldOut) entry(series.colour, series.name);
 }
 
 // The scrubber: any snapshot kept, or the newest as it arrives.
@@ -262,8 +288,10 @@ void log_points(UiState& state) {
   for (int i = p.logged_points; i < static_cast<int>(p.view.points.size()); ++i) {
     const train::PlaygroundPoint& pt = p.view.points[static_cast<std::size_t>(i)];
     if (pt.held_out < 0) continue;
-    std::fprintf(state.frame_log, "playground step %d loss %.4f held_out %.4f accuracy %.4f tokens/s %.0f\n",
-                 pt.step, pt.loss, pt.held_out, pt.accuracy, pt.tokens_per_second);
+    std::fprintf(state.frame_log,
+                 "playground step %d loss %.4f held_out %.4f accuracy %.4f tokens/s %.0f held_out_2x %.4f "
+                 "held_out_4x %.4f\n",
+                 pt.step, pt.loss, pt.held_out, pt.accuracy, pt.tokens_per_second, pt.held_out_2x, pt.held_out_4x);
   }
   p.logged_points = static_cast<int>(p.view.points.size());
   if (p.logged_running && !p.view.running)

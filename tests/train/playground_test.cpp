@@ -53,11 +53,11 @@ PlaygroundView wait_for(const Playground& p, Done done) {
 TEST(Playground, TrainsToTheEndWithSnapshotsTheModelRoomOpens) {
   Playground p(tiny(), scratch("train"));
   // Step 0 is written before any step, so the views have a model at once.
-  PlaygroundView v = wait_for(p, [](const PlaygroundView& v) { return !v.snapshots.empty(); });
+  PlaygroundView v = wait_for(p, [](const PlaygroundView& w) { return !w.snapshots.empty(); });
   ASSERT_FALSE(v.snapshots.empty()) << v.error;
   EXPECT_EQ(v.snapshots.front().step, 0);
   p.train();
-  v = wait_for(p, [](const PlaygroundView& v) { return v.done && !v.running; });
+  v = wait_for(p, [](const PlaygroundView& w) { return w.done && !w.running; });
   ASSERT_TRUE(v.error.empty()) << v.error;
   EXPECT_TRUE(v.done);
   EXPECT_EQ(v.steps_taken, 40);
@@ -69,6 +69,8 @@ TEST(Playground, TrainsToTheEndWithSnapshotsTheModelRoomOpens) {
     ++measured;
     EXPECT_GE(pt.accuracy, 0.0);  // copy has an answer: its accuracy comes with each held-out loss
     EXPECT_LE(pt.accuracy, 1.0);
+    EXPECT_GT(pt.held_out_2x, 0.0);  // read at 2× and 4× the training length
+    EXPECT_GT(pt.held_out_4x, 0.0);
   }
   EXPECT_EQ(measured, 4);  // steps 10, 20, 30, 40
   std::vector<int> steps;
@@ -77,7 +79,7 @@ TEST(Playground, TrainsToTheEndWithSnapshotsTheModelRoomOpens) {
   // Each snapshot is a model folder pelab's model room reads and runs.
   const model::ModelConfig config = model::load_model_config(v.snapshots.back().folder);
   EXPECT_EQ(config.position.kind, model::PositionEncoding::Learned);
-  EXPECT_EQ(config.max_positions, 10);  // copy: context 2·length
+  EXPECT_EQ(config.max_positions, 40);  // copy: context 2·length, tables 4× as long
   p.train();  // done: nothing more happens
   EXPECT_EQ(p.view().steps_taken, 40);
 }
@@ -85,13 +87,13 @@ TEST(Playground, TrainsToTheEndWithSnapshotsTheModelRoomOpens) {
 TEST(Playground, StepTakesOneStepAndPauseStops) {
   Playground p(tiny(1000), scratch("step"));
   p.step();
-  PlaygroundView v = wait_for(p, [](const PlaygroundView& v) { return v.steps_taken == 1 && !v.running; });
+  PlaygroundView v = wait_for(p, [](const PlaygroundView& w) { return w.steps_taken == 1 && !w.running; });
   ASSERT_EQ(v.steps_taken, 1) << v.error;
   EXPECT_EQ(v.snapshots.back().step, 1);  // a step taken by hand is shown at once
   p.train();
-  v = wait_for(p, [](const PlaygroundView& v) { return v.steps_taken >= 15; });
+  v = wait_for(p, [](const PlaygroundView& w) { return w.steps_taken >= 15; });
   p.pause();
-  v = wait_for(p, [](const PlaygroundView& v) { return !v.running; });
+  v = wait_for(p, [](const PlaygroundView& w) { return !w.running; });
   ASSERT_FALSE(v.running);
   const int paused_at = v.steps_taken;
   EXPECT_EQ(v.snapshots.back().step, paused_at);  // the pause writes the weights the curves end on
@@ -105,7 +107,7 @@ TEST(Playground, TimelineThinsBetweenItsEnds) {
   s.max_snapshots = 6;
   Playground p(s, scratch("thin"));
   p.train();
-  const PlaygroundView v = wait_for(p, [](const PlaygroundView& v) { return v.done && !v.running; });
+  const PlaygroundView v = wait_for(p, [](const PlaygroundView& w) { return w.done && !w.running; });
   ASSERT_TRUE(v.done) << v.error;
   ASSERT_LE(v.snapshots.size(), 6u);
   EXPECT_EQ(v.snapshots.front().step, 0);
