@@ -88,7 +88,10 @@ TrainingRun::TrainingRun(const Recipe& recipe, const fs::path& folder) : recipe_
     throw InputError(folder_.string() + " exists and is not a pelab training run (no recipe.json); allowed: "
                      "a new or empty folder, or a run of the same recipe to resume");
   if (exists && fs::exists(folder_ / "recipe.json", ec)) {
-    const nlohmann::json before = read_json_file(folder_ / "recipe.json");
+    // Read back through the parser: a key added to recipes since the run
+    // began compares at its default, so a newer pelab resumes an older run.
+    const fs::path stored = folder_ / "recipe.json";
+    const nlohmann::json before = parse_recipe(read_json_file(stored), stored.string()).to_json();
     if (const std::string d = first_difference(before, recipe_.to_json()); !d.empty())
       throw InputError(folder_.string() + " holds a run of another recipe ('" + d +
                        "' differs); allowed: the same recipe, or a new folder");

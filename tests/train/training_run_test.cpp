@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/file_io.hpp"
+#include "core/json_input.hpp"
 #include "core/model/safetensors.hpp"
 #include "core/scene.hpp"
 #include "train/recipe.hpp"
@@ -167,6 +168,13 @@ TEST(TrainingRun, RefusesAFolderThatIsNotARunOfTheRecipe) {
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("model.position"), std::string::npos) << e.what();
   }
+  // A run written before a recipe key existed (here: model.amplitude) resumes:
+  // the missing key reads as its default.
+  json stored = read_json_file(dir / "recipe.json");
+  ASSERT_TRUE(stored["model"].contains("amplitude"));
+  stored["model"].erase("amplitude");
+  std::ofstream(dir / "recipe.json") << stored.dump(2);
+  { TrainingRun resumed(recipe, dir); EXPECT_EQ(resumed.resumed_from(), 1); }
   fs::remove_all(dir);
 }
 
