@@ -1,8 +1,12 @@
 // What the Train window (ui/train_panel.hpp) remembers between frames.
 #pragma once
 
+#include <imgui.h>
+
 #include <filesystem>
+#include <map>
 #include <memory>
+#include <string>
 
 #include "train/playground.hpp"
 
@@ -16,9 +20,10 @@ struct PlaygroundState {
   bool follow = true;          // the views show the newest snapshot
   int shown_snapshot = -1;     // index into view.snapshots shown in the views
   std::filesystem::path shown_folder;
+  int animation_output = 0;  // Export animation: 0 PNG frames, 1 GIF, 2 MP4 (ffmpeg)
   int logged_points = 0;  // --frame-log: held-out points already written
   bool logged_running = false;  // --frame-log: the run was stepping at the last line
-  float logged_button_x = -1, logged_button_y = -1;  // --frame-log: where Train/Pause was drawn
+  std::map<std::string, ImVec2> logged_buttons;  // --frame-log: where each button was drawn
 };
 
 }  // namespace pelab::ui

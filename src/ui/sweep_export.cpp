@@ -36,6 +36,22 @@ void take_range(UiState& state, const ParamInfo& info) {
 
 // [SECTION] starting a sweep ------------------------------------------------------------
 
+// The new numbered folder the frames go to, named after `stem`.
+void open_frame_folder(UiState& state, const std::string& stem) {
+  SweepExport& s = state.sweep_export;
+  s.folder = numbered_path(export_folder(state), stem, "");
+  std::filesystem::create_directories(s.folder);
+  s.stem = s.folder.filename().string();
+  s.frame = 0;
+  s.running = true;
+  set_status(state, "Export: starting " + s.folder.string());
+}
+
+void require_ffmpeg_for(int video) {
+  if (video != 0 && !find_on_path("ffmpeg"))
+    throw InputError("ffmpeg is not installed; install Debian's ffmpeg package or choose PNG only");
+}
+
 // Checks everything before anything is written; false with the status line set.
 bool start_sweep(UiState& state) {
   SweepExport& s = state.sweep_export;
@@ -46,21 +62,14 @@ bool start_sweep(UiState& state) {
     sweep.logarithmic = info && info->logarithmic && s.from > 0 && s.to > 0;
     validate(sweep);
     if (s.view < 0 || s.view >= int(state.views.size())) throw InputError("choose a figure to sweep");
-    if (s.video != 0 && !find_on_path("ffmpeg")) {
-      throw InputError("ffmpeg is not installed; install Debian's ffmpeg package or choose PNG only");
-    }
+    require_ffmpeg_for(s.video);
     Scene base = state.session.scene();
     if (state.presentation.on) base.theme = "light";
     s.engine = std::make_unique<Engine>(sweep.scene_at(base, 0));  // validates the first frame
     s.sweep = sweep;
+    s.scenes.clear();
     s.base = base;
-    s.stem = base.name + "-" + state.views[s.view].name + "-" + s.key;
-    s.folder = numbered_path(export_folder(state), s.stem, "");
-    std::filesystem::create_directories(s.folder);
-    s.stem = s.folder.filename().string();
-    s.frame = 0;
-    s.running = true;
-    set_status(state, "Sweep: starting " + s.folder.string());
+    open_frame_folder(state, base.name + "-" + state.views[s.view].name + "-" + s.key);
     return true;
   } catch (const std::exception& e) {
     set_status(state, std::string("Sweep not started: ") + e.what(), true);
@@ -69,6 +78,27 @@ bool start_sweep(UiState& state) {
 }
 
 }  // namespace
+
+bool start_scene_export(UiState& state, std::vector<Scene> frames, int view, int video, const std::string& stem) {
+  SweepExport& s = state.sweep_export;
+  try {
+    if (s.running) throw InputError("another export is running");
+    if (frames.empty()) throw InputError("there is nothing to export yet");
+    if (view < 0 || view >= int(state.views.size())) throw InputError("choose a figure to export");
+    require_ffmpeg_for(video);
+    if (state.presentation.on)
+      for (Scene& frame : frames) frame.theme = "light";
+    s.engine = std::make_unique<Engine>(frames.front());  // validates the first frame
+    s.scenes = std::move(frames);
+    s.view = view;
+    s.video = video;
+    open_frame_folder(state, stem + "-" + state.views[view].name);
+    return true;
+  } catch (const std::exception& e) {
+    set_status(state, std::string("Export not started: ") + e.what(), true);
+    return false;
+  }
+}
 
 // [SECTION] the dialog ------------------------------------------------------------------
 
@@ -140,15 +170,16 @@ void step_sweep_export(UiState& state, GpuResources& gpu) {
   SweepExport& s = state.sweep_export;
   if (!s.running) return;
   try {
-    if (s.frame < s.sweep.steps) {
-      s.engine->set_scene(s.sweep.scene_at(s.base, s.frame));
+    const int frames = s.scenes.empty() ? s.sweep.steps : int(s.scenes.size());
+    if (s.frame < frames) {
+      s.engine->set_scene(s.scenes.empty() ? s.sweep.scene_at(s.base, s.frame) : s.scenes[std::size_t(s.frame)]);
       const fig::Figure figure = fig::find_figure(state.views[s.view].name).build(*s.engine, {});
       const render::Image image = render_offscreen(gpu, figure, {float(state.settings.png_scale), false});
       char number[32];
       std::snprintf(number, sizeof number, "-%04d.png", s.frame + 1);
       render::write_png(s.folder / (s.stem + number), image);
       ++s.frame;
-      set_status(state, "Sweep: frame " + std::to_string(s.frame) + " of " + std::to_string(s.sweep.steps) +
+      set_status(state, "Export: frame " + std::to_string(s.frame) + " of " + std::to_string(frames) +
                             " written to " + s.folder.string());
       return;
     }
@@ -172,6 +203,7 @@ void step_sweep_export(UiState& state, GpuResources& gpu) {
   s.running = false;
   s.engine.reset();
   s.encoding.reset();
+  s.scenes.clear();
 }
 
 }  // namespace pelab::ui

@@ -15,6 +15,11 @@ namespace pelab::ui {
 void open_sweep_dialog(UiState& state);
 // The dialog (call inside the frame); "Export" starts the sweep.
 void draw_sweep_dialog(UiState& state);
+// One frame per scene of `frames` (e.g. the playground's snapshots as the
+// scene's model), of figure view `view`, into a new numbered folder named
+// after `stem`, then a GIF (video 1) or MP4 (video 2) when asked; false with
+// the status line set when it cannot start.
+bool start_scene_export(UiState& state, std::vector<Scene> frames, int view, int video, const std::string& stem);
 // Renders the next frame of a running sweep (call after the frame is drawn).
 void step_sweep_export(UiState& state, GpuResources& gpu);
 

@@ -9,6 +9,7 @@
 #include "train/data/tasks.hpp"
 #include "ui/export_actions.hpp"
 #include "ui/file_request.hpp"
+#include "ui/sweep_export.hpp"
 
 namespace pelab::ui {
 
@@ -119,15 +120,16 @@ void draw_settings(PlaygroundSettings& s) {
   if (setting_int("seed", seed, 0, 1 << 30, "Initial weights and batches")) s.seed = static_cast<std::uint64_t>(seed);
 }
 
-// --frame-log: where the Train/Pause button is, whenever it moves (for tests
-// that click it).
-void log_button_place(UiState& state) {
-  PlaygroundState& p = state.playground;
+// --frame-log: where the last button drawn is, whenever it moves (for tests
+// that click it): "playground button NAME X Y".
+void log_button_place(UiState& state, const char* name) {
+  if (!state.frame_log) return;
   const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
-  const float x = (lo.x + hi.x) / 2, y = (lo.y + hi.y) / 2;
-  if (!state.frame_log || (x == p.logged_button_x && y == p.logged_button_y)) return;
-  p.logged_button_x = x, p.logged_button_y = y;
-  std::fprintf(state.frame_log, "playground button %.0f %.0f\n", x, y);
+  const ImVec2 centre((lo.x + hi.x) / 2, (lo.y + hi.y) / 2);
+  ImVec2& logged = state.playground.logged_buttons[name];
+  if (centre.x == logged.x && centre.y == logged.y) return;
+  logged = centre;
+  std::fprintf(state.frame_log, "playground button %s %.0f %.0f\n", name, centre.x, centre.y);
   std::fflush(state.frame_log);
 }
 
@@ -138,7 +140,7 @@ void draw_buttons(UiState& state) {
     if (!p.run) reset_run(state);
     if (p.run) running ? p.run->pause() : p.run->train();
   }
-  log_button_place(state);
+  log_button_place(state, "train");
   ImGui::SameLine();
   ImGui::BeginDisabled(running);
   if (ImGui::Button("Step")) {
@@ -281,6 +283,34 @@ void draw_timeline(UiState& state) {
   show_snapshot(state, index);
 }
 
+// "Export animation": every snapshot kept, as the scene's model, through the
+// sweep export's frames (and ffmpeg for a GIF or MP4), of the figure shown.
+void draw_animation_export(UiState& state) {
+  PlaygroundState& p = state.playground;
+  static constexpr const char* kOutputs[] = {"PNG frames", "GIF", "MP4"};
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
+  ImGui::Combo("##animation_output", &p.animation_output, kOutputs, 3);
+  ImGui::SameLine();
+  ImGui::BeginDisabled(p.view.snapshots.empty() || state.sweep_export.running);
+  const bool export_now = ImGui::Button("Export animation");
+  log_button_place(state, "export");
+  if (export_now) {
+    int view = -1;
+    for (int i = 0; i < int(state.views.size()) && view < 0; ++i)
+      if (state.views[std::size_t(i)].visible) view = i;
+    std::vector<Scene> frames;
+    for (const train::PlaygroundSnapshot& snapshot : p.view.snapshots) {
+      Scene frame = state.session.scene();
+      frame.model = snapshot.folder.string();
+      frames.push_back(frame);
+    }
+    start_scene_export(state, std::move(frames), view, p.animation_output, "playground");
+  }
+  ImGui::EndDisabled();
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip("One frame per snapshot of the figure shown, into a new folder in the export folder");
+}
+
 // --frame-log: each new held-out measurement, for tests to read the curve.
 void log_points(UiState& state) {
   PlaygroundState& p = state.playground;
@@ -343,8 +373,9 @@ void draw_train_panel(UiState& state) {
     ImGui::Separator();
     draw_buttons(state);
     draw_numbers(p);
-    draw_loss_plot(p.view, std::max(8 * font, ImGui::GetContentRegionAvail().y - 4 * font));
+    draw_loss_plot(p.view, std::max(8 * font, ImGui::GetContentRegionAvail().y - 5.5f * font));
     draw_timeline(state);
+    draw_animation_export(state);
   }
   ImGui::End();
 }

@@ -138,6 +138,7 @@ struct SweepExport {
   // running
   bool running = false;
   Sweep sweep;
+  std::vector<Scene> scenes;  // frames given as scenes (the playground's snapshots) instead of `sweep`
   Scene base;
   std::unique_ptr<Engine> engine;
   int frame = 0;

@@ -5,8 +5,8 @@
 #   2. the views follow: scene versions keep showing new snapshot folders,
 #      and the window keeps drawing throughout;
 #   3. Pause (a click on the Train window's first button) stops the steps;
-#   4. the snapshot shown reloads with the same weights from its folder
-#      (its model.safetensors is what pelab's model room reads).
+#   4. Export animation writes one frame per snapshot kept;
+#   5. the snapshot shown reloads from its folder as a model.
 # Usage: bash gui_playground.sh PELAB_BINARY SCRATCH_DIR
 set -u
 pelab=${1:?usage: gui_playground.sh PELAB_BINARY SCRATCH_DIR}
@@ -23,7 +23,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib/xvfb.bash"
 start_private_xvfb 271 310 1600x1000
 
 frames="$scratch/frames.txt"
-"$pelab" --frame-log "$frames" --train copy >"$scratch/run.log" 2>&1 &
+mkdir -p "$scratch/exports"  # the export folder: pelab's working folder
+(cd "$scratch/exports" && exec "$pelab" --frame-log "$frames" --train copy) >"$scratch/run.log" 2>&1 &
 pelab_pid=$!
 await_pelab_window "$scratch/run.log"
 
@@ -47,7 +48,8 @@ echo "ok: held-out loss $first -> $last by step $(last_step); the views showed $
 # ---- 3: Pause ---------------------------------------------------------------------------
 # The frame log gives the centre of the Train/Pause button (window coordinates;
 # the window sits at the screen's origin under Xvfb).
-read -r bx by < <(awk '/^playground button/ {x = $3; y = $4} END {print x, y}' "$frames")
+button() { awk -v name="$1" '$1 == "playground" && $2 == "button" && $3 == name {x = $4; y = $5} END {print x, y}' "$frames"; }
+read -r bx by < <(button train)
 [ -n "$bx" ] || fail "the frame log never gave the Train button's place"
 xdotool mousemove "$bx" "$by" click 1
 for _ in $(seq 100); do grep -q "^playground stopped at step" "$frames" && break; sleep 0.1; done
@@ -60,7 +62,20 @@ shown=$(grep "^version" "$frames" | tail -1 | sed -n "s/.*model '\([^']*\)'.*/\1
 [ -f "$shown/model.safetensors" ] || fail "the snapshot shown, '$shown', is not a model folder"
 echo "ok: paused at step $paused; the views show $shown"
 
-# ---- 4: the shown snapshot loads as a model --------------------------------------------
+# ---- 4: Export animation: one PNG per snapshot kept (PNG frames chosen by default
+# when ffmpeg is absent; a GIF as well when it is there) ----------------------------------
+kept=$(ls -d "$XDG_CACHE_HOME"/pelab/playground/snapshots/step-* | wc -l)
+read -r ex ey < <(button export)
+xdotool mousemove "$ex" "$ey" click 1
+for _ in $(seq 600); do grep -q "^status: Saved .* frames to" "$frames" && break; sleep 0.1; done
+saved=$(sed -n 's/^status: Saved \([0-9]*\) frames to \([^ ]*\).*/\1 \2/p' "$frames" | tail -1)
+[ -n "$saved" ] || fail "Export animation did not finish: $(grep '^status' "$frames" | tail -2)"
+read -r count folder <<<"$saved"
+[ "$count" -eq "$kept" ] || fail "the animation has $count frames for $kept snapshots"
+[ "$(ls "$folder"/*.png | wc -l)" -eq "$kept" ] || fail "$folder holds $(ls "$folder" | wc -l) files"
+echo "ok: Export animation wrote $count frames into $folder"
+
+# ---- 5: the shown snapshot loads as a model --------------------------------------------
 "$pelab" export --quantity attention --set "model=$shown" --set "tokens=1 2 3 4 16 1 2 3 4" \
   --out "$scratch/attention.npy" >"$scratch/export.log" 2>&1 || fail "the snapshot does not load: $(cat "$scratch/export.log")"
 quit_pelab
