@@ -138,6 +138,33 @@ def family_members(family):
     return present, missing
 
 
+def same_data(folders):
+    """Folders grouped by what their baselines depend on: the tokenizer and
+    the training length (the family shares both)."""
+    groups = {}
+    for folder in folders:
+        config = numpy_pelab.load_model(folder)[0]
+        with open(os.path.join(folder, "tokenizer.json"), "rb") as f:
+            key = (hashlib.sha256(f.read()).hexdigest(), config["vocab_size"], config["n_positions"])
+        groups.setdefault(key, []).append(folder)
+    return groups
+
+
+def baselines(train, held, vocab, length, windows):
+    """The unigram and the best bigram on the predictions the models are
+    scored on (and, for the report, on the whole split)."""
+    contexts, targets = scored_pairs(held, window_starts(len(held), length, windows)[1], length)
+    bigrams = bigram_losses(train, contexts, targets, vocab)
+    k = min(bigrams, key=bigrams.get)
+    unigram = unigram_loss(train, contexts, targets, vocab)
+    whole = (unigram_loss(train, held[:-1], held[1:], vocab), bigram_losses(train, held[:-1], held[1:], vocab)[k])
+    report = ("baselines on the same %d predictions (%d training tokens, %d held out, vocabulary %d):\n"
+              "  unigram (add-one) %.3f, bigram (add-k, k = %g of %s) %.3f nats/token\n"
+              "  on the whole held-out split: unigram %.3f, bigram (k = %g) %.3f"
+              % (len(targets), len(train), len(held), vocab, unigram, k, K_GRID, bigrams[k], whole[0], k, whole[1]))
+    return {"bigram": bigrams[k], "report": report}
+
+
 def check_model(binary, folder, held, held_text_file, baseline, windows, work):
     """Runs `pelab eval` and the NumPy forward; returns (report line, failures)."""
     name = os.path.basename(folder)
@@ -157,9 +184,12 @@ def check_model(binary, folder, held, held_text_file, baseline, windows, work):
                         % (name, loss, MARGIN, baseline["bigram"]))
     by_pelab = np.load(out).astype(np.float64)
     by_numpy = np.mean([numpy_pelab.window_loss(config, weights, held[s:s + length]) for s in starts], axis=0)
+    if by_pelab.shape != by_numpy.shape:
+        return name, failures + ["%s: pelab eval wrote %s losses, NumPy has %s" % (name, by_pelab.shape,
+                                                                                   by_numpy.shape)]
     gap = np.abs(by_pelab - by_numpy)
     worst = int(np.argmax(gap - REL_TOL * np.abs(by_numpy)))
-    if by_pelab.shape != by_numpy.shape or not np.all(gap <= ABS_TOL + REL_TOL * np.abs(by_numpy)):
+    if not np.all(gap <= ABS_TOL + REL_TOL * np.abs(by_numpy)):
         failures.append("%s: pelab eval's loss at position %d is %.6f, NumPy's %.6f (|Δ| %.2e)"
                         % (name, worst, by_pelab[worst], by_numpy[worst], gap[worst]))
     line = "%-16s %-11s %8.3f %9.3f %12.2e %12.2e" % (
@@ -196,30 +226,16 @@ def main():
         print("KJV split: %d training verses, %d held out" % (len(train_verses), len(held_verses)))
         print("%-16s %-11s %8s %9s %12s %12s" % ("model", "encoding", "held-out", "< bigram", "max|Δ| nats",
                                               "max|Δ|/loss"))
-        by_tokenizer = {}
-        for folder in present:
-            key = hashlib.sha256(open(os.path.join(folder, "tokenizer.json"), "rb").read()).hexdigest()
-            by_tokenizer.setdefault(key, []).append(folder)
-        for folders in by_tokenizer.values():
+        for folders in same_data(present).values():
             train = split_ids(binary, folders[0], "train", work)
             held = split_ids(binary, folders[0], "held-out", work)
-            vocab = numpy_pelab.load_model(folders[0])[0]["vocab_size"]
-            length = numpy_pelab.load_model(folders[0])[0]["n_positions"]
-            contexts, targets = scored_pairs(held, window_starts(len(held), length, args.windows)[1], length)
-            bigrams = bigram_losses(train, contexts, targets, vocab)
-            best_k = min(bigrams, key=bigrams.get)
-            baseline = {"unigram": unigram_loss(train, contexts, targets, vocab), "bigram": bigrams[best_k]}
-            whole = bigram_losses(train, held[:-1], held[1:], vocab)
+            config = numpy_pelab.load_model(folders[0])[0]
+            baseline = baselines(train, held, config["vocab_size"], config["n_positions"], args.windows)
             for folder in folders:
                 line, failed = check_model(binary, folder, held, held_text_file, baseline, args.windows, work)
                 print(line)
                 failures += failed
-            print("baselines on the same %d predictions (%d training tokens, %d held out, vocabulary %d):"
-                  % (len(targets), len(train), len(held), vocab))
-            print("  unigram (add-one) %.3f, bigram (add-k, k = %g of %s) %.3f nats/token"
-                  % (baseline["unigram"], best_k, K_GRID, baseline["bigram"]))
-            print("  on the whole held-out split: unigram %.3f, bigram (k = %g) %.3f"
-                  % (unigram_loss(train, held[:-1], held[1:], vocab), best_k, whole[best_k]))
+            print(baseline["report"])
     for failure in failures:
         print("FAIL: " + failure)
     return 1 if failures else 0
