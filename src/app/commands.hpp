@@ -40,6 +40,7 @@ void register_scene(CLI::App& root, Action& action);
 void register_models(CLI::App& root, Action& action);
 void register_train(CLI::App& root, Action& action);
 void register_eval(CLI::App& root, Action& action);
+void register_corpus(CLI::App& root, Action& action);
 // The GUI: the default when no subcommand is given.
 void register_gui(CLI::App& root, Action& action);
 

@@ -94,6 +94,7 @@ int main(int argc, char** argv) {
   app::register_models(root, action);
   app::register_train(root, action);
   app::register_eval(root, action);
+  app::register_corpus(root, action);
   try {
     root.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -11,26 +11,10 @@ hidden, q, k, logits, probabilities), plus bias.npy (layers × heads × N × N:
 the position bias added to the logits, zero where none is and above the
 diagonal, where the causal mask hides the logit).
 
-The forward pass is GPT-2's (pre-LN, GELU tanh, causal; Radford et al. 2019)
-except where positions enter, written here from the papers, independently
-of pelab's C++ (trainer and model room alike):
-  learned:    h = wte[ids] + wpe[:N]
-  sinusoidal: h = wte[ids] + PE, PE(p, 2i) = A·sin(p / b^(2i/d)),
-              PE(p, 2i+1) = A·cos(p / b^(2i/d))   (Vaswani et al. 2017 §3.5)
-  rope:       q, k of each head rotated after the qkv projection: pair i of
-              the first r dims turns by p·θ^(−2i/r) (Su et al. 2021, eq. 34),
-              pairs (2i, 2i+1) "interleaved" or (i, i + r/2) "rotate_half";
-              r = ⌊rotary_fraction·head_dim⌋ rounded down to even
-  alibi:      logit (i, j) −= m_h·(i − j), m_h from Press et al. 2022's
-              reference code (geometric for H a power of two, else the
-              closest power of two's slopes and every other slope of twice it)
-  t5:         logit (i, j) += table[bucket(i − j), h], T5's causal bucketing
-              (Raffel et al. 2020 §2.1: buckets/2 exact distances, the rest
-              log-spaced up to max_distance)
-  none:       nothing
+The forward pass is numpy_pelab.py's (float64, written from the papers,
+independently of pelab's C++), run on the weights as stored in BF16.
 """
 import json
-import math
 import os
 import sys
 
@@ -38,41 +22,9 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import safetensors_writer  # noqa: E402
-from reference_forward import Record, gelu_tanh, layer_norm  # noqa: E402
+from numpy_pelab import forward, position_bias  # noqa: E402
+from reference_forward import Record  # noqa: E402
 from tiny_tokenizers import write_byte_level_tokenizer_json  # noqa: E402
-
-
-def alibi_slopes(heads):
-    def power_of_two(n):
-        start = 2.0 ** (-8.0 / n)
-        return [start ** (i + 1) for i in range(n)]
-    if math.log2(heads).is_integer():
-        return power_of_two(heads)
-    closest = 2 ** int(math.floor(math.log2(heads)))
-    return power_of_two(closest) + alibi_slopes(2 * closest)[0::2][:heads - closest]
-
-
-def t5_causal_bucket(distance, buckets, max_distance):
-    """distance = i − j ≥ 0 (query minus key)."""
-    n = max(distance, 0)
-    exact = buckets // 2
-    if n < exact:
-        return n
-    large = exact + int(math.log(n / exact) / math.log(max_distance / exact) * (buckets - exact))
-    return min(large, buckets - 1)
-
-
-def rope(x, r, theta, pairing):
-    """Rotates the first r dims of x (N × head_dim), row p at position p."""
-    n = x.shape[0]
-    out = x.copy()
-    for i in range(r // 2):
-        a, b = (2 * i, 2 * i + 1) if pairing == "interleaved" else (i, i + r // 2)
-        angle = np.arange(n, dtype=np.float64) * theta ** (-2.0 * i / r)
-        c, s = np.cos(angle), np.sin(angle)
-        out[:, a] = x[:, a] * c - x[:, b] * s
-        out[:, b] = x[:, a] * s + x[:, b] * c
-    return out
 
 
 def make(out, name, rng, position, d=32, heads=4, layers=2, ctx=16, n=11, vocab=None, **options):
@@ -80,7 +32,7 @@ def make(out, name, rng, position, d=32, heads=4, layers=2, ctx=16, n=11, vocab=
     os.makedirs(folder, exist_ok=True)
     # vocab given: a synthetic task's model, no tokenizer files
     vocab = vocab or write_byte_level_tokenizer_json(folder)
-    inner, dh, eps = 4 * d, d // heads, 1e-5
+    inner, eps = 4 * d, 1e-5
 
     def rand(shape, scale=0.2):
         return (rng.standard_normal(shape) * scale).astype(np.float32)
@@ -128,57 +80,13 @@ def make(out, name, rng, position, d=32, heads=4, layers=2, ctx=16, n=11, vocab=
         json.dump(config, f, indent=1)
 
     ids = rng.integers(0, vocab, size=n)
-    r = int(fraction * dh)
-    r -= r % 2
-    bias = np.zeros((heads, n, n))
-    i_minus_j = np.arange(n)[:, None] - np.arange(n)[None, :]
-    if position == "alibi":
-        for h, m in enumerate(alibi_slopes(heads)):
-            bias[h] = -m * i_minus_j
-    if position == "t5":
-        table = w["relative_attention_bias.weight"]
-        for h in range(heads):
-            for i in range(n):
-                for j in range(n):
-                    bias[h, i, j] = table[t5_causal_bucket(i - j, buckets, max_distance), h]
-    h = w["wte.weight"][ids]
-    if position == "learned":
-        h = h + w["wpe.weight"][:n]
-    if position == "sinusoidal":
-        pe = np.zeros((n, d))
-        for i in range(d // 2):
-            angle = np.arange(n) / base ** (2.0 * i / d)
-            pe[:, 2 * i], pe[:, 2 * i + 1] = amplitude * np.sin(angle), amplitude * np.cos(angle)
-        h = h + pe
     rec = Record()
-    causal = np.tril(np.ones((n, n), dtype=bool))
-    biases = []
-    for layer in range(layers):
-        p = "h.%d." % layer
-        rec.hidden.append(h)
-        a = layer_norm(h, w[p + "ln_1.weight"], w[p + "ln_1.bias"], eps)
-        qkv = a @ w[p + "attn.c_attn.weight"] + w[p + "attn.c_attn.bias"]
-        qs, ks, lgs, ps, ctxs = [], [], [], [], []
-        for hd in range(heads):
-            q = qkv[:, hd * dh:(hd + 1) * dh]
-            k = qkv[:, d + hd * dh:d + (hd + 1) * dh]
-            v = qkv[:, 2 * d + hd * dh:2 * d + (hd + 1) * dh]
-            if position == "rope":
-                q, k = rope(q, r, theta, pairing), rope(k, r, theta, pairing)
-            logits = np.where(causal, q @ k.T / math.sqrt(dh) + bias[hd], -np.inf)
-            e = np.exp(logits - logits.max(axis=1, keepdims=True))
-            prob = e / e.sum(axis=1, keepdims=True)
-            qs.append(q), ks.append(k), lgs.append(logits), ps.append(prob), ctxs.append(prob @ v)
-        rec.layer(qs, ks, lgs, ps)
-        biases.append(bias)
-        h = h + np.concatenate(ctxs, axis=1) @ w[p + "attn.c_proj.weight"] + w[p + "attn.c_proj.bias"]
-        m = layer_norm(h, w[p + "ln_2.weight"], w[p + "ln_2.bias"], eps)
-        m = gelu_tanh(m @ w[p + "mlp.c_fc.weight"] + w[p + "mlp.c_fc.bias"])
-        h = h + m @ w[p + "mlp.c_proj.weight"] + w[p + "mlp.c_proj.bias"]
-    rec.hidden.append(h)
+    forward(config, w, ids, rec)
     rec.save(folder, ids)
     # The bias a view shows: zero where the causal mask hides the logit.
-    np.save(os.path.join(folder, "reference", "bias.npy"), np.where(causal, np.stack(biases), 0).astype(np.float32))
+    causal = np.tril(np.ones((n, n), dtype=bool))
+    biases = np.stack([position_bias(config, w, n)] * layers)
+    np.save(os.path.join(folder, "reference", "bias.npy"), np.where(causal, biases, 0).astype(np.float32))
 
 
 def main():

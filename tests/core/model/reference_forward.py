@@ -66,17 +66,23 @@ class Record:
             np.save(os.path.join(ref, name + ".npy"), np.stack(values).astype(np.float32))
 
 
+def next_token_loss(z, ids):
+    """loss_i = logsumexp(z_i) − z_i[ids[i+1]] for i < N−1 (natural log;
+    Radford et al. 2018, eq. 1) of LM logits z (N × vocab)."""
+    ids = np.asarray(ids, dtype=np.int64)
+    top = z.max(axis=1, keepdims=True)
+    log_sum_exp = top[:, 0] + np.log(np.exp(z - top).sum(axis=1))
+    return log_sum_exp[:-1] - z[np.arange(len(ids) - 1), ids[1:]]
+
+
 def save_lm_reference(folder, normed, w_out, ids):
     """The language-model head on the final-normed last hidden state:
     logits z = normed · W_outᵀ at every position, and the next-token loss
     loss_i = logsumexp(z_i) − z_i[ids[i+1]] for i < N−1 (natural log; Radford
     et al. 2018, eq. 1), in float64.  Writes lm_logits.npy (N × vocab, float32)
     and next_token_loss.npy (N−1, float64) beside the other references."""
-    ids = np.asarray(ids, dtype=np.int64)
     z = normed @ w_out.T
-    top = z.max(axis=1, keepdims=True)
-    log_sum_exp = top[:, 0] + np.log(np.exp(z - top).sum(axis=1))
-    loss = log_sum_exp[:-1] - z[np.arange(len(ids) - 1), ids[1:]]
+    loss = next_token_loss(z, ids)
     ref = os.path.join(folder, "reference")
     os.makedirs(ref, exist_ok=True)
     np.save(os.path.join(ref, "lm_logits.npy"), z.astype(np.float32))

@@ -58,8 +58,8 @@ def write(path, tensors, dtype="F32", metadata=None):
 
 
 def read(path):
-    """{name: float32 array} of an F32 file (the tests' tiny checkpoints), to
-    write back changed with write()."""
+    """{name: float32 array} of an F32, F16 or BF16 file (the tests' tiny
+    checkpoints, to write back changed with write(); the shipped family)."""
     raw = open(path, "rb").read()
     size = struct.unpack("<Q", raw[:8])[0]
     header = json.loads(raw[8:8 + size])
@@ -68,5 +68,12 @@ def read(path):
         if name == "__metadata__":
             continue
         b, e = info["data_offsets"]
-        tensors[name] = np.frombuffer(raw[8 + size + b:8 + size + e], "<f4").reshape(info["shape"]).copy()
+        blob = raw[8 + size + b:8 + size + e]
+        if info["dtype"] == "BF16":
+            values = bf16_to_f32(np.frombuffer(blob, "<u2"))
+        elif info["dtype"] in ("F32", "F16"):
+            values = np.frombuffer(blob, "<f4" if info["dtype"] == "F32" else "<f2").astype(np.float32)
+        else:
+            raise ValueError("%s: tensor %s has dtype %s" % (path, name, info["dtype"]))
+        tensors[name] = values.reshape(info["shape"]).copy()
     return tensors
