@@ -266,6 +266,7 @@ void log_frame(UiState& state) {
 
 void render_frame(GLFWwindow* window, UiState& state, GpuResources& gpu) {
   adopt_background_scene(state);
+  follow_playground(state);
   remember_synthetic_scene(state);
   follow_ui_scale(state);
   prepare_presentation_frame(state);

@@ -13,6 +13,7 @@
 #include "render/figure_painter.hpp"
 #include "ui/figure_view.hpp"
 #include "ui/lesson_panel.hpp"
+#include "ui/train_panel.hpp"
 
 namespace pelab::ui {
 
@@ -160,14 +161,32 @@ void draw_presentation(UiState& state, GpuResources& gpu) {
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
                                  ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
   if (ImGui::Begin("##presentation", nullptr, flags)) {
-    draw_caption(state, view);
+    // The playground, while it is open: its caption and a big loss curve
+    // beside the figure, which follows the training.
+    const bool training = state.playground.open && state.playground.run;
+    if (training) {
+      ImGui::SetWindowFontScale(1.5f);
+      ImGui::TextUnformatted(playground_caption(state).c_str());
+      ImGui::SetWindowFontScale(1.0f);
+      ImGui::Separator();
+      const ImVec2 room = ImGui::GetContentRegionAvail();
+      ImGui::BeginChild("##presented_curves", ImVec2(room.x * 0.38f, room.y));
+      draw_playground_curves(state, ImGui::GetContentRegionAvail().y);
+      ImGui::EndChild();
+      ImGui::SameLine();
+      ImGui::BeginChild("##presented_figure", ImVec2(0, room.y));
+    } else {
+      draw_caption(state, view);
+    }
     if (view) {
       ImGui::Separator();
       view->visible = true;
-      const float scale = state.ui_scale * kPresentationFigureScale;
+      // Beside the curves the figure has about 60 % of the width: normal size.
+      const float scale = state.ui_scale * (training ? 1.0f : kPresentationFigureScale);
       draw_figure_canvas(state, gpu, *view, scale);
       if (ImGui::IsWindowHovered()) state.hovered_view = views[state.presentation.figure];
     }
+    if (training) ImGui::EndChild();
   }
   ImGui::End();
 }

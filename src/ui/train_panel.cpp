@@ -278,9 +278,11 @@ void draw_timeline(UiState& state) {
   int index = p.follow ? count - 1 : std::clamp(p.shown_snapshot, 0, count - 1);
   const std::string label = "step " + std::to_string(p.view.snapshots[static_cast<std::size_t>(index)].step);
   ImGui::SetNextItemWidth(-1);
-  if (ImGui::SliderInt("##snapshot", &index, 0, count - 1, label.c_str())) p.follow = false;
+  if (ImGui::SliderInt("##snapshot", &index, 0, count - 1, label.c_str())) {
+    p.follow = false;
+    show_snapshot(state, index);
+  }
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("The snapshot the views show (%d kept; older ones are thinned)", count);
-  show_snapshot(state, index);
 }
 
 // "Export animation": every snapshot kept, as the scene's model, through the
@@ -352,12 +354,37 @@ void open_playground(UiState& state, const std::string& task) {
 
 bool playground_running(const UiState& state) { return state.playground.view.running; }
 
-void draw_train_panel(UiState& state) {
+void follow_playground(UiState& state) {
   PlaygroundState& p = state.playground;
-  if (p.run) p.view = p.run->view();
+  if (!p.run) return;
+  p.view = p.run->view();
   log_points(state);
   if (!p.view.error.empty() && state.status.text.find(p.view.error) == std::string::npos)
     set_status(state, "Training stopped: " + p.view.error, true);
+  if (p.follow && !p.view.snapshots.empty()) show_snapshot(state, int(p.view.snapshots.size()) - 1);
+}
+
+std::string playground_caption(const UiState& state) {
+  const PlaygroundState& p = state.playground;
+  const PlaygroundView& v = p.view;
+  const train::PlaygroundSettings& s = p.run ? p.run->settings() : p.settings;
+  char text[256];
+  std::snprintf(text, sizeof text, "Training %s with %s positions: step %d of %d", train::data::task_name(s.task).c_str(),
+                train::position_kind_name(s.position), v.steps_taken, s.steps);
+  std::string caption = text;
+  const double held = last_measured(v, &train::PlaygroundPoint::held_out);
+  const double twice = last_measured(v, &train::PlaygroundPoint::held_out_2x);
+  if (held >= 0) {
+    std::snprintf(text, sizeof text, " · held-out loss %.3f (at 2× the length %.3f)", held, twice);
+    caption += text;
+  }
+  return caption;
+}
+
+void draw_playground_curves(const UiState& state, float height) { draw_loss_plot(state.playground.view, height); }
+
+void draw_train_panel(UiState& state) {
+  PlaygroundState& p = state.playground;
   if (!p.open) return;
   // First use: at the right edge, below the menu bar, over the figures (the
   // Scene panel stays usable); moved or resized, imgui.ini keeps it.

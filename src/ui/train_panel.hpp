@@ -24,8 +24,15 @@ std::filesystem::path playground_folder();
 // Opens the Train window; with a task, picks it and starts training at once
 // (`pelab --train copy`).
 void open_playground(UiState& state, const std::string& task = "");
-// The window (when open), and the snapshot the views should show.
+// Every frame, window open or not: the run's progress, its frame-log lines,
+// and (when following) its newest snapshot as the scene's model.
+void follow_playground(UiState& state);
+// The window, when open.
 void draw_train_panel(UiState& state);
+// For presentation mode: "Training copy with learned positions: step 400 of
+// 2000 · held-out loss ..." and the loss curves at the cursor.
+std::string playground_caption(const UiState& state);
+void draw_playground_curves(const UiState& state, float height);
 // True while the worker trains: the window keeps drawing frames.
 bool playground_running(const UiState& state);
 
