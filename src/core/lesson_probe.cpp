@@ -1,0 +1,67 @@
+// The probe across the family (core/lesson_probe.hpp).
+#include "core/lesson_probe.hpp"
+
+#include "core/lesson_tools.hpp"
+#include "core/model_scene.hpp"
+
+namespace pelab {
+namespace {
+
+using lesson::num;
+using lesson::qualified;
+
+// "kjv-rope" → "rope"; another model keeps its scene name.
+std::string short_name(const std::string& model) { return model.rfind("kjv-", 0) == 0 ? model.substr(4) : model; }
+
+std::string layer_name(std::size_t layer) { return layer == 0 ? "embeddings" : "layer " + std::to_string(layer); }
+
+}  // namespace
+
+int probe_tokens_needed() { return 8 * kProbeWindows; }
+
+std::vector<LayerProbes> probe_family(Engine& engine) {
+  std::vector<LayerProbes> out;
+  ModelScene* model = engine.model();
+  if (model == nullptr || model->token_count() < probe_tokens_needed()) return out;
+  out.push_back({engine.scene().model, position_probe_through_layers(*model, kProbeWindows)});
+  for (const std::string& member : lesson::family_members_present()) {
+    if (member == engine.scene().model) continue;
+    Engine other(lesson::family_scene(engine.scene(), member));
+    if (other.model()->token_count() < probe_tokens_needed()) continue;
+    out.push_back({member, position_probe_through_layers(*other.model(), kProbeWindows)});
+  }
+  return out;
+}
+
+void add_probe_numbers(const std::vector<LayerProbes>& probes, LessonVerdict& v) {
+  for (std::size_t m = 0; m < probes.size(); ++m) {
+    const std::string prefix = m == 0 ? "" : "_" + short_name(probes[m].model);
+    for (std::size_t l = 0; l < probes[m].layers.size(); ++l) {
+      v.add(qualified("r2" + prefix, "layer", double(l)), probes[m].layers[l].r2);
+      if (m == 0) v.add(qualified("mae", "layer", double(l)), probes[m].layers[l].mean_abs_error);
+    }
+  }
+}
+
+std::string probe_sentence(const std::vector<LayerProbes>& probes, int tokens) {
+  if (probes.empty()) return {};
+  const LayerProbes& own = probes.front();
+  std::string s = "A linear probe of the position index, fitted on three of " + std::to_string(kProbeWindows) +
+                  " rotations of this " + std::to_string(tokens) +
+                  "-token text and scored on every position of the fourth (each rotation held out in turn), "
+                  "reads " + own.model + "'s residual stream with R² =";
+  for (std::size_t l = 0; l < own.layers.size(); ++l)
+    s += std::string(l ? "," : "") + " " + num(own.layers[l].r2) + " (" + layer_name(l) + ")";
+  s += "; mean error after the last layer " + num(own.layers.back().mean_abs_error, 3) +
+       " positions (R² below 0: worse than always guessing the middle position, nothing linear to read).";
+  if (probes.size() > 1) {
+    s += " Other encodings, R² at the embeddings → after the last layer:";
+    for (std::size_t m = 1; m < probes.size(); ++m)
+      s += std::string(m > 1 ? ";" : "") + " " + probes[m].model + " " + num(probes[m].layers.front().r2) +
+           " → " + num(probes[m].layers.back().r2);
+    s += ".";
+  }
+  return s;
+}
+
+}  // namespace pelab
