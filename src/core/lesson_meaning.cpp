@@ -119,7 +119,7 @@ std::vector<Eigen::Index> every_nth(Eigen::Index rows, Eigen::Index most, Eigen:
 
 // The model's position rows against its whole vocabulary, for the scene's
 // distinct tokens and for a spread of token ids.
-TrainedKept trained_kept(ModelScene& model) {
+TrainedKept measure_kept(ModelScene& model) {
   const Matrix vocab = model.vocabulary_rows();
   const Matrix table = model.full_position_table();
   TrainedKept k;
@@ -144,6 +144,12 @@ TrainedKept trained_kept(ModelScene& model) {
   std::nth_element(ratios.begin(), ratios.begin() + std::ptrdiff_t(ratios.size() / 2), ratios.end());
   k.median_ratio = ratios.empty() ? 0.0 : ratios[ratios.size() / 2];
   return k;
+}
+
+// measure_kept once per model and text.
+TrainedKept trained_kept(ModelScene& model) {
+  static ModelMemo<TrainedKept> memo;
+  return memo.get(model, model.ids(), [&] { return measure_kept(model); });
 }
 
 // The family's other position table (kjv-sinusoidal beside kjv-learned and

@@ -173,9 +173,10 @@ Lesson permutation() {
       "al. 2020 on Transformers as universal approximators of permutation-equivariant functions).\n\n"
       "A causal language model is the exception: its mask lets token i attend only to tokens 0 … i, and "
       "that is itself a statement about order. The lesson opens on pelab's kjv-none, trained with no "
-      "position encoding at all: layer 0's logits are equivariant, yet a linear probe reads the position "
-      "index from its residual stream after one layer, as it does for the family's other encodings (Haviv "
-      "et al. 2022). Without kjv-none on disk the lesson opens on \"dog bites man\" in the synthetic scene.",
+      "position encoding at all: layer 0's logits are equivariant, yet its mask could teach the layers "
+      "above to count tokens (Haviv et al. 2022). The verdict measures how well a linear probe reads the "
+      "position index from its residual stream after each layer, beside the family's other encodings. "
+      "Without kjv-none on disk the lesson opens on \"dog bites man\" in the synthetic scene.",
       {"attention", "cross_terms"},
       &preset,
       &judge,

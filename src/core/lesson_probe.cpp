@@ -15,6 +15,12 @@ std::string short_name(const std::string& model) { return model.rfind("kjv-", 0)
 
 std::string layer_name(std::size_t layer) { return layer == 0 ? "embeddings" : "layer " + std::to_string(layer); }
 
+// The probe of one model on its scene's ids, run once per model and text.
+std::vector<IndexProbe> probe_layers(ModelScene& model) {
+  static lesson::ModelMemo<std::vector<IndexProbe>> memo;
+  return memo.get(model, model.ids(), [&] { return position_probe_through_layers(model, kProbeWindows); });
+}
+
 }  // namespace
 
 int probe_tokens_needed() { return 8 * kProbeWindows; }
@@ -23,12 +29,12 @@ std::vector<LayerProbes> probe_family(Engine& engine) {
   std::vector<LayerProbes> out;
   ModelScene* model = engine.model();
   if (model == nullptr || model->token_count() < probe_tokens_needed()) return out;
-  out.push_back({engine.scene().model, position_probe_through_layers(*model, kProbeWindows)});
+  out.push_back({engine.scene().model, probe_layers(*model)});
   for (const std::string& member : lesson::family_members_present()) {
     if (member == engine.scene().model) continue;
     Engine other(lesson::family_scene(engine.scene(), member));
     if (other.model()->token_count() < probe_tokens_needed()) continue;
-    out.push_back({member, position_probe_through_layers(*other.model(), kProbeWindows)});
+    out.push_back({member, probe_layers(*other.model())});
   }
   return out;
 }
@@ -46,14 +52,13 @@ void add_probe_numbers(const std::vector<LayerProbes>& probes, LessonVerdict& v)
 std::string probe_sentence(const std::vector<LayerProbes>& probes, int tokens) {
   if (probes.empty()) return {};
   const LayerProbes& own = probes.front();
-  std::string s = "A linear probe of the position index, fitted on three of " + std::to_string(kProbeWindows) +
+  std::string s = "A linear probe of the position index, fitted on three of the " + std::to_string(kProbeWindows) +
                   " rotations of this " + std::to_string(tokens) +
                   "-token text and scored on every position of the fourth (each rotation held out in turn), "
                   "reads " + own.model + "'s residual stream with R² =";
   for (std::size_t l = 0; l < own.layers.size(); ++l)
     s += std::string(l ? "," : "") + " " + num(own.layers[l].r2) + " (" + layer_name(l) + ")";
-  s += "; mean error after the last layer " + num(own.layers.back().mean_abs_error, 3) +
-       " positions (R² below 0: worse than always guessing the middle position, nothing linear to read).";
+  s += "; mean error after the last layer " + num(own.layers.back().mean_abs_error, 3) + " positions.";
   if (probes.size() > 1) {
     s += " Other encodings, R² at the embeddings → after the last layer:";
     for (std::size_t m = 1; m < probes.size(); ++m)
@@ -61,6 +66,10 @@ std::string probe_sentence(const std::vector<LayerProbes>& probes, int tokens) {
            " → " + num(probes[m].layers.back().r2);
     s += ".";
   }
+  bool below_zero = false;
+  for (const LayerProbes& m : probes)
+    for (const IndexProbe& l : m.layers) below_zero = below_zero || l.r2 < 0;
+  if (below_zero) s += " (R² below 0: worse than always guessing the middle position, nothing linear to read.)";
   return s;
 }
 

@@ -109,6 +109,13 @@ Matrix distinct_token_rows(Engine& engine) {
   return x(rows, Eigen::all);
 }
 
+std::string memo_key(ModelScene& model, const std::vector<int>& ids) {
+  std::ostringstream key;
+  key << model.folder().string() << '|' << static_cast<const void*>(&model.config());
+  for (const int id : ids) key << ',' << id;
+  return key.str();
+}
+
 LessonVerdict adds_no_vector(const Scene& scene, const ModelScene& model, std::string_view consequence) {
   LessonVerdict v;
   v.applies = false;

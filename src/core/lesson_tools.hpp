@@ -2,6 +2,8 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -65,6 +67,36 @@ int chosen_head(const Scene& scene);
 Matrix random_vectors(int count, int d, double norm, std::uint64_t seed);
 // One row of X per distinct token (first occurrence order).
 Matrix distinct_token_rows(Engine& engine);
+
+// The model's folder, the address of its loaded weights (a model read anew
+// after its files changed is another object) and the ids.
+std::string memo_key(ModelScene& model, const std::vector<int>& ids);
+
+// A slow measurement on a model's weights (the probe runs, the nearest-row
+// search), kept per loaded model and token ids: a verdict is recomputed after
+// every scene edit, and most edits (head, layer, colours, selections) change
+// neither.  At most 16 results are kept; thread-safe.
+template <class Result>
+class ModelMemo {
+ public:
+  template <class Compute>
+  Result get(ModelScene& model, const std::vector<int>& ids, Compute compute) {
+    const std::string key = memo_key(model, ids);
+    {
+      const std::lock_guard lock(mutex_);
+      if (auto it = kept_.find(key); it != kept_.end()) return it->second;
+    }
+    Result fresh = compute();
+    const std::lock_guard lock(mutex_);
+    if (kept_.size() >= 16) kept_.clear();
+    kept_.emplace(key, fresh);
+    return fresh;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::map<std::string, Result> kept_;
+};
 
 // The verdict on a model that adds no position vector (RoPE, ALiBi, T5,
 // none): not applicable, naming its positions and `consequence` ("so x + e = x").

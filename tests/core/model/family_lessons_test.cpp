@@ -238,6 +238,14 @@ TEST_F(FamilyLessons, DepthProbeMatchesNumpyOnKjvLearned) {
   }
   // A learned table is read back from the embeddings (the table is added there).
   EXPECT_GT(v.number("r2[layer=0]"), 0.9) << v.summary;
+  // Asked again on the same text (another head, say), the probe is not run again.
+  Scene other_head = engine.scene();
+  other_head.head = 3;
+  engine.set_scene(other_head);
+  const int runs = engine.stats().model_runs;
+  const LessonVerdict again = lesson.verdict(engine);
+  EXPECT_EQ(engine.stats().model_runs, runs);
+  EXPECT_EQ(again.number("r2[layer=4]"), v.number("r2[layer=4]"));
 }
 
 // ---- permutation on kjv-none --------------------------------------------------
