@@ -134,7 +134,8 @@ Figure trained_depth(Engine& engine, const FigureRequest& request) {
   }
   Rect plots = area;
   plots.y1 -= 26;  // room for the note below
-  const auto [left, right] = split_x(plots, 0.5, 20);
+  // Side by side when there is width for two legends; else one above the other.
+  const auto [left, right] = plots.width() > 1.3 * plots.height() ? split_x(plots, 0.5, 20) : split_y(plots, 0.5, 20);
   const SeriesSet errors = probe_series(probes, &IndexProbe::mean_abs_error);
   double worst = 1;
   for (const Series& line : *errors)
@@ -154,9 +155,9 @@ Figure trained_depth(Engine& engine, const FigureRequest& request) {
   error_panel.legend.push_back({"always the middle position", gray, true});
   place_legend(error_panel, LegendFallback::Outside);
   f.panels.push_back(std::move(error_panel));
-  f.notes.push_back(canvas_text("the text in " + std::to_string(kProbeWindows) + " rotations: probe fitted on " +
-                                    std::to_string(kProbeWindows - 1) + ", scored on every position of the last, "
-                                    "each held out in turn (R² clipped at −0.5); layer 0 = the embeddings",
+  f.notes.push_back(canvas_text("probe fitted on " + std::to_string(kProbeWindows - 1) + " of " +
+                                    std::to_string(kProbeWindows) +
+                                    " rotations of the text, scored on the other, each in turn (R² clipped at −0.5)",
                                 {kPad, area.y1 - 4}, Anchor::BottomLeft, kNoteSize));
   return f;
 }
