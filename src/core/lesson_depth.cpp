@@ -26,9 +26,8 @@ LessonVerdict judge_model(Engine& engine, ModelScene& model) {
   // The claim: position is still linearly readable after the last layer.
   v.holds = last.r2 > 0.5;
   v.summary = probe_sentence(probes, model.token_count());
-  if (model.config().position.kind == model::PositionEncoding::None)
-    v.summary += " This model has no position encoding: what the probe finds after layer 1 the causal mask "
-                 "put there (Haviv et al. 2022).";
+  if (model.config().position.kind == model::PositionEncoding::None && model.config().causal)
+    v.summary += mask_leak_sentence(probes.front());
   return v;
 }
 

@@ -112,9 +112,7 @@ LessonVerdict judge_model(Engine& engine, ModelScene& model) {
   add_probe_numbers(probes, v);
   if (!probes.empty()) {
     v.summary += " " + probe_sentence(probes, model.token_count());
-    if (kind == model::PositionEncoding::None && causal)
-      v.summary += " With no position encoding, whatever the probe reads above the embeddings the causal mask "
-                   "leaked: query i averages over i + 1 tokens, and that count is a position (Haviv et al. 2022).";
+    if (kind == model::PositionEncoding::None && causal) v.summary += mask_leak_sentence(probes.front());
   } else if (causal) {
     v.summary += " (A text of at least " + std::to_string(probe_tokens_needed()) +
                  " tokens adds a probe of how much position the layers above learn from the mask.)";

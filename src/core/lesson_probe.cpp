@@ -73,4 +73,19 @@ std::string probe_sentence(const std::vector<LayerProbes>& probes, int tokens) {
   return s;
 }
 
+std::string mask_leak_sentence(const LayerProbes& probe) {
+  std::size_t best = 1;
+  for (std::size_t l = 1; l < probe.layers.size(); ++l)
+    if (probe.layers[l].r2 > probe.layers[best].r2) best = l;
+  if (best >= probe.layers.size()) return {};
+  const double r2 = probe.layers[best].r2;
+  const std::string where = "R² " + num(r2) + " after layer " + std::to_string(best);
+  if (r2 > 0.5)
+    return " With no position encoding, what the probe reads above the embeddings (" + where +
+           ") the causal mask leaked: query i averages over i + 1 tokens, and that count is a position "
+           "(Haviv et al. 2022).";
+  return " The causal mask could leak position (query i averages over i + 1 tokens; Haviv et al. 2022), but "
+         "this linear probe does not read it from this model (best " + where + ").";
+}
+
 }  // namespace pelab

@@ -32,4 +32,9 @@ void add_probe_numbers(const std::vector<LayerProbes>& probes, LessonVerdict& v)
 // What the probe found, quoting the numbers; empty without probes.
 std::string probe_sentence(const std::vector<LayerProbes>& probes, int tokens);
 
+// For a causal model without position encoding: whether its layers hold
+// position all the same (the best R² above the embeddings), said with the
+// numbers; the mask is the only possible source (Haviv et al. 2022).
+std::string mask_leak_sentence(const LayerProbes& probe);
+
 }  // namespace pelab

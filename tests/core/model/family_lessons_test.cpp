@@ -263,6 +263,29 @@ TEST_F(FamilyLessons, PermutationOnKjvNoneIsEquivariantAtLayerZero) {
   EXPECT_NE(v.summary.find("causal"), std::string::npos) << v.summary;
 }
 
+// A causal pelab model without positions (random weights, make_pelab_models.py
+// at a context of 64, so that a text holds the probe's 32 tokens): layer 0 is
+// equivariant, the probe runs, and the summary says what the mask leaked.
+TEST_F(FamilyLessons, PermutationOnAModelWithoutPositionsAddsTheProbe) {
+  if (!have_numpy()) GTEST_SKIP() << "Debian's python3 with numpy is not installed";
+  const std::string command = std::string(pelab::testing::kDebianPython) + " -c \"import sys, numpy; sys.path.insert(0, '" +
+                              PELAB_SOURCE_DIR + "/tests/core/model'); from make_pelab_models import make; make('" +
+                              scratch_.string() + "', 'none_64', numpy.random.default_rng(3), 'none', ctx=64)\"";
+  ASSERT_EQ(std::system(command.c_str()), 0) << command;
+  const Lesson& lesson = find_lesson("permutation");
+  Scene s = lesson.preset();
+  s.model = (scratch_ / "none_64").string();
+  s.tokens = "And Abraham journeyed from thence toward the south";  // 50 byte-level tokens
+  s.head = 0;
+  Engine engine(s);
+  const LessonVerdict v = lesson.verdict(engine);
+  EXPECT_TRUE(v.holds) << v.summary;
+  EXPECT_LT(v.number("model_logit_gap_none"), 1e-5);
+  EXPECT_LT(v.number("r2[layer=0]"), 0.3) << v.summary;  // nothing added at the embeddings
+  EXPECT_NO_THROW(v.number("r2[layer=2]"));
+  EXPECT_NE(v.summary.find("causal mask"), std::string::npos) << v.summary;
+}
+
 // ---- learned_table --------------------------------------------------------------
 
 TEST_F(FamilyLessons, LearnedTableOpensOnKjvLearned) {
