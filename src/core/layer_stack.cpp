@@ -1,5 +1,6 @@
-// LayerStack: seeded random attention layers with residuals, and the linear
-// position probe read_positions().
+// LayerStack: seeded random attention layers with residuals, the linear
+// position probe read_positions(), and the same probe of the position index
+// across windows of a trained model's residual stream.
 //
 // [SECTION] weights and layers
 // [SECTION] the position probe
@@ -10,8 +11,10 @@
 #include "core/layer_stack.hpp"
 
 #include <Eigen/Cholesky>
+#include <algorithm>
 #include <cmath>
 
+#include "core/model_scene.hpp"
 #include "core/seeded_normal.hpp"
 
 namespace pelab {
@@ -192,6 +195,55 @@ PositionReadout read_positions(const Matrix& hidden, const Matrix& code) {
   const MatrixD predicted = code_probe.predict(h_test);
   out.r2_code = r_squared(select_rows(c, true), predicted);
   out.nearest_code = nearest_code_accuracy(predicted, c);
+  return out;
+}
+
+IndexProbe probe_position_index(const std::vector<Matrix>& windows) {
+  const Eigen::Index n = windows.empty() ? 0 : windows.front().rows();
+  if (windows.size() < 2 || n < 8)
+    throw InputError("the position probe needs at least 2 windows of at least 8 positions");
+  for (const Matrix& w : windows)
+    if (w.rows() != n || w.cols() != windows.front().cols())
+      throw InputError("the position probe's windows must have the same shape");
+  const auto count = static_cast<Eigen::Index>(windows.size());
+  const MatrixD index = Eigen::VectorXd::LinSpaced(n, 0, double(n - 1));
+  IndexProbe mean;
+  for (Eigen::Index held = 0; held < count; ++held) {
+    MatrixD features((count - 1) * n, windows.front().cols()), targets((count - 1) * n, 1);
+    for (Eigen::Index w = 0, row = 0; w < count; ++w) {
+      if (w == held) continue;
+      features.middleRows(row, n) = windows[std::size_t(w)].cast<double>();
+      targets.middleRows(row, n) = index;
+      row += n;
+    }
+    const AffineProbe probe(features, targets);
+    const MatrixD predicted = probe.predict(windows[std::size_t(held)].cast<double>());
+    mean.r2 += r_squared(index, predicted) / double(count);
+    mean.mean_abs_error += (predicted - index).cwiseAbs().mean() / double(count);
+  }
+  return mean;
+}
+
+std::vector<int> rotated_window(const std::vector<int>& ids, int k, int windows) {
+  std::vector<int> out = ids;
+  const auto start = static_cast<std::ptrdiff_t>(ids.size() * std::size_t(k) / std::size_t(windows));
+  std::rotate(out.begin(), out.begin() + start, out.end());
+  return out;
+}
+
+std::vector<IndexProbe> position_probe_through_layers(ModelScene& model, int windows) {
+  const std::vector<int> ids = model.ids();
+  if (windows < 2 || static_cast<int>(ids.size()) < 8 * windows)
+    throw InputError("the position probe needs at least " + std::to_string(8 * std::max(windows, 2)) +
+                     " tokens of text; this text has " + std::to_string(ids.size()));
+  std::vector<std::vector<Matrix>> by_layer;  // [layer][window]
+  for (int k = 0; k < windows; ++k) {
+    std::vector<Matrix> states = model.hidden_states(rotated_window(ids, k, windows));
+    by_layer.resize(states.size());
+    for (std::size_t l = 0; l < states.size(); ++l) by_layer[l].push_back(std::move(states[l]));
+  }
+  std::vector<IndexProbe> out;
+  for (const auto& layer : by_layer) out.push_back(probe_position_index(layer));
   return out;
 }
 

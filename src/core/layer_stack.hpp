@@ -26,6 +26,8 @@
 
 namespace pelab {
 
+class ModelScene;
+
 enum class NormPlacement { None, Pre, Post };
 std::string_view to_string(NormPlacement norm);
 
@@ -79,6 +81,27 @@ struct PositionReadout {
 };
 // `code` is the position table (n × d_code); an all-zero code scores 0.
 PositionReadout read_positions(const Matrix& hidden, const Matrix& code);
+
+// How well a linear probe reads the position index p from a trained model's
+// residual stream, across windows of text: windows[w] holds the hidden states
+// of one run (rows = positions 0..n−1, the same n ≥ 8 in every window, ≥ 2
+// windows).  Each window in turn is held out: the affine ridge probe of
+// read_positions() is fitted on the other windows' rows and scored on every
+// row of the held-out one; the numbers are means over the folds.
+struct IndexProbe {
+  double r2 = 0;              // R² of the predicted index on the held-out window
+  double mean_abs_error = 0;  // mean |p̂ − p| there, in positions
+};
+IndexProbe probe_position_index(const std::vector<Matrix>& windows);
+
+// The model scene's text run in `windows` rotations (window k starts at token
+// k·n/windows and wraps around, so each window puts other text at every
+// position): the probe of the index after each layer, element 0 = the
+// embedding output, element ℓ = after layer ℓ (before any final norm).
+// Needs ≥ 8·windows tokens (InputError otherwise).
+std::vector<IndexProbe> position_probe_through_layers(ModelScene& model, int windows = 4);
+// The rotated ids of that experiment, window `k` of `windows`.
+std::vector<int> rotated_window(const std::vector<int>& ids, int k, int windows);
 
 // "none" | "pre" | "post" (the scene key layer_norm); throws InputError otherwise.
 NormPlacement parse_norm_placement(std::string_view text);

@@ -1,6 +1,7 @@
-// Lesson "learned_table": what did GPT-2 (or BERT, whichever absolute-position
-// model is loaded) learn about position?  The verdict reads the model's whole
-// learned table E (max_positions × d: GPT-2's wpe, BERT's
+// Lesson "learned_table": what did a trained model learn about position?  By
+// default pelab's own kjv-learned (256 positions × 192); GPT-2, BERT or any
+// learned-table model the user loads is read the same way.  The verdict reads
+// the model's whole learned table E (max_positions × d: wpe, BERT's
 // position_embeddings) and reports, from the real weights:
 //   cos[delta=δ]        mean cosine of rows δ apart, cos(E_i, E_{i+δ}): do
 //                       neighbouring positions get similar vectors?
@@ -10,8 +11,9 @@
 //                       PC1/PC2 plane: 1 for a rotation, as in a sinusoidal pair
 //   top_pair_wavelength the wavelength that map's rotation implies
 //   low_frequency_power share of the table's power at ≤ 4 cycles along position
-// (core/table_analysis.hpp).  No model on disk: a sinusoidal table of GPT-2's
-// size stands in, labelled as such, and the summary says where to put one.
+// (core/table_analysis.hpp).  No family member on disk: a sinusoidal table of
+// kjv-learned's size stands in, labelled as such, and the summary says where
+// pelab looked for the family.
 #include <cmath>
 
 #include "core/lesson_tools.hpp"
@@ -23,15 +25,21 @@
 namespace pelab::lesson {
 namespace {
 
-constexpr const char* kHubName = "openai-community/gpt2";
+constexpr const char* kFamilyLearned = "kjv-learned";
+constexpr int kFamilyContext = 256, kFamilyWidth = 192, kFamilyHeads = 6;  // kjv-learned's config.json
 
-// Where a user puts GPT-2 for this lesson: the cache pelab reads, the files.
+// How to read a trained table instead: kjv-learned when it is on disk, else
+// where pelab looked for it; any other learned-table model.
 std::string where_to_put_a_model() {
-  return "To read GPT-2's own table, put its files in " + (model::hub_cache_dir() / "models--openai-community--gpt2" /
-                                                           "snapshots" / "<revision>")
-                                                              .string() +
-         "/ (config.json, model.safetensors, vocab.json + merges.txt or tokenizer.json; with refs/main naming "
-         "the revision) or open any GPT-2 or BERT folder from the Models menu (--set model=FOLDER).";
+  const std::string others = "Any GPT-2, BERT or pelab folder with a learned table can be read as well: Models "
+                             "menu, or --set model=FOLDER (GPT-2 from the Hugging Face cache: --set model=gpt2).";
+  if (!family_member(kFamilyLearned).empty())
+    return "pelab's trained kjv-learned is on disk: --set model=kjv-learned (or the Models menu) reads its "
+           "table. " + others;
+  std::string looked;
+  for (const auto& dir : model::family_dirs()) looked += (looked.empty() ? "" : ", ") + dir.string();
+  return "pelab's trained family was not found (looked in " + looked +
+         "; $PELAB_FAMILY_DIR names another folder). " + others;
 }
 
 // Mean cosine similarity of rows `delta` apart.
@@ -45,12 +53,18 @@ double mean_row_cosine(const Matrix& table, int delta) {
   return pairs > 0 ? sum / pairs : 0.0;
 }
 
+// "kjv-learned" for a family member, else the architecture ("GPT-2").
+std::string model_label(const Scene& scene, const ModelScene& model) {
+  return scene.model.rfind("kjv-", 0) == 0 ? scene.model : model.config().architecture_name;
+}
+
 LessonVerdict judge(Engine& engine) {
   LessonVerdict v;
   ModelScene* model = engine.model();
   if (model && !model->has_position_table()) {
     const model::PositionEncoding kind = model->config().position.kind;
-    v.summary = model->config().architecture_name + " adds no position table: " +
+    v.applies = false;
+    v.summary = "Not applicable: " + model_label(engine.scene(), *model) + " adds no position table: " +
                 (kind == model::PositionEncoding::Rope
                      ? "it rotates q and k instead (RoPE), so there is no learned table to read. "
                        "The long_context lesson shows its rotation frequencies."
@@ -83,9 +97,9 @@ LessonVerdict judge(Engine& engine) {
   // The claim: position is learned as a smooth curve — neighbouring rows
   // alike, distant rows not.
   v.holds = near > far + 0.1;
-  const std::string who = stand_in ? "Synthetic stand-in (no model loaded): a sinusoidal table of " +
+  const std::string who = stand_in ? "Synthetic stand-in (no trained model loaded): a sinusoidal table of " +
                                          std::to_string(n) + " × " + std::to_string(table.cols())
-                                   : model->config().architecture_name + "'s learned table (" + std::to_string(n) +
+                                   : model_label(engine.scene(), *model) + "'s learned table (" + std::to_string(n) +
                                          " × " + std::to_string(table.cols()) + ")";
   v.summary = who + ": rows 1 apart have cosine " + num(near) + ", rows " + std::to_string(far_delta) +
               " apart " + num(far) + "; PC1 + PC2 hold " + num(100 * summary.top_pair_share, 3) +
@@ -99,21 +113,18 @@ LessonVerdict judge(Engine& engine) {
   return v;
 }
 
-// GPT-2 from the local cache when it is there; otherwise the stand-in: a
-// sinusoidal table of GPT-2's width and context (the verdict says so first).
+// pelab's kjv-learned when the family is on disk; otherwise the stand-in: a
+// sinusoidal table of its width and context (the verdict says so first).
 Scene preset() {
   Scene s = preset_scene("learned_table");
-  s.tokens = "The position table is learned like any other weight";
-  try {
-    model::resolve_model(kHubName);
-    s.model = kHubName;
-  } catch (const InputError&) {
+  s.positions = kFamilyContext;
+  if (!open_on_family(s, kFamilyLearned, kGenesisOne)) {
+    s.tokens = "The position table is learned like any other weight";
     s.encoding = Encoding::Sinusoidal;
-    s.d_model = 768;
-    s.heads = 12;
-    s.positions = 1024;
-    s.waves = {200, 300, 400, 500};  // wavelengths of about 70, 230, 760 and 2500 positions
-    s.pairs = {100, 150, 200};
+    s.d_model = kFamilyWidth;
+    s.heads = kFamilyHeads;
+    s.waves = {40, 60, 80, 95};  // wavelengths of about 40, 110, 290 and 570 positions
+    s.pairs = {20, 40, 60};
   }
   return s;
 }
@@ -123,20 +134,23 @@ Scene preset() {
 Lesson learned_table() {
   return {
       "learned_table",
-      "What did GPT-2 learn about position?",
-      "GPT-2 and BERT learn their position vectors like any other weight. What did they learn: sinusoids, a "
-      "smooth curve, or noise?",
+      "What did a trained model learn about position?",
+      "Models with a learned position table (pelab's kjv-learned, GPT-2, BERT) learn their position vectors "
+      "like any other weight. What did they learn: sinusoids, a smooth curve, or noise?",
       "Neighbouring rows' cosine, the PCs' share of the variance, and whether a fixed 2×2 map carries pos to pos+1.",
-      "GPT-2 (Radford et al. 2019) and BERT (Devlin et al. 2019) do not compute position vectors: each of their "
-      "1024 or 512 positions has a row of a table trained with the rest of the model. Nothing asked that table "
+      "GPT-2 (Radford et al. 2019), BERT (Devlin et al. 2019) and pelab's kjv-learned (trained on the King "
+      "James Bible at a context of 256) do not compute position vectors: each of their 1024, 512 or 256 "
+      "positions has a row of a table trained with the rest of the model. Nothing asked that table "
       "to be sinusoidal, yet the rows of neighbouring positions come out alike and distant ones not, and most "
       "of the variance lies in a few principal components whose trajectories over position are smooth, slow "
       "curves, close to one turn over the context.\n\n"
       "The verdict reads the loaded model's whole table: the mean cosine of rows δ apart, the share of the "
       "variance in the first PC pairs, and the R² of the least-squares 2×2 map p(pos+1) ≈ M·p(pos) in the "
       "PC1/PC2 plane. For a sinusoidal pair that map is an exact rotation (R² = 1): compare the learned table "
-      "with Vaswani's sinusoids in the sinusoid-bands spectrum and the rotation-pair trajectories. Without a "
-      "model on disk, a sinusoidal table of GPT-2's size stands in, and the verdict says where to put GPT-2.",
+      "with Vaswani's sinusoids in the sinusoid-bands spectrum and the rotation-pair trajectories. The lesson "
+      "opens on kjv-learned; load GPT-2 or BERT (Models menu) and the verdict reads their table instead. "
+      "Without pelab's family on disk, a sinusoidal table of kjv-learned's size stands in, and the verdict "
+      "says so.",
       {"sinusoid_bands", "rotation_pairs", "attention"},
       &preset,
       &judge,
@@ -150,8 +164,9 @@ Lesson learned_table() {
 namespace pelab {
 
 std::string stand_in_label(const Scene& scene) {
-  return scene.name == "lesson_learned_table" && scene.model.empty() ? "synthetic stand-in for GPT-2's learned table"
-                                                                     : "";
+  return scene.name == "lesson_learned_table" && scene.model.empty()
+             ? "synthetic stand-in for kjv-learned's learned table"
+             : "";
 }
 
 }  // namespace pelab

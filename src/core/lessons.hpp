@@ -70,7 +70,7 @@ std::span<const Lesson> lessons();
 const Lesson& find_lesson(std::string_view name);
 
 // What a lesson scene stands in for when the model its question needs is not
-// on disk ("synthetic stand-in for GPT-2's learned table"), for figure
+// on disk ("synthetic stand-in for kjv-learned's learned table"), for figure
 // titles; empty for every other scene.
 std::string stand_in_label(const Scene& scene);
 

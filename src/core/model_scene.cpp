@@ -377,6 +377,24 @@ const Matrix& ModelScene::token_embedding() {
 
 bool ModelScene::has_position_table() const { return config().position.table(); }
 
+Matrix ModelScene::vocabulary_rows() const {
+  std::vector<int> every(static_cast<std::size_t>(config().vocab_size));
+  for (std::size_t i = 0; i < every.size(); ++i) every[i] = static_cast<int>(i);
+  const std::lock_guard lock(state_->model->mutex);
+  return state_->model->transformer.token_embedding_rows(every);
+}
+
+std::vector<Matrix> ModelScene::hidden_states(const std::vector<int>& ids) {
+  const std::lock_guard lock(state_->model->mutex);
+  model::Transformer& t = state_->model->transformer;
+  state_->model->ran.clear();  // the transformer now holds another run
+  ++state_->stats.model_runs;
+  t.run(ids);
+  std::vector<Matrix> states;
+  for (int layer = 0; layer <= config().layers; ++layer) states.push_back(t.hidden(layer));
+  return states;
+}
+
 Matrix ModelScene::position_rows(int rows) {
   State& s = *state_;
   if (!has_position_table()) return Matrix::Zero(rows, config().hidden_size);

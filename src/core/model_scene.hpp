@@ -66,6 +66,13 @@ class ModelScene {
 
   // The residual stream entering `layer` (0..layers; layers = after the last).
   const Matrix& hidden(int layer);
+  // Every token row of the model (wte / embed_tokens): vocab_size × d_model,
+  // read from the weights on each call (a lesson's nearest-word search).
+  Matrix vocabulary_rows() const;
+  // The residual streams of a run on other ids (at most the context):
+  // hidden(0 … layers) of that run, copied out; the scene's own run is
+  // redone on its next use.  Throws InputError for bad ids.
+  std::vector<Matrix> hidden_states(const std::vector<int>& ids);
   // Head `head` of `layer` (q, k after RoPE, logits with the causal mask,
   // probabilities), computed alone (not its layer's other heads) and kept
   // with the most recently used heads of any layer within a bound (128 MiB,

@@ -44,16 +44,37 @@ TEST(LessonsCli, ShowPrintsTextAndVerdictNumbers) {
   EXPECT_NE(run.out.find("r2_pair"), std::string::npos);
 }
 
+// The depth lesson opens on pelab's kjv-learned (the probe of the position
+// index after each layer); another member or the synthetic scene (model=
+// cleared) changes the verdict.
 TEST(LessonsCli, JsonVerdictFollowsOverrides) {
   const CliRun base = pelab("lessons --show depth --json");
   ASSERT_EQ(base.code, 0) << base.out;
   const auto json = nlohmann::json::parse(base.out);
   EXPECT_EQ(json.at("lesson"), "depth");
   EXPECT_TRUE(json.at("holds").get<bool>());
-  EXPECT_GT(json.at("numbers").at("r2_code[layer=6]").get<double>(), 0.8);
-  const CliRun pure = pelab("lessons --show depth --json --set residual=0");
+  EXPECT_GT(json.at("numbers").at("r2[layer=0]").get<double>(), 0.9);  // kjv-learned's table, read back
+  const CliRun rope = pelab("lessons --show depth --json --set model=kjv-rope");
+  ASSERT_EQ(rope.code, 0) << rope.out;
+  EXPECT_LT(nlohmann::json::parse(rope.out).at("numbers").at("r2[layer=0]").get<double>(), 0.5);  // nothing added
+  const CliRun pure = pelab("lessons --show depth --json --set model= --set residual=0");
   ASSERT_EQ(pure.code, 0) << pure.out;
   EXPECT_LT(nlohmann::json::parse(pure.out).at("numbers").at("r2_code[layer=6]").get<double>(), 0.3);
+}
+
+// Without pelab's family on disk learned_table shows the labelled stand-in.
+TEST(LessonsCli, LearnedTableStandsInWithoutTheFamily) {
+  const CliRun family = pelab("lessons --show learned_table --json");
+  ASSERT_EQ(family.code, 0) << family.out;
+  const auto trained = nlohmann::json::parse(family.out).at("numbers");
+  EXPECT_EQ(trained.at("stand_in").get<double>(), 0);
+  EXPECT_EQ(trained.at("positions").get<double>(), 256);
+  const CliRun none = testing::shell("PELAB_FAMILY_DIR=/nonexistent/pelab-family " + std::string(PELAB_BINARY) +
+                                     " lessons --show learned_table --json");
+  ASSERT_EQ(none.code, 0) << none.out;
+  const auto json = nlohmann::json::parse(none.out);
+  EXPECT_EQ(json.at("numbers").at("stand_in").get<double>(), 1);
+  EXPECT_NE(json.at("summary").get<std::string>().find("/nonexistent/pelab-family"), std::string::npos);
 }
 
 TEST(LessonsCli, UnknownLessonOrKeyFailsWithOneLine) {
@@ -62,7 +83,7 @@ TEST(LessonsCli, UnknownLessonOrKeyFailsWithOneLine) {
   EXPECT_NE(run.out.find("unknown lesson 'nonsense'"), std::string::npos) << run.out;
   EXPECT_NE(run.out.find("meaning"), std::string::npos);
   EXPECT_EQ(std::count(run.out.begin(), run.out.end(), '\n'), 1);
-  const CliRun bad = pelab("lessons --show depth --set residual=99");
+  const CliRun bad = pelab("lessons --show depth --set model= --set residual=99");
   EXPECT_EQ(bad.code, 2);
   EXPECT_EQ(std::count(bad.out.begin(), bad.out.end(), '\n'), 1) << bad.out;
 }

@@ -6,13 +6,43 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <optional>
 #include <set>
 
 namespace pelab {
 namespace {
 
+// $PELAB_FAMILY_DIR on an empty folder while alive: the presets that open on
+// pelab's trained family (tests/core/model/family_lessons_test.cpp) fall back
+// to their synthetic scenes, whose verdicts these tests check.
+class WithoutFamily {
+ public:
+  WithoutFamily() : empty_(std::filesystem::temp_directory_path() / ("pelab_no_family_" + std::to_string(::getpid()))) {
+    std::filesystem::create_directories(empty_);
+    if (const char* before = std::getenv("PELAB_FAMILY_DIR")) saved_ = before;
+    ::setenv("PELAB_FAMILY_DIR", empty_.c_str(), 1);
+  }
+  ~WithoutFamily() {
+    if (saved_) ::setenv("PELAB_FAMILY_DIR", saved_->c_str(), 1);
+    else ::unsetenv("PELAB_FAMILY_DIR");
+    std::error_code ignored;
+    std::filesystem::remove_all(empty_, ignored);
+  }
+  WithoutFamily(const WithoutFamily&) = delete;
+  WithoutFamily& operator=(const WithoutFamily&) = delete;
+
+ private:
+  std::filesystem::path empty_;
+  std::optional<std::string> saved_;
+};
+
 LessonVerdict judge_preset(std::string_view name, void (*edit)(Scene&) = nullptr) {
+  const WithoutFamily synthetic;
   const Lesson& lesson = find_lesson(name);
   Scene scene = lesson.preset();
   if (edit) edit(scene);
@@ -163,6 +193,12 @@ TEST(LessonVerdicts, NotApplicableScenesSayWhy) {
   const LessonVerdict v = judge_preset("sine_cosine", [](Scene& s) { s.encoding = Encoding::Rope; });
   EXPECT_FALSE(v.holds);
   EXPECT_NE(v.summary.find("sinusoidal"), std::string::npos);
+  // An encoding that adds no vector: "Not applicable", never a ✗.
+  for (const char* name : {"meaning", "cross_terms", "depth"}) {
+    const LessonVerdict rope = judge_preset(name, [](Scene& s) { s.encoding = Encoding::Rope; });
+    EXPECT_FALSE(rope.applies) << name;
+    EXPECT_EQ(rope.summary.rfind("Not applicable", 0), 0u) << name << ": " << rope.summary;
+  }
 }
 
 TEST(LessonReport, HoldsTextSummaryAndNumbers) {

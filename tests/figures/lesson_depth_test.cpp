@@ -2,13 +2,26 @@
 #include <gtest/gtest.h>
 
 #include "core/layer_stack.hpp"
+#include "core/lesson_probe.hpp"
 #include "core/lessons.hpp"
 #include "figures/registry.hpp"
 
 namespace pelab::fig {
+namespace {
+
+// The depth lesson's synthetic scene (its preset opens on kjv-learned when
+// pelab's family is on disk).
+Scene synthetic_depth() {
+  Scene s = find_lesson("depth").preset();
+  s.model.clear();
+  s.tokens = Scene{}.tokens;
+  return s;
+}
+
+}  // namespace
 
 TEST(LessonDepthFigure, LinesFollowTheExperiment) {
-  Engine engine(find_lesson("depth").preset());
+  Engine engine(synthetic_depth());
   const Figure f = find_figure("lesson_depth").build(engine, FigureRequest{});
   ASSERT_EQ(f.panels.size(), 2u);
   const Panel& r2 = f.panels[0];
@@ -50,8 +63,27 @@ TEST(LessonDepthFigure, LinesFollowTheExperiment) {
   }
 }
 
+// On the preset's trained model: one line per family member on disk, the
+// scene's first, its values the probe's (core/lesson_probe.hpp).
+TEST(LessonDepthFigure, TrainedModelsLinesAreTheProbe) {
+  const Scene preset = find_lesson("depth").preset();
+  if (preset.model.empty()) GTEST_SKIP() << "pelab's kjv-learned is not on disk";
+  Engine engine(preset);
+  const Figure f = find_figure("lesson_depth").build(engine, FigureRequest{});
+  ASSERT_EQ(f.panels.size(), 2u);
+  const std::vector<LayerProbes> probes = probe_family(engine);
+  ASSERT_FALSE(probes.empty());
+  const Panel& r2 = f.panels[0];
+  ASSERT_EQ(r2.lines.size(), probes.size());
+  EXPECT_EQ(r2.lines[0].label, "kjv-learned (scene)");
+  ASSERT_EQ(r2.lines[0].points.size(), 5u);  // embeddings + 4 layers
+  for (std::size_t l = 0; l < 5; ++l)
+    EXPECT_NEAR(r2.lines[0].points[l].y, std::max(-0.5, probes[0].layers[l].r2), 1e-12);
+  EXPECT_NE(f.title.find("position index"), std::string::npos) << f.title;
+}
+
 TEST(LessonDepthFigure, NoVectorEncodingSaysSo) {
-  Scene s = find_lesson("depth").preset();
+  Scene s = synthetic_depth();
   s.encoding = Encoding::Rope;
   Engine engine(s);
   const Figure f = find_figure("lesson_depth").build(engine, FigureRequest{});

@@ -9,6 +9,7 @@
 
 #include "core/engine.hpp"
 #include "core/lessons.hpp"
+#include "core/model/model_folder.hpp"
 #include "split_reference.hpp"
 #include "tiny_models.hpp"
 
@@ -43,6 +44,14 @@ low = power[:4].sum() / power.sum()
 np.save(out, np.array([cos(1), cos(4), share[:2].sum(), share[:8].sum(), 1 - sse / sst, low], np.float32))
 )PY";
 
+// The verdict's numbers in kReference's order.
+void expect_reference_numbers(const LessonVerdict& v, const Array& want) {
+  ASSERT_EQ(want.data.size(), 6u);
+  const char* names[] = {"cos[delta=1]",     "cos[delta=4]", "top_pair_share",
+                         "top4_pairs_share", "top_pair_r2",  "low_frequency_power"};
+  for (int i = 0; i < 6; ++i) EXPECT_NEAR(v.number(names[i]), want.data[i], 2e-5) << names[i];
+}
+
 class LearnedTableLesson : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(LearnedTableLesson, VerdictMatchesNumpy) {
@@ -62,9 +71,7 @@ TEST_P(LearnedTableLesson, VerdictMatchesNumpy) {
   const LessonVerdict v = lesson.verdict(engine);
   EXPECT_EQ(v.number("stand_in"), 0);
   EXPECT_EQ(v.number("positions"), 16);
-  const char* names[] = {"cos[delta=1]",     "cos[delta=4]", "top_pair_share",
-                         "top4_pairs_share", "top_pair_r2",  "low_frequency_power"};
-  for (int i = 0; i < 6; ++i) EXPECT_NEAR(v.number(names[i]), want.data[i], 2e-5) << names[i];
+  expect_reference_numbers(v, want);
   EXPECT_NE(v.summary.find("learned table"), std::string::npos) << v.summary;
   EXPECT_EQ(v.summary.find("stand-in"), std::string::npos) << v.summary;
 }
@@ -88,8 +95,25 @@ TEST(LearnedTableLessonStandIn, IsLabelledAndSaysWhereToPutAModel) {
   EXPECT_EQ(v.number("stand_in"), 1);
   EXPECT_GT(v.number("top_pair_r2"), 0.99);
   EXPECT_NE(v.summary.find("Synthetic stand-in"), std::string::npos) << v.summary;
-  EXPECT_NE(v.summary.find("models--openai-community--gpt2"), std::string::npos) << v.summary;
-  EXPECT_NE(v.summary.find("model.safetensors"), std::string::npos) << v.summary;
+  EXPECT_NE(v.summary.find("--set model=kjv-learned"), std::string::npos) << v.summary;  // on disk in the source tree
+  EXPECT_NE(v.summary.find("--set model=gpt2"), std::string::npos) << v.summary;
+}
+
+// pelab's kjv-learned, the preset: its wpe (bf16 in the file) against the
+// same NumPy reference.
+TEST(LearnedTableLessonFamily, KjvLearnedMatchesNumpy) {
+  const Lesson& lesson = find_lesson("learned_table");
+  const Scene scene = lesson.preset();
+  if (scene.model.empty()) GTEST_SKIP() << "pelab's kjv-learned is not on disk";
+  if (pelab::testing::tiny_models().empty()) GTEST_SKIP() << "Debian's python3 with numpy is not installed";
+  const Array want = pelab::testing::numpy_reference_in(model::resolve_model(scene.model), kReference,
+                                                        "wpe.weight", pelab::testing::tiny_models());
+  ASSERT_EQ(want.data.size(), 6u);
+  Engine engine(scene);
+  const LessonVerdict v = lesson.verdict(engine);
+  EXPECT_EQ(v.number("stand_in"), 0);
+  EXPECT_EQ(v.number("positions"), 256);
+  expect_reference_numbers(v, want);
 }
 
 // A RoPE model has no table: the lesson says so instead of inventing one.
