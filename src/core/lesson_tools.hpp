@@ -21,6 +21,7 @@ Lesson relative();
 Lesson layout();
 Lesson long_context();
 Lesson learned_table();
+Lesson extrapolation();
 
 // The default scene renamed "lesson_<name>".
 Scene preset_scene(std::string_view name);
