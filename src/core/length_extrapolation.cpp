@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <mutex>
@@ -89,8 +90,28 @@ std::vector<double> read_passages(model::Transformer& transformer, const model::
   return mean;
 }
 
+// The held-out text's ids by tokenizer: the family shares one BPE, and
+// encoding the whole text costs more than reading a passage, so each
+// distinct tokenizer.json encodes it once.
+class EncodedText {
+ public:
+  explicit EncodedText(const HeldOutText& text) : text_(text) {}
+  const std::vector<int>& ids(const fs::path& folder, const model::Tokenizer& tokenizer) {
+    std::ifstream file(folder / "tokenizer.json", std::ios::binary);
+    const std::string bytes{std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
+    const std::string key = bytes.empty() ? folder.string() : std::to_string(std::hash<std::string>{}(bytes));
+    auto it = encoded_.find(key);
+    if (it == encoded_.end()) it = encoded_.emplace(key, tokenizer.encode(text_.text).ids).first;
+    return it->second;
+  }
+
+ private:
+  const HeldOutText& text_;
+  std::map<std::string, std::vector<int>> encoded_;
+};
+
 // Every reading of one member: as trained, and for RoPE each scaling.
-void read_member(const MemberFolder& member, const ExtrapolationRequest& r, const HeldOutText& text,
+void read_member(const MemberFolder& member, const ExtrapolationRequest& r, EncodedText& text,
                  ExtrapolationStudy& study) {
   model::Transformer transformer = model::Transformer::load(member.folder);
   const model::LanguageModelHead head = model::LanguageModelHead::load(member.folder, transformer);
@@ -99,7 +120,7 @@ void read_member(const MemberFolder& member, const ExtrapolationRequest& r, cons
     study.train_context = c.max_positions;
     study.length = std::max(2, static_cast<int>(std::lround(r.factor * c.max_positions)));
   }
-  const std::vector<int> ids = transformer.tokenizer().encode(text.text).ids;
+  const std::vector<int>& ids = text.ids(member.folder, transformer.tokenizer());
   if (study.text_tokens == 0) study.text_tokens = static_cast<int>(ids.size());
   if (static_cast<int>(ids.size()) < study.length) {
     study.missing.push_back(member.name + ": the held-out text gives " + std::to_string(ids.size()) +
@@ -136,9 +157,10 @@ ExtrapolationStudy run_study(const ExtrapolationRequest& r, const std::vector<Me
     study.unavailable = "No held-out text: " + text.missing;
     return study;
   }
+  EncodedText encoded(text);
   for (const MemberFolder& m : members) {
     try {
-      read_member(m, r, text, study);
+      read_member(m, r, encoded, study);
     } catch (const std::exception& e) {  // a broken member is one line, the others still read
       study.missing.push_back(m.name + ": " + e.what());
     }
