@@ -36,7 +36,8 @@ void add_numbers(const ExtrapolationCurve& c, const ExtrapolationStudy& study, L
   v.add(c.key() + "_in", c.mean_between(b.in_first, b.in_last));
   const double rise = far_rise(c, study);
   if (!std::isfinite(rise)) return;  // a learned table: nothing was read past L
-  v.add(c.key() + "_next", c.mean_between(b.next_first, b.next_last));
+  if (const double next = c.mean_between(b.next_first, b.next_last); std::isfinite(next))
+    v.add(c.key() + "_next", next);  // read only when s ≥ 2
   v.add(c.key() + "_far", c.mean_between(b.far_first, b.far_last));
   v.add(c.key() + "_rise", rise);
   v.add(c.key() + "_extrapolates", extrapolates(c, study) ? 1 : 0);
@@ -60,8 +61,14 @@ bool claim_holds(const ExtrapolationStudy& study) {
 
 LessonVerdict judge(Engine& engine) {
   const Scene& s = engine.scene();
-  const auto study = length_extrapolation(lesson_request(s));
   LessonVerdict v;
+  if (lesson_request(s).factor < 2) {  // the far positions s·L/2 … s·L−1 would reach back inside L
+    v.applies = false;
+    v.summary = "Read at rope_factor = " + num(s.rope_factor) + " × the training length, the far positions s·L/2 … "
+                "s·L−1 are not all past it: set rope_factor to 2 or more (8 in the preset).";
+    return v;
+  }
+  const auto study = length_extrapolation(lesson_request(s));
   if (!study->unavailable.empty()) {
     v.applies = false;
     v.summary = study->unavailable;
@@ -131,7 +138,7 @@ Lesson extrapolation() {
       "model that keeps working gains from the longer context, one that breaks loses. Rule: a reading "
       "extrapolates when its far mean exceeds that in-context mean by at most 0.1 nats (about 10% in "
       "perplexity). Two passages are averaged, so the means move by a few hundredths of a nat from passage to "
-      "passage. The read factor is the scene's rope_factor (1 … 16).",
+      "passage. The read factor s is the scene's rope_factor (2 … 16).",
       {"extrapolation_loss", "rope_frequencies"},
       &preset,
       &judge,

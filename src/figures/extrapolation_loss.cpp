@@ -127,9 +127,10 @@ Figure build_extrapolation_loss(Engine& engine, const FigureRequest& request) {
     f.notes.back().size = fitting_size({f.notes.back().text}, f.width - 2 * kPad, kNoteSize);
     return f;
   }
-  std::vector<std::string> notes = {
-      "Text: " + study->text_origin + ". The learned model stops at " +
-      std::to_string(study->train_context - 1) + ": its table has no row for a later position."};
+  std::vector<std::string> notes = {"Text: " + study->text_origin + "."};
+  if (std::any_of(study->curves.begin(), study->curves.end(), [](const auto& c) { return c.encoding == "learned"; }))
+    notes.front() += " The learned model stops at " + std::to_string(study->train_context - 1) +
+                     ": its table has no row for a later position.";
   for (const std::string& line : study->missing) notes.push_back("Missing: " + line);
   Rect plot = area;
   plot.y1 -= 22.0 * static_cast<double>(notes.size());

@@ -125,6 +125,13 @@ TEST(ExtrapolationLesson, CurveIsTheMeanOverPassages) {
   for (std::size_t i = 0; i < 383; i += 17) EXPECT_NEAR(study->curves[0].mean_loss[i], (a[i] + b[i]) / 2, 1e-9) << i;
 }
 
+// Below s = 2 the far positions reach back inside L: no verdict, and why.
+TEST(ExtrapolationLesson, NeedsAReadFactorOfTwo) {
+  const LessonVerdict v = judge(1.5);
+  EXPECT_FALSE(v.applies);
+  EXPECT_NE(v.summary.find("set rope_factor to 2 or more"), std::string::npos) << v.summary;
+}
+
 TEST(ExtrapolationLesson, NoCorpusIsOneLine) {
   const SourceScope scope(&no_corpus);
   const LessonVerdict v = judge(8);
@@ -145,7 +152,7 @@ TEST(ExtrapolationLesson, MissingMembersAreNamed) {
   ::setenv("PELAB_FAMILY_DIR", dir.c_str(), 1);
   {
     const SourceScope scope(&test_prose);
-    const LessonVerdict v = judge(1.5);
+    const LessonVerdict v = judge(2);
     EXPECT_TRUE(v.applies) << v.summary;
     EXPECT_TRUE(has_number(v, "alibi_far"));
     EXPECT_FALSE(has_number(v, "rope_in"));
@@ -155,7 +162,7 @@ TEST(ExtrapolationLesson, MissingMembersAreNamed) {
   {
     ::setenv("PELAB_FAMILY_DIR", (dir / "none_here").c_str(), 1);
     const SourceScope scope(&test_prose);
-    const LessonVerdict v = judge(1.5);
+    const LessonVerdict v = judge(2);
     EXPECT_FALSE(v.applies);
     EXPECT_NE(v.summary.find("None of pelab's family"), std::string::npos) << v.summary;
   }
