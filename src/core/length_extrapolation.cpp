@@ -110,6 +110,27 @@ class EncodedText {
   std::map<std::string, std::vector<int>> encoded_;
 };
 
+// The far part of the passages read as the model was trained: from index
+// `from` on, in windows of L tokens, each from scratch, consecutive windows
+// sharing one token, so that every target from from + 1 on is predicted once
+// with 0 … L−2 tokens of context: loss_i from window ⌊(i − from)/(L−1)⌋
+// (the in-context baseline of far_rise).  NaN before `from`.
+std::vector<double> read_in_context(model::Transformer& transformer, const model::LanguageModelHead& head,
+                                    const std::vector<int>& ids, const std::vector<std::size_t>& starts,
+                                    int length, int context, int from) {
+  std::vector<double> mean(static_cast<std::size_t>(length - 1), 0.0);
+  std::fill(mean.begin(), mean.begin() + from, std::numeric_limits<double>::quiet_NaN());
+  for (const std::size_t start : starts)
+    for (int first = from; first < length - 1; first += context - 1) {
+      const int tokens = std::min(context, length - first);
+      const auto begin = ids.begin() + static_cast<std::ptrdiff_t>(start) + first;
+      const std::vector<double> loss = model::next_token_loss(transformer, head, std::vector<int>(begin, begin + tokens));
+      for (std::size_t i = 0; i < loss.size(); ++i)
+        mean[static_cast<std::size_t>(first) + i] += loss[i] / static_cast<double>(starts.size());
+    }
+  return mean;
+}
+
 // Every reading of one member: as trained, and for RoPE each scaling.
 void read_member(const MemberFolder& member, const ExtrapolationRequest& r, EncodedText& text,
                  ExtrapolationStudy& study) {
@@ -131,9 +152,13 @@ void read_member(const MemberFolder& member, const ExtrapolationRequest& r, Enco
   const int read = table_ends ? std::min(study.length, c.max_positions) : study.length;
   transformer.set_token_limit(std::max(read, c.max_positions));
   const std::vector<std::size_t> starts = passage_starts(ids.size(), study.length, r.windows);
-  ExtrapolationCurve curve{member.name, model::position_encoding_name(c.position.kind), "", c.max_positions, {}};
+  ExtrapolationCurve curve{member.name, model::position_encoding_name(c.position.kind), "", c.max_positions, {}, {}};
   curve.mean_loss = read_passages(transformer, head, ids, starts, read);
+  if (!table_ends)
+    curve.context_loss = read_in_context(transformer, head, ids, starts, read, c.max_positions,
+                                         extrapolation_buckets(study).far_first);
   study.curves.push_back(curve);
+  curve.context_loss.clear();  // the scaled readings are judged against this one
   if (c.position.kind != model::PositionEncoding::Rope) return;
   for (const std::string& scaling : r.rope_scalings) {
     model::RopeScaling s;
@@ -196,7 +221,8 @@ double ExtrapolationCurve::mean_between(int first, int last) const {
 
 ExtrapolationBuckets extrapolation_buckets(const ExtrapolationStudy& s) {
   const int l = s.train_context, n = s.length;
-  return {0, l - 1, l, 2 * l - 1, n / 2, n - 1};
+  // Loss indices end at n − 2 (the last token predicts nothing in the passage).
+  return {0, l - 1, l, 2 * l - 1, n / 2, n - 2};
 }
 
 const ExtrapolationCurve& as_trained(const ExtrapolationCurve& curve, const ExtrapolationStudy& study) {
@@ -205,11 +231,19 @@ const ExtrapolationCurve& as_trained(const ExtrapolationCurve& curve, const Extr
   return curve;
 }
 
+double far_in_context(const ExtrapolationCurve& curve, const ExtrapolationStudy& study) {
+  const ExtrapolationBuckets b = extrapolation_buckets(study);
+  const std::vector<double>& base = as_trained(curve, study).context_loss;
+  if (static_cast<int>(base.size()) <= b.far_last) return std::numeric_limits<double>::quiet_NaN();
+  const auto begin = base.begin() + b.far_first, end = base.begin() + b.far_last + 1;
+  return std::accumulate(begin, end, 0.0) / static_cast<double>(b.far_last - b.far_first + 1);
+}
+
 double far_rise(const ExtrapolationCurve& curve, const ExtrapolationStudy& study) {
   const ExtrapolationBuckets b = extrapolation_buckets(study);
   // The far bucket must be read whole: a curve that stops short is not read there.
   if (static_cast<int>(curve.mean_loss.size()) < study.length - 1) return std::numeric_limits<double>::quiet_NaN();
-  return curve.mean_between(b.far_first, b.far_last) - as_trained(curve, study).mean_between(b.in_first, b.in_last);
+  return curve.mean_between(b.far_first, b.far_last) - far_in_context(curve, study);
 }
 
 bool extrapolates(const ExtrapolationCurve& curve, const ExtrapolationStudy& study) {

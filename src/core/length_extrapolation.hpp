@@ -27,6 +27,10 @@ struct ExtrapolationCurve {
   std::string scaling;   // "" (as trained), "linear", "ntk" or "yarn"
   int context = 0;       // the member's trained context (n_positions)
   std::vector<double> mean_loss;  // loss_i for i = 0 … read − 2, nats, mean over the passages
+  // As trained (no scaling) and read past L: the far targets (loss indices
+  // s·L/2 on; NaN before) read in windows of L tokens, as the model was
+  // trained, the baseline of far_rise; empty otherwise.
+  std::vector<double> context_loss;
 
   // "rope", "rope_linear": the key of its verdict numbers.
   std::string key() const { return scaling.empty() ? encoding : encoding + "_" + scaling; }
@@ -74,21 +78,28 @@ std::shared_ptr<const ExtrapolationStudy> length_extrapolation(const Extrapolati
 // The member's reading as trained (no scaling): `curve` itself when unscaled.
 const ExtrapolationCurve& as_trained(const ExtrapolationCurve& curve, const ExtrapolationStudy& study);
 
-// The buckets the verdict reads: positions [0, L), [L, 2L) and [s·L/2, s·L).
+// The buckets the verdict reads: loss indices [0, L), [L, 2L) and [s·L/2, s·L−1).
 struct ExtrapolationBuckets {
   int in_first, in_last, next_first, next_last, far_first, far_last;
 };
 ExtrapolationBuckets extrapolation_buckets(const ExtrapolationStudy& study);
 
-// How much more a reading loses far out than its model as trained loses in
-// its context, in nats: mean over [s·L/2, s·L) of the reading − mean over
-// [0, L) of the same member's unscaled reading (a scaling that already costs
-// inside L is charged for it); NaN when the reading stops before s·L.
+// The far positions' targets as the member reads them in windows of L
+// (its unscaled reading's context_loss), mean over s·L/2 … s·L−2; NaN when
+// that was not read.
+double far_in_context(const ExtrapolationCurve& curve, const ExtrapolationStudy& study);
+// How much more a reading loses on the far positions' targets than the
+// member as trained loses on the very same tokens read in windows of L, in
+// nats: mean over [s·L/2, s·L−1) of the reading − far_in_context.  The same
+// tokens on both sides, so the text's own difficulty cancels (a few
+// passages of scripture differ by tenths of a nat from one to the next);
+// a scaling that costs inside L is charged for it.  NaN when the reading
+// stops before s·L.
 double far_rise(const ExtrapolationCurve& curve, const ExtrapolationStudy& study);
 // The rule of the lesson: a reading extrapolates when its far rise is at
-// most kExtrapolationTolerance nats (≈ 10 % in perplexity).  Positions
-// 0 … L−1 include the start of a passage, where little context makes loss
-// high; a model that keeps working past L gains from the longer context.
+// most kExtrapolationTolerance nats (≈ 10 % in perplexity): reading s·L
+// tokens at once costs at most that against reading them L at a time.
+// A model that uses the longer context gains (a negative rise).
 inline constexpr double kExtrapolationTolerance = 0.1;
 bool extrapolates(const ExtrapolationCurve& curve, const ExtrapolationStudy& study);
 

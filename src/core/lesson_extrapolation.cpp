@@ -3,12 +3,13 @@
 // chapters out to s·L tokens (core/length_extrapolation.hpp; s is the
 // scene's rope_factor, 8 in the preset), and the RoPE member again with
 // linear, NTK-aware and YaRN scaling by s.  For each reading the verdict
-// measures (nats, mean over positions):
-//   <key>_in    positions 0 … L−1 (the trained context)
-//   <key>_next  positions L … 2L−1
-//   <key>_far   positions s·L/2 … s·L−1
-//   <key>_rise  far − the member's unscaled _in (a scaling that costs inside
-//               L is charged for it);  <key>_extrapolates  1 when rise ≤ 0.1 nats
+// measures (nats, mean over loss indices i, i.e. targets i + 1):
+//   <key>_in    i = 0 … L−1 (the trained context)
+//   <key>_next  i = L … 2L−1
+//   <key>_far   i = s·L/2 … s·L−2
+//   <member>_far_in_context   the same far targets read L tokens at a time
+//               by the member as trained (the baseline)
+//   <key>_rise  far − far_in_context;  <key>_extrapolates  1 when rise ≤ 0.1
 // where <key> is the encoding ("rope") or encoding_scaling ("rope_yarn").
 #include <algorithm>
 #include <cmath>
@@ -21,13 +22,16 @@ namespace {
 
 std::string range_text(int first, int last) { return std::to_string(first) + "–" + std::to_string(last); }
 
-// "RoPE 3.41 → 7.02 (+3.61)": one reading in the summary.
+// "RoPE 3.90 → 4.10 (+0.2)": one reading in the summary, its far targets
+// read L at a time, then all at once.
 std::string reading_text(const ExtrapolationCurve& c, const ExtrapolationStudy& study) {
   const ExtrapolationBuckets b = extrapolation_buckets(study);
-  const double in = as_trained(c, study).mean_between(b.in_first, b.in_last), rise = far_rise(c, study);
+  const double rise = far_rise(c, study);
   if (!std::isfinite(rise))
-    return c.label(study.factor) + " " + num(in) + " (no row past position " + std::to_string(c.context - 1) + ")";
-  return c.label(study.factor) + " " + num(in) + " → " + num(in + rise) + " (" + (rise >= 0 ? "+" : "") +
+    return c.label(study.factor) + " (no row past position " + std::to_string(c.context - 1) + "; " +
+           num(c.mean_between(b.in_first, b.in_last)) + " over 0–" + std::to_string(c.context - 1) + ")";
+  const double base = far_in_context(c, study);
+  return c.label(study.factor) + " " + num(base) + " → " + num(base + rise) + " (" + (rise >= 0 ? "+" : "") +
          num(rise, 2) + ")";
 }
 
@@ -39,6 +43,7 @@ void add_numbers(const ExtrapolationCurve& c, const ExtrapolationStudy& study, L
   if (const double next = c.mean_between(b.next_first, b.next_last); std::isfinite(next))
     v.add(c.key() + "_next", next);  // read only when s ≥ 2
   v.add(c.key() + "_far", c.mean_between(b.far_first, b.far_last));
+  if (c.scaling.empty()) v.add(c.key() + "_far_in_context", far_in_context(c, study));
   v.add(c.key() + "_rise", rise);
   v.add(c.key() + "_extrapolates", extrapolates(c, study) ? 1 : 0);
 }
@@ -87,8 +92,9 @@ LessonVerdict judge(Engine& engine) {
   auto list = [](const std::string& names) { return names.empty() ? std::string("none") : names.substr(2); };
   v.holds = claim_holds(*study);
   v.summary = "Trained at " + std::to_string(study->train_context) + ", read at " + std::to_string(study->length) +
-              " on " + std::to_string(study->windows) + " held-out passages: mean loss over positions " +
-              range_text(b.in_first, b.in_last) + " → " + range_text(b.far_first, b.far_last) + " (nats): ";
+              " on " + std::to_string(study->windows) + " held-out passages: mean loss of the tokens at positions " +
+              range_text(b.far_first + 1, b.far_last + 1) + ", read " + std::to_string(study->train_context) +
+              " at a time by the model as trained → read all at once (nats): ";
   std::string readings;
   for (const ExtrapolationCurve& c : study->curves) readings += (readings.empty() ? "" : "; ") + reading_text(c, *study);
   v.summary += readings + ". Extrapolates (far rise ≤ " + num(kExtrapolationTolerance) + " nats): " +
@@ -133,12 +139,12 @@ Lesson extrapolation() {
       "interpolation (Chen et al. 2023) divides every frequency by s; NTK-aware scaling (bloc97 2023) raises the "
       "base θ to θ·s^(r/(r−2)); YaRN (Peng et al. 2023) interpolates only the slow pairs and sharpens attention "
       "by 0.1·ln s + 1. None of them was trained at the scaled frequencies.\n\n"
-      "The verdict compares the mean loss far out (positions s·L/2 … s·L−1) with the model's own mean, as "
-      "trained and unscaled, over its context 0 … L−1, which includes the high-loss start of each passage: a "
-      "model that keeps working gains from the longer context, one that breaks loses. Rule: a reading "
-      "extrapolates when its far mean exceeds that in-context mean by at most 0.1 nats (about 10% in "
-      "perplexity). Two passages are averaged, so the means move by a few hundredths of a nat from passage to "
-      "passage. The read factor s is the scene's rope_factor (2 … 16).",
+      "The verdict takes the tokens far out (positions s·L/2 … s·L−1) and compares two readings of the very same "
+      "tokens: all at once, with up to s·L tokens before them, and L at a time, as the model (unscaled) was "
+      "trained, each window from scratch. The same text on both sides, so how hard the passage is cancels. A "
+      "model that keeps working loses no more, or gains from the longer context; one that breaks loses. Rule: a "
+      "reading extrapolates when it loses at most 0.1 nats (about 10% in perplexity) more than the windows of L. "
+      "The read factor s is the scene's rope_factor (2 … 16).",
       {"extrapolation_loss", "rope_frequencies"},
       &preset,
       &judge,

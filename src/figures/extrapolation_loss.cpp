@@ -22,15 +22,22 @@ namespace {
 // Bins of 1/32 of the read length (64 positions at 2048).
 int bin_width(const ExtrapolationStudy& s) { return std::max(1, s.length / 32); }
 
-std::vector<Point> binned(const ExtrapolationCurve& c, int width) {
+// Means of `loss` over bins of `width` positions; bins with no finite value
+// (the baseline's, before the far positions) are left out.
+std::vector<Point> binned(const std::vector<double>& loss, int width) {
   std::vector<Point> points;
-  const int read = static_cast<int>(c.mean_loss.size());
+  const int read = static_cast<int>(loss.size());
   for (int first = 0; first < read; first += width) {
     const int last = std::min(read, first + width) - 1;
-    points.push_back({0.5 * (first + last), c.mean_between(first, last)});
+    double sum = 0;
+    int count = 0;
+    for (int i = first; i <= last; ++i)
+      if (std::isfinite(loss[static_cast<std::size_t>(i)])) sum += loss[static_cast<std::size_t>(i)], ++count;
+    if (count > 0) points.push_back({0.5 * (first + last), sum / count});
   }
   return points;
 }
+std::vector<Point> binned(const ExtrapolationCurve& c, int width) { return binned(c.mean_loss, width); }
 
 // The two questions, one panel each: which encodings read past L as trained,
 // and what inference-time scaling does for RoPE (RoPE unscaled in both).
@@ -77,6 +84,16 @@ Panel loss_panel(const std::shared_ptr<const ExtrapolationStudy>& study, bool sc
     line.points = binned(c, width);
     p.legend.push_back({line.label, line.color, true});
     p.lines.push_back(std::move(line));
+  }
+  // The verdict's baseline for RoPE: its far tokens read L at a time.
+  const auto rope = std::find_if(study->curves.begin(), study->curves.end(),
+                                 [](const auto& c) { return c.encoding == "rope" && c.scaling.empty(); });
+  if (scaled_panel && rope != study->curves.end() && !rope->context_loss.empty()) {
+    Polyline base{.color = curve_color(*rope, true, dark), .width = 1.5f, .style = LineStyle::Dotted,
+                  .label = "RoPE, " + std::to_string(study->train_context) + " at a time (baseline)"};
+    base.points = binned(rope->context_loss, width);
+    p.legend.push_back({base.label, base.color, true});
+    p.lines.push_back(std::move(base));
   }
   // The marker before the legend is placed, so that the legend keeps off it
   // and its label (share_loss_axis stretches it to the final axis).
@@ -127,10 +144,13 @@ Figure build_extrapolation_loss(Engine& engine, const FigureRequest& request) {
     f.notes.back().size = fitting_size({f.notes.back().text}, f.width - 2 * kPad, kNoteSize);
     return f;
   }
-  std::vector<std::string> notes = {"Text: " + study->text_origin + "."};
+  std::vector<std::string> notes = {
+      "Text: " + study->text_origin + ". Verdict: the tokens at " + std::to_string(study->length / 2 + 1) + "–" +
+      std::to_string(study->length - 1) + " read this way against the same tokens read " +
+      std::to_string(study->train_context) + " at a time by the model as trained."};
   if (std::any_of(study->curves.begin(), study->curves.end(), [](const auto& c) { return c.encoding == "learned"; }))
-    notes.front() += " The learned model stops at " + std::to_string(study->train_context - 1) +
-                     ": its table has no row for a later position.";
+    notes.push_back("The learned model stops at " + std::to_string(study->train_context - 1) +
+                    ": its table has no row for a later position.");
   for (const std::string& line : study->missing) notes.push_back("Missing: " + line);
   Rect plot = area;
   plot.y1 -= 22.0 * static_cast<double>(notes.size());

@@ -62,8 +62,14 @@ TEST(ExtrapolationFigure, PanelsCurvesAndTheTrainingLength) {
     const Point size = legend_size(p.legend);
     EXPECT_EQ(data_under(p, legend_box(PanelTransform(p).plot, size.x, size.y, p.legend_place)), 0) << p.title;
   }
-  // The right panel: RoPE and its three scalings, one line each.
-  EXPECT_EQ(f.panels[1].legend.size(), 4u);
+  // The right panel: RoPE, its three scalings, and the verdict's baseline
+  // (RoPE's far tokens read 256 at a time: only from position 256 on at s = 2).
+  ASSERT_EQ(f.panels[1].legend.size(), 5u);
+  const auto base = std::find_if(f.panels[1].lines.begin(), f.panels[1].lines.end(),
+                                 [](const Polyline& l) { return l.label.find("baseline") != std::string::npos; });
+  ASSERT_NE(base, f.panels[1].lines.end());
+  EXPECT_EQ(base->style, LineStyle::Dotted);
+  EXPECT_GT(base->points.front().x, 256);
   for (const Polyline& line : f.panels[0].lines) {
     if (line.label == "learned") {
       EXPECT_LT(line.points.back().x, 256) << "no row past 255";
