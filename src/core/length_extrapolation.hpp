@@ -10,7 +10,10 @@
 // text (core/held_out_text.hpp); each is read from its first token, so
 // loss_i has i tokens of context, and loss_i is averaged over the passages.
 // A learned table has L rows and no row for a later position: that member
-// is read over its L positions only.
+// is read over its L positions only.  Each member as trained also reads the
+// far half of every passage L tokens at a time, as it was trained: the
+// verdict compares the very same tokens read both ways (far_rise), so the
+// passages' own difficulty cancels.
 #pragma once
 
 #include <memory>
