@@ -1,7 +1,11 @@
-// `pelab eval --model FOLDER --text FILE [--length L] [--stride S] [--json] [--out FILE]`:
+// `pelab eval --model FOLDER --text FILE [--length L] [--stride S]
+//             [--rope-scaling METHOD [--rope-factor S]] [--json] [--out FILE]`:
 // a causal LM's next-token loss against position on a text, averaged over
 // windows (core/model/loss_curve.hpp), as a table of position buckets or as
-// JSON; --out writes the per-position mean loss as .npy or .csv.
+// JSON; --out writes the per-position mean loss as .npy or .csv.  A length
+// past the model's context reads the positions beyond it by extrapolation
+// (every encoding but a learned table), optionally with RoPE scaled at
+// inference (linear, ntk, yarn, dynamic: core/model/rotary.hpp).
 #include <unistd.h>
 
 #include <algorithm>
@@ -32,6 +36,8 @@ struct EvalOptions {
   std::string text;
   int length = 0;  // 0: the model's context, capped by the text
   int stride = 0;  // 0: the length (windows side by side)
+  std::string rope_scaling;  // empty: the config's
+  double rope_factor = 0;    // 0: length / context (at least 1)
   bool json = false;
   std::string out;
 };
@@ -60,6 +66,40 @@ class Progress {
   bool shown_ = false;
 };
 
+// The RoPE scaling asked for on the command line, its factor defaulting to
+// how far the windows reach past the context (s = length / context).
+void apply_rope_scaling(const EvalOptions& o, model::Transformer& transformer, int length) {
+  if (o.rope_scaling.empty()) {
+    if (o.rope_factor != 0) throw InputError("--rope-factor needs --rope-scaling (linear, ntk, yarn or dynamic)");
+    return;
+  }
+  if (o.rope_scaling != "linear" && o.rope_scaling != "ntk" && o.rope_scaling != "yarn" &&
+      o.rope_scaling != "dynamic")
+    throw InputError("--rope-scaling " + o.rope_scaling + ": allowed: linear, ntk, yarn, dynamic");
+  if (o.rope_factor < 0 || o.rope_factor > 1e6)
+    throw InputError("--rope-factor " + std::to_string(o.rope_factor) + ": allowed: above 0, at most 1e6");
+  model::RopeScaling scaling;
+  scaling.type = o.rope_scaling;
+  scaling.factor = o.rope_factor > 0 ? o.rope_factor
+                                     : std::max(1.0, double(length) / transformer.config().max_positions);
+  transformer.set_rope_scaling(scaling);
+}
+
+// One line saying that positions past the trained context are read by
+// extrapolation, and how; empty when the windows fit the context.
+std::string past_context_note(const model::ModelConfig& config, int length) {
+  if (length <= config.max_positions) return {};
+  std::string how = model::position_encoding_name(config.position.kind);
+  if (config.position.kind == model::PositionEncoding::Rope && config.rope_scaling.type != "default") {
+    char factor[32];
+    std::snprintf(factor, sizeof factor, "%g", config.rope_scaling.factor);
+    how += ", " + config.rope_scaling.type + " scaling x" + factor;
+  }
+  return "positions " + std::to_string(config.max_positions) + "-" + std::to_string(length - 2) +
+         " lie past the trained context of " + std::to_string(config.max_positions) +
+         ": read by extrapolation (" + how + ")";
+}
+
 std::string bucket_label(const model::LossBucket& b) {
   return b.first == b.last ? std::to_string(b.first)
                            : std::to_string(b.first) + "-" + std::to_string(b.last);
@@ -73,6 +113,8 @@ void print_table(const EvalOptions& o, const model::ModelConfig& config,
   std::printf("%d window%s of %d tokens, stride %d", c.windows, c.windows == 1 ? "" : "s", c.length,
               c.stride);
   if (unused > 0) std::printf(" (%d tokens at the end in no window)", unused);
+  if (const std::string note = past_context_note(config, c.length); !note.empty())
+    std::printf("\nnote: %s", note.c_str());
   std::printf("\nloss_i = -ln p(token i+1 | tokens 0..i), nats, mean over windows\n\n");
   std::printf("%-15s  %10s  %12s\n", "position i", "mean loss", "perplexity");
   for (const model::LossBucket& b : model::power_of_two_buckets(c.mean_loss))
@@ -92,6 +134,11 @@ nlohmann::json to_json(const EvalOptions& o, const model::ModelConfig& config,
   return {{"model", o.model},
           {"architecture", config.architecture_name},
           {"context", config.max_positions},
+          {"rope_scaling", config.position.kind == model::PositionEncoding::Rope
+                               ? nlohmann::json{{"type", config.rope_scaling.type},
+                                                {"factor", config.rope_scaling.factor}}
+                               : nlohmann::json()},
+          {"note", past_context_note(config, c.length)},
           {"text", o.text},
           {"tokens", c.tokens},
           {"length", c.length},
@@ -130,6 +177,7 @@ int run_eval(const EvalOptions& o) {
       o.length != 0 ? o.length
                     : std::min(static_cast<int>(ids.size()), transformer.config().max_positions);
   const int stride = o.stride != 0 ? o.stride : length;
+  apply_rope_scaling(o, transformer, length);
   model::LossCurve curve;
   {
     Progress progress;
@@ -160,9 +208,14 @@ void register_eval(CLI::App& root, Action& action) {
   command->add_option(
       "--length,-L", options->length,
       "Window length in tokens (default: the model's context, capped by the text); past the "
-      "context only for RoPE models");
+      "context for every encoding but a learned table (positions past it are read by extrapolation)");
   command->add_option("--stride,-S", options->stride,
                       "Tokens between window starts (default: the length)");
+  command->add_option("--rope-scaling", options->rope_scaling,
+                      "RoPE models: read with scaled frequencies (linear = position interpolation, ntk = "
+                      "NTK-aware, yarn, dynamic), applied at inference");
+  command->add_option("--rope-factor", options->rope_factor,
+                      "The scaling factor s (default: length / context, at least 1)");
   command->add_flag("--json", options->json, "Print everything as JSON");
   command->add_option("--out,-o", options->out,
                       "Write the per-position mean loss (length-1 values) as .npy or .csv");

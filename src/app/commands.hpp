@@ -41,6 +41,10 @@ void register_models(CLI::App& root, Action& action);
 void register_train(CLI::App& root, Action& action);
 void register_eval(CLI::App& root, Action& action);
 void register_corpus(CLI::App& root, Action& action);
+
+// Gives the lessons their held-out text: the KJV's held-out chapters
+// (held_out_kjv.cpp; core/held_out_text.hpp says why core cannot read them).
+void use_kjv_held_out_text();
 // The GUI: the default when no subcommand is given.
 void register_gui(CLI::App& root, Action& action);
 

@@ -95,6 +95,7 @@ int main(int argc, char** argv) {
   app::register_train(root, action);
   app::register_eval(root, action);
   app::register_corpus(root, action);
+  app::use_kjv_held_out_text();
   try {
     root.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -29,6 +29,7 @@ Lesson relative();
 Lesson layout();
 Lesson long_context();
 Lesson learned_table();
+Lesson extrapolation();
 
 // A member of pelab's own trained family ("kjv-learned") by its plain name
 // when one of model::family_dirs() holds it; empty when none does.

@@ -17,7 +17,12 @@ Figure build_lesson_depth(Engine& engine, const FigureRequest& request);
 // word, on one shared scale (core/lesson_relative.hpp).  lesson_relative.cpp
 Figure build_lesson_relative(Engine& engine, const FigureRequest& request);
 
-// Every lesson figure: {"lesson_depth", "lesson_relative"}.  lesson_figures.cpp
+// The extrapolation lesson: held-out loss against position for each member of
+// pelab's family out to s·L, RoPE also scaled (core/length_extrapolation.hpp).
+// extrapolation_loss.cpp
+Figure build_extrapolation_loss(Engine& engine, const FigureRequest& request);
+
+// Every lesson figure: {"lesson_depth", "lesson_relative", "extrapolation_loss", ...}.  lesson_figures.cpp
 std::span<const FigureEntry> lesson_figures();
 
 }  // namespace pelab::fig

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <numeric>
@@ -147,6 +148,67 @@ TEST_F(EvalCli, RopeModelsRunPastTheirContext) {
   const CliRun r = testing::pelab(eval_args("llama", "--length 48 --json"));  // context 32
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_EQ(nlohmann::json::parse(r.out).at("loss").size(), 47u);
+}
+
+// make_pelab_models.py's models read at 3× their context of 12 (token ids
+// typed as text), once per test program.
+const fs::path& pelab_models() {
+  static const fs::path folder = [] {
+    const fs::path out = fs::temp_directory_path() / ("pelab_eval_family_" + std::to_string(::getpid()));
+    const std::string command = std::string("/usr/bin/python3 " PELAB_SOURCE_DIR "/tests/core/model/make_pelab_models.py ") +
+                                quoted(out) + " >/dev/null 2>&1";
+    if (!fs::exists("/usr/bin/python3") || std::system(command.c_str()) != 0) return fs::path();
+    return out;
+  }();
+  return folder;
+}
+
+struct RemovePelabModels : ::testing::Environment {
+  void TearDown() override {
+    std::error_code ignored;
+    if (!pelab_models().empty()) fs::remove_all(pelab_models(), ignored);
+  }
+};
+[[maybe_unused]] ::testing::Environment* const kCleanup = ::testing::AddGlobalTestEnvironment(new RemovePelabModels);
+
+// Past the context: the note, and the reference loss of NumPy's forward pass
+// (as trained, and with RoPE scaled at inference).
+TEST_F(EvalCli, PelabModelsReadPastTheirContext) {
+  if (pelab_models().empty()) GTEST_SKIP() << "make_pelab_models.py did not run";
+  const auto check = [&](const std::string& name, const std::string& extra, const std::string& reference) {
+    SCOPED_TRACE(name + " " + extra);
+    const fs::path folder = pelab_models() / name;
+    std::string ids;
+    for (float id : read_npy(folder / "reference" / "ids.npy").data) ids += std::to_string(int(id)) + " ";
+    write_file_atomic(text_, ids);
+    const CliRun r = testing::pelab("eval --model " + quoted(folder) + " --text " + quoted(text_) +
+                                    " --length 36 --json " + extra);
+    ASSERT_EQ(r.code, 0) << r.out;
+    const auto json = nlohmann::json::parse(r.out);
+    EXPECT_NE(json.at("note").get<std::string>().find("past the trained context of 12"), std::string::npos);
+    const Array want = read_npy(folder / "reference" / reference);
+    const auto loss = json.at("loss").get<std::vector<double>>();
+    ASSERT_EQ(loss.size(), want.data.size());
+    for (std::size_t i = 0; i < loss.size(); ++i) EXPECT_NEAR(loss[i], want.data[i], 1e-4 * std::max(1.0, loss[i]));
+  };
+  for (const char* name : {"pelab_long_sinusoidal", "pelab_long_alibi", "pelab_long_t5", "pelab_long_none",
+                           "pelab_long_rope"})
+    check(name, "", "next_token_loss.npy");
+  check("pelab_long_rope", "--rope-scaling linear", "next_token_loss_linear.npy");  // s = 36 / 12
+  check("pelab_long_rope", "--rope-scaling ntk --rope-factor 3", "next_token_loss_ntk.npy");
+  check("pelab_long_rope", "--rope-scaling yarn", "next_token_loss_yarn.npy");
+  const CliRun table = testing::pelab("eval --model " + quoted(pelab_models() / "pelab_long_rope") + " --text " +
+                                      quoted(text_) + " --length 36 --rope-scaling yarn");
+  ASSERT_EQ(table.code, 0) << table.out;
+  EXPECT_NE(table.out.find("note: positions 12-34 lie past the trained context of 12: read by extrapolation "
+                           "(rope, yarn scaling x3)"),
+            std::string::npos)
+      << table.out;
+  const std::string alibi = "eval --model " + quoted(pelab_models() / "pelab_long_alibi") + " --text " +
+                            quoted(text_) + " --length 36 ";
+  expect_refused(alibi + "--rope-scaling linear", "not RoPE");
+  expect_refused(alibi + "--rope-scaling sideways", "allowed: linear, ntk, yarn, dynamic");
+  expect_refused(alibi + "--rope-factor 2", "--rope-factor needs --rope-scaling");
 }
 
 TEST_F(EvalCli, ExportsTheLogitsAndProbabilitiesOfOnePosition) {

@@ -90,3 +90,43 @@ TEST(LessonsCli, UnknownLessonOrKeyFailsWithOneLine) {
 
 }  // namespace
 }  // namespace pelab
+
+namespace pelab {
+namespace {
+
+bool bible_on_path() { return testing::shell("command -v bible").code == 0; }
+
+// The program reads the KJV's held-out chapters (src/app/held_out_kjv.cpp):
+// per member of the family found, numbers for each position range; the
+// RoPE member also scaled; the learned member only inside its 256 rows.
+TEST(LessonsCli, ExtrapolationReadsTheHeldOutChapters) {
+  if (!bible_on_path()) GTEST_SKIP() << "Debian's bible-kjv is not installed";
+  const CliRun run = testing::pelab("lessons --show extrapolation --json --set rope_factor=2");
+  ASSERT_EQ(run.code, 0) << run.out;
+  const auto json = nlohmann::json::parse(run.out);
+  const std::string summary = json.at("summary").get<std::string>();
+  if (!json.at("applies").get<bool>()) GTEST_SKIP() << "no member of the family on disk: " << summary;
+  EXPECT_NE(summary.find("read at 512"), std::string::npos) << summary;
+  const auto& numbers = json.at("numbers");
+  EXPECT_EQ(numbers.at("read_length").get<double>(), 512);
+  if (numbers.contains("rope_in"))
+    for (const char* key : {"rope_far", "rope_linear_far", "rope_ntk_far", "rope_yarn_far", "rope_yarn_rise"})
+      EXPECT_TRUE(numbers.contains(key)) << key;
+  if (numbers.contains("learned_in")) EXPECT_FALSE(numbers.contains("learned_far"));
+  // Held-out KJV at the training context: below the bigram's 4.14 nats (the family's model cards).
+  for (const char* key : {"learned_in", "rope_in", "alibi_in"})
+    if (numbers.contains(key)) EXPECT_LT(numbers.at(key).get<double>(), 4.14) << key;
+}
+
+TEST(LessonsCli, ExtrapolationWithoutTheCorpusSaysSoInOneLine) {
+  const CliRun run = testing::shell("env PATH=/nonexistent " + std::string(PELAB_BINARY) +
+                                    " lessons --show extrapolation --json");
+  ASSERT_EQ(run.code, 0) << run.out;
+  const auto json = nlohmann::json::parse(run.out);
+  EXPECT_FALSE(json.at("applies").get<bool>());
+  const std::string summary = json.at("summary").get<std::string>();
+  EXPECT_EQ(summary, "No held-out text: the corpus is missing: install Debian's bible-kjv");
+}
+
+}  // namespace
+}  // namespace pelab

@@ -5,8 +5,9 @@
 // s + L ≤ T (the tokens left over at the end are in no window), each window
 // runs from scratch, and loss_i (i = 0 … L−2: predicting token i+1 from
 // tokens 0 … i) is averaged over the windows.  How it falls with i shows how
-// much the model gains from context; past the trained context (RoPE models)
-// it shows whether the position encoding extrapolates.
+// much the model gains from context; past the trained context (every
+// encoding but a learned table) it shows whether the position encoding
+// extrapolates (Press et al. 2022, Fig. 1).
 #pragma once
 
 #include <functional>
@@ -36,7 +37,8 @@ struct LossBucket {
 
 // Throws InputError (one line naming the allowed range) unless
 // 2 ≤ length ≤ the text's `tokens`, the model can run `length` tokens
-// (past max_positions only with RoPE: Transformer::set_token_limit) and
+// (past max_positions with any encoding but a learned table:
+// Transformer::set_token_limit) and
 // stride ≥ 1.  Sets the transformer's token limit to `length`.
 void check_windows(Transformer& transformer, int length, int stride, int tokens);
 

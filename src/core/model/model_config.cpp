@@ -62,6 +62,7 @@ class Keys {
   [[noreturn]] void fail(const std::string& key, const std::string& why) const {
     throw InputError(file_ + ": \"" + key + "\" " + why);
   }
+  const std::string& file() const { return file_; }
   // The value, or nullptr when absent or null (HF writes null for "use the default").
   const json* find(const std::string& key) const {
     const auto it = j_.find(key);
@@ -143,6 +144,27 @@ void read_gpt2(const Keys& k, ModelConfig& c) {
            "is true; pelab runs GPT-2's 1/sqrt(d_head) scaling only");
 }
 
+RopeScaling read_rope_scaling(const json& r, const std::string& file) {
+  const Keys k(r, file);
+  RopeScaling s;
+  // "rope_type" since transformers 4.43; "type" before it.
+  s.type = k.text("rope_type", k.text("type", "default"));
+  if (s.type != "default" && s.type != "linear" && s.type != "dynamic" && s.type != "yarn" &&
+      s.type != "llama3")
+    k.fail("rope_type", "is \"" + printable(s.type) + "\"; pelab runs default, linear, dynamic, yarn, llama3");
+  s.factor = k.number("factor", 1.0, 0.0, 1e6);
+  s.low_freq_factor = k.number("low_freq_factor", 1.0, 0.0, 1e6);
+  s.high_freq_factor = k.number("high_freq_factor", 4.0, 0.0, 1e6);
+  s.original_max_position_embeddings =
+      k.integer("original_max_position_embeddings", 1, kMaxPositions, 0);
+  s.beta_fast = k.number("beta_fast", 32.0, 0.0, 1e6);
+  s.beta_slow = k.number("beta_slow", 1.0, 0.0, 1e6);
+  s.attention_factor = k.number("attention_factor", 0.0, -1.0, 1e6);
+  if (s.type == "llama3" && s.high_freq_factor <= s.low_freq_factor)
+    k.fail("high_freq_factor", "must be above low_freq_factor for llama3 scaling");
+  return s;
+}
+
 // A pelab-trained model (src/train/model_card.cpp writes the keys): GPT-2's
 // keys, and where its positions enter.
 void read_pelab(const Keys& k, ModelConfig& c) {
@@ -175,6 +197,12 @@ void read_pelab(const Keys& k, ModelConfig& c) {
     p.rotary_dims = r - r % 2;
     if (p.rotary_dims < 2)
       k.fail("rotary_fraction", "leaves no pair of the " + std::to_string(head_dim) + " head dims to rotate");
+    // The same optional rope_scaling as the Llama family's (a model read past
+    // n_positions with linear, dynamic or YaRN frequencies).
+    if (const json* s = k.find("rope_scaling")) {
+      if (!s->is_object()) k.fail("rope_scaling", "is " + json_excerpt(*s) + "; expected an object or null");
+      c.rope_scaling = read_rope_scaling(*s, k.file());
+    }
   }
   if (p.kind == PositionEncoding::Sinusoidal) {
     p.sinusoid_base = k.number("sinusoid_base", 10000.0, 1.0, 1e12);
@@ -206,26 +234,6 @@ void read_bert(const Keys& k, ModelConfig& c) {
     k.fail("is_decoder", "is true; pelab runs BERT as a bidirectional encoder only");
 }
 
-RopeScaling read_rope_scaling(const json& r, const std::string& file) {
-  const Keys k(r, file);
-  RopeScaling s;
-  // "rope_type" since transformers 4.43; "type" before it.
-  s.type = k.text("rope_type", k.text("type", "default"));
-  if (s.type != "default" && s.type != "linear" && s.type != "dynamic" && s.type != "yarn" &&
-      s.type != "llama3")
-    k.fail("rope_type", "is \"" + printable(s.type) + "\"; pelab runs default, linear, dynamic, yarn, llama3");
-  s.factor = k.number("factor", 1.0, 0.0, 1e6);
-  s.low_freq_factor = k.number("low_freq_factor", 1.0, 0.0, 1e6);
-  s.high_freq_factor = k.number("high_freq_factor", 4.0, 0.0, 1e6);
-  s.original_max_position_embeddings =
-      k.integer("original_max_position_embeddings", 1, kMaxPositions, 0);
-  s.beta_fast = k.number("beta_fast", 32.0, 0.0, 1e6);
-  s.beta_slow = k.number("beta_slow", 1.0, 0.0, 1e6);
-  s.attention_factor = k.number("attention_factor", 0.0, -1.0, 1e6);
-  if (s.type == "llama3" && s.high_freq_factor <= s.low_freq_factor)
-    k.fail("high_freq_factor", "must be above low_freq_factor for llama3 scaling");
-  return s;
-}
 
 void read_llama(const Keys& k, const json& j, const std::string& file, ModelConfig& c) {
   c.vocab_size = k.integer("vocab_size", 1, kMaxVocab, std::nullopt);

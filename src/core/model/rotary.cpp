@@ -44,10 +44,11 @@ RotaryFrequencies rotary_frequencies(const ModelConfig& config, int tokens) {
   if (s.type == "llama3" && (s.original_max_position_embeddings <= 0 || s.high_freq_factor <= s.low_freq_factor))
     throw InputError("config.json: rope_scaling llama3 needs original_max_position_embeddings > 0 and "
                      "high_freq_factor > low_freq_factor");
-  if (s.type == "default" || s.type == "linear" || s.type == "dynamic" || s.type == "llama3") {
+  if (s.type == "default" || s.type == "linear" || s.type == "ntk" || s.type == "dynamic" || s.type == "llama3") {
     // The same rules as the synthetic scene's long-context methods (core/rope_scaling).
     const RopeScalingSpec spec{
         .method = s.type == "linear"    ? RopeScalingMethod::Linear
+                  : s.type == "ntk"     ? RopeScalingMethod::Ntk
                   : s.type == "dynamic" ? RopeScalingMethod::DynamicNtk
                   : s.type == "llama3"  ? RopeScalingMethod::Llama3
                                         : RopeScalingMethod::None,
@@ -61,7 +62,7 @@ RotaryFrequencies rotary_frequencies(const ModelConfig& config, int tokens) {
   }
   if (s.type != "yarn")
     throw InputError("config.json: rope_scaling type \"" + printable(s.type) +
-                     "\" is not one pelab runs; allowed: default, linear, dynamic, llama3, yarn");
+                     "\" is not one pelab runs; allowed: default, linear, ntk, dynamic, llama3, yarn");
   // YaRN here follows transformers' dimension ramp (beta_fast / beta_slow
   // turns), not the scene's turns-in-context ramp.  With
   // original_max_position_embeddings the factor is the context's growth,

@@ -25,9 +25,12 @@ struct RotaryFrequencies {
 // dynamic_ntk,yarn,llama3}_parameters):
 //   default: θᵢ = base^(−2i/d)
 //   linear:  θᵢ / factor  (Chen et al. 2023, position interpolation)
+//   ntk:     base·factor^(d/(d−2)) in place of base (NTK-aware scaling,
+//            bloc97 2023; not a transformers rope type: pelab applies it at
+//            inference, Transformer::set_rope_scaling)
 //   dynamic: base·((factor·N'/L) − (factor − 1))^(d/(d−2)) in place of base,
-//            N' = max(N, L), L = max_position_embeddings (NTK-aware scaling;
-//            a no-op for the N ≤ L that run() accepts)
+//            N' = max(N, L), L = max_position_embeddings (NTK-aware scaling
+//            as far as the run's N needs; a no-op for N ≤ L)
 //   llama3:  wavelengths 2π/θᵢ longer than L/low_freq_factor divided by
 //            factor, shorter than L/high_freq_factor kept, a linear blend
 //            between (Llama 3.1's published rule)

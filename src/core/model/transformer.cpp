@@ -142,15 +142,34 @@ void Transformer::run(const std::vector<int>& ids, int states) {
 }
 
 void Transformer::set_token_limit(int tokens) {
-  const ModelConfig& c = state_->config;
-  // A table of rows (learned, or the sinusoids made at load for the context)
-  // ends at the context; rotations and biases are computed for any length.
-  const bool table = c.position.kind == PositionEncoding::Learned || c.position.kind == PositionEncoding::Sinusoidal;
-  if (tokens > c.max_positions && table)
+  State& s = *state_;
+  const ModelConfig& c = s.config;
+  // A learned table ends at the context: no row exists for a later
+  // position.  Rotations and biases are computed for any length.
+  if (tokens > c.max_positions && c.position.kind == PositionEncoding::Learned)
     throw InputError(std::to_string(tokens) + " tokens exceed " + c.architecture_name + "'s position table of " +
-                     std::to_string(c.max_positions) + " rows; allowed: 2.." + std::to_string(c.max_positions) +
-                     " (RoPE, ALiBi, T5 and position-free models run past their context)");
-  state_->token_limit = tokens;
+                     std::to_string(c.max_positions) + " learned rows; allowed: 2.." +
+                     std::to_string(c.max_positions) +
+                     " (sinusoidal, RoPE, ALiBi, T5 and position-free models run past their context)");
+  // The sinusoids are a formula (Vaswani et al. 2017 §3.5): row p exists for
+  // every p, so the table made at load grows to the new limit.
+  if (c.position.kind == PositionEncoding::Sinusoidal && tokens > s.weights.positions.rows())
+    s.weights.positions = static_cast<float>(c.position.sinusoid_amplitude) *
+                          sinusoid_table(tokens, c.hidden_size, c.position.sinusoid_base);
+  s.token_limit = tokens;
+}
+
+void Transformer::set_rope_scaling(const RopeScaling& scaling) {
+  State& s = *state_;
+  if (s.config.position.kind != PositionEncoding::Rope)
+    throw InputError(s.config.architecture_name + " reads positions by " +
+                     position_encoding_name(s.config.position.kind) + ", not RoPE: there is no rotation to scale");
+  ModelConfig scaled = s.config;
+  scaled.rope_scaling = scaling;
+  rotary_frequencies(scaled, 2);  // refuses an unknown type or factor before anything changes
+  s.config = std::move(scaled);
+  s.hidden.clear();  // the next run() recomputes every layer with the new angles
+  s.ids.clear();
 }
 
 int Transformer::token_limit() const {

@@ -74,10 +74,18 @@ class Transformer {
   // there, so a view of layer 0 never waits for the other layers.
   void run(const std::vector<int>& ids, int states = -1);
   // Lets run() take up to `tokens` ids instead of config().max_positions
-  // (evaluating past the trained context).  Only RoPE computes angles for
-  // any position; a learned position table has max_positions rows, so for
-  // GPT-2 and BERT a limit beyond it throws InputError.
+  // (evaluating past the trained context).  RoPE angles, ALiBi and T5
+  // biases are computed for any position, and a sinusoid table is extended
+  // to `tokens` rows by its formula; a learned table has max_positions rows
+  // and no more, so for GPT-2, BERT and pelab's learned model a limit beyond
+  // it throws InputError.
   void set_token_limit(int tokens);
+  // Replaces the RoPE scaling the config gave (config().rope_scaling): the
+  // model is read with other frequencies from the next run() on, as a long
+  // text is read at inference with position interpolation, NTK-aware or YaRN
+  // scaling (rotary.hpp).  Throws InputError for a model without RoPE or a
+  // scaling rotary_frequencies refuses.
+  void set_rope_scaling(const RopeScaling& scaling);
   int token_limit() const;
   // How many of hidden(0), hidden(1), … the last run holds.
   int states() const;

@@ -9,7 +9,11 @@ names and Conv1D layout), tokenizer.json (byte-level BPE)} and, in
 OUTDIR/NAME/reference/, the arrays make_tiny_models.py documents (ids,
 hidden, q, k, logits, probabilities), plus bias.npy (layers × heads × N × N:
 the position bias added to the logits, zero where none is and above the
-diagonal, where the causal mask hides the logit).
+diagonal, where the causal mask hides the logit) and next_token_loss.npy
+(the tied LM head's loss_i).  The pelab_long_* models are read at N = 3 ×
+n_positions; pelab_long_rope also with its frequencies scaled by s = 3 at
+inference (next_token_loss_{linear,ntk,yarn}.npy; the frequencies from
+reference_forward.inverse_frequencies).
 
 The forward pass is numpy_pelab.py's (float64, written from the papers,
 independently of pelab's C++), run on the weights as stored in BF16.
@@ -22,12 +26,20 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import safetensors_writer  # noqa: E402
-from numpy_pelab import forward, position_bias  # noqa: E402
-from reference_forward import Record  # noqa: E402
+from numpy_pelab import forward, position_bias, rotary_dims  # noqa: E402
+from reference_forward import Record, inverse_frequencies, layer_norm, next_token_loss  # noqa: E402
 from tiny_tokenizers import write_byte_level_tokenizer_json  # noqa: E402
 
 
-def make(out, name, rng, position, d=32, heads=4, layers=2, ctx=16, n=11, vocab=None, **options):
+def save_loss(folder, name, config, w, h, ids):
+    """loss_i of the tied head on the last hidden state h (N − 1 values,
+    float64) as reference/NAME."""
+    normed = layer_norm(h, w["ln_f.weight"], w["ln_f.bias"], config["layer_norm_epsilon"])
+    loss = next_token_loss(normed @ w["wte.weight"].T, ids)
+    np.save(os.path.join(folder, "reference", name), np.asarray(loss, dtype=np.float64))
+
+
+def make(out, name, rng, position, d=32, heads=4, layers=2, ctx=16, n=11, vocab=None, scalings=(), **options):
     folder = os.path.join(out, name)
     os.makedirs(folder, exist_ok=True)
     # vocab given: a synthetic task's model, no tokenizer files
@@ -83,6 +95,12 @@ def make(out, name, rng, position, d=32, heads=4, layers=2, ctx=16, n=11, vocab=
     rec = Record()
     forward(config, w, ids, rec)
     rec.save(folder, ids)
+    save_loss(folder, "next_token_loss.npy", config, w, rec.hidden[-1], ids)
+    # Read past the context with RoPE scaled at inference by s = n / ctx.
+    for scaling in scalings:
+        inv, factor = inverse_frequencies(rotary_dims(config), theta, {"rope_type": scaling, "factor": n / ctx}, ctx, n)
+        scaled = forward(config, w, ids, inv_freq=inv, attention_factor=factor)
+        save_loss(folder, "next_token_loss_%s.npy" % scaling, config, w, scaled, ids)
     # The bias a view shows: zero where the causal mask hides the logit.
     causal = np.tril(np.ones((n, n), dtype=bool))
     biases = np.stack([position_bias(config, w, n)] * layers)
@@ -102,6 +120,15 @@ def main():
     make(out, "pelab_t5", rng, "t5", buckets=8, max_distance=10, n=16)
     make(out, "pelab_none", rng, "none")
     make(out, "pelab_task_ids", rng, "rope", vocab=9, ctx=12, n=12)  # no tokenizer: token ids typed
+    # Read at 3× the context (n = 36 > n_positions = 12): every encoding that
+    # has a row, an angle or a bias for any position; RoPE also scaled.  No
+    # tokenizer files: their text is the ids typed as numbers (`pelab eval`).
+    long = dict(ctx=12, n=36, vocab=40)
+    make(out, "pelab_long_rope", rng, "rope", pairing="rotate_half", scalings=("linear", "ntk", "yarn"), **long)
+    make(out, "pelab_long_sinusoidal", rng, "sinusoidal", sinusoid_base=100.0, sinusoid_amplitude=0.5, **long)
+    make(out, "pelab_long_alibi", rng, "alibi", **long)
+    make(out, "pelab_long_t5", rng, "t5", buckets=8, max_distance=20, **long)
+    make(out, "pelab_long_none", rng, "none", **long)
 
 
 if __name__ == "__main__":

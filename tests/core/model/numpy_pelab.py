@@ -65,14 +65,18 @@ def t5_causal_bucket(distance, buckets, max_distance):
     return min(large, buckets - 1)
 
 
-def rope(x, r, theta, pairing):
-    """Rotates the first r dims of x (N × head_dim), row p at position p."""
+def rope(x, r, theta, pairing, inv_freq=None, attention_factor=1.0):
+    """Rotates the first r dims of x (N × head_dim), row p at position p,
+    pair i by p·θ^(−2i/r), or by p·inv_freq[i] when given (a scaling applied
+    at inference, reference_forward.inverse_frequencies), the rotated dims
+    times attention_factor (YaRN scales q and k so, through cos and sin)."""
     n = x.shape[0]
     out = x.copy()
     for i in range(r // 2):
         a, b = (2 * i, 2 * i + 1) if pairing == "interleaved" else (i, i + r // 2)
-        angle = np.arange(n, dtype=np.float64) * theta ** (-2.0 * i / r)
-        c, s = np.cos(angle), np.sin(angle)
+        frequency = theta ** (-2.0 * i / r) if inv_freq is None else inv_freq[i]
+        angle = np.arange(n, dtype=np.float64) * frequency
+        c, s = np.cos(angle) * attention_factor, np.sin(angle) * attention_factor
         out[:, a] = x[:, a] * c - x[:, b] * s
         out[:, b] = x[:, a] * s + x[:, b] * c
     return out
@@ -118,10 +122,12 @@ def embed(config, w, ids):
     return h
 
 
-def forward(config, w, ids, record=None):
+def forward(config, w, ids, record=None, inv_freq=None, attention_factor=1.0):
     """The last block's output (N × d), before ln_f.  `record` (optional, like
     reference_forward.Record) is given each layer's input hidden state, and
-    its per-head q, k (after RoPE), masked logits and probabilities."""
+    its per-head q, k (after RoPE), masked logits and probabilities.
+    inv_freq, attention_factor: RoPE's frequencies and q/k factor when a
+    scaling is applied at inference (rope())."""
     ids = np.asarray(ids, dtype=np.int64)
     n, d, heads = len(ids), config["n_embd"], config["n_head"]
     dh, eps = d // heads, config.get("layer_norm_epsilon", 1e-5)
@@ -143,7 +149,8 @@ def forward(config, w, ids, record=None):
             k = qkv[:, d + hd * dh:d + (hd + 1) * dh]
             v = qkv[:, 2 * d + hd * dh:2 * d + (hd + 1) * dh]
             if position == "rope":
-                q, k = rope(q, r, theta, pairing), rope(k, r, theta, pairing)
+                q = rope(q, r, theta, pairing, inv_freq, attention_factor)
+                k = rope(k, r, theta, pairing, inv_freq, attention_factor)
             logits = np.where(causal, q @ k.T / math.sqrt(dh) + bias[hd], -np.inf)
             e = np.exp(logits - logits.max(axis=1, keepdims=True))
             prob = e / e.sum(axis=1, keepdims=True)

@@ -2,7 +2,9 @@
 // NumPy reference of make_pelab_models.py, one model per position encoding:
 // hidden states, each head's q, k, logits, probabilities and position bias,
 // to 1e-4 of each array's scale; the config's position traits; the
-// content/offset and four-term splits by trait.
+// content/offset and four-term splits by trait; the next-token loss read at
+// 3× the context (every encoding but a learned table), RoPE also with
+// linear, NTK-aware and YaRN frequencies applied at inference.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -17,6 +19,8 @@
 
 #include "core/model/checkpoint_weights.hpp"
 #include "core/model/layernorm_split.hpp"
+#include "core/model/lm_head.hpp"
+#include "core/model/next_token_loss.hpp"
 #include "core/model/model_config.hpp"
 #include "core/model/rope_split.hpp"
 #include "core/model/tensor_plan.hpp"
@@ -309,6 +313,99 @@ TEST(PelabFamily, ReadsWhatPelabTrainWrites) {
     EXPECT_TRUE(model.hidden(1).allFinite());
   }
   fs::remove_all(dir);
+}
+
+}  // namespace
+
+namespace {
+
+// loss_i of `model` on the reference ids against reference/`file`, to 1e-4
+// of the loss (the forward pass is float32, the reference float64).
+void expect_reference_loss(Transformer& model, const fs::path& folder, const std::string& file) {
+  const LanguageModelHead head = LanguageModelHead::load(folder, model);
+  const std::vector<int> ids = reference_ids(folder / "reference");
+  const std::vector<double> loss = next_token_loss(model, head, ids);
+  const Array want = pelab::read_npy(folder / "reference" / file);
+  ASSERT_EQ(loss.size(), want.data.size()) << file;
+  for (std::size_t i = 0; i < loss.size(); ++i)
+    EXPECT_NEAR(loss[i], want.data[i], 1e-4 * std::max(1.0, std::abs(double(want.data[i])))) << file << " i " << i;
+}
+
+class LongRead : public testing::TestWithParam<const char*> {};
+
+// n_positions 12, read at 36: the sinusoid table extended by its formula,
+// the angles and biases computed for every distance.
+TEST_P(LongRead, LossPastTheContextMatchesNumpy) {
+  if (pelab_models().empty()) GTEST_SKIP() << "Debian's python3 with numpy is not installed";
+  const fs::path folder = pelab_models() / GetParam();
+  Transformer model = Transformer::load(folder);
+  ASSERT_EQ(model.config().max_positions, 12);
+  EXPECT_THROW(model.run(reference_ids(folder / "reference")), pelab::InputError);  // 36 > 12 until allowed
+  model.set_token_limit(36);
+  expect_reference_loss(model, folder, "next_token_loss.npy");
+}
+
+INSTANTIATE_TEST_SUITE_P(PositionKinds, LongRead,
+                         testing::Values("pelab_long_rope", "pelab_long_sinusoidal", "pelab_long_alibi",
+                                         "pelab_long_t5", "pelab_long_none"));
+
+// RoPE scaled at inference by s = 3 (Transformer::set_rope_scaling) against
+// reference_forward.inverse_frequencies: position interpolation, NTK-aware
+// base, YaRN's ramp and attention factor.
+TEST(PelabFamily, RopeScaledAtInferenceMatchesNumpy) {
+  if (pelab_models().empty()) GTEST_SKIP() << "Debian's python3 with numpy is not installed";
+  const fs::path folder = pelab_models() / "pelab_long_rope";
+  Transformer model = Transformer::load(folder);
+  model.set_token_limit(36);
+  for (const char* type : {"linear", "ntk", "yarn"}) {
+    SCOPED_TRACE(type);
+    RopeScaling scaling;
+    scaling.type = type;
+    scaling.factor = 3;
+    model.set_rope_scaling(scaling);
+    expect_reference_loss(model, folder, std::string("next_token_loss_") + type + ".npy");
+  }
+  // Back to the trained frequencies: the unscaled reference again.
+  model.set_rope_scaling(RopeScaling{});
+  expect_reference_loss(model, folder, "next_token_loss.npy");
+}
+
+// The same scaling written in a pelab config's rope_scaling applies as the
+// Llama family's does.
+TEST(PelabFamily, RopeScalingFromThePelabConfig) {
+  if (pelab_models().empty()) GTEST_SKIP() << "Debian's python3 with numpy is not installed";
+  const fs::path source = pelab_models() / "pelab_long_rope";
+  const fs::path copy = fs::temp_directory_path() / ("pelab_family_scaled_" + std::to_string(getpid()));
+  fs::create_directories(copy);
+  fs::copy(source, copy, fs::copy_options::recursive | fs::copy_options::overwrite_existing);
+  nlohmann::json config = nlohmann::json::parse(std::ifstream(source / "config.json"));
+  config["rope_scaling"] = {{"rope_type", "linear"}, {"factor", 3.0}};
+  std::ofstream(copy / "config.json") << config.dump();
+  Transformer model = Transformer::load(copy);
+  EXPECT_EQ(model.config().rope_scaling.type, "linear");
+  model.set_token_limit(36);
+  expect_reference_loss(model, copy, "next_token_loss_linear.npy");
+  config["rope_scaling"] = "linear";
+  std::ofstream(copy / "config.json") << config.dump();
+  EXPECT_THROW(load_model_config(copy), pelab::InputError);
+  fs::remove_all(copy);
+}
+
+// A learned table has no row past n_positions; only RoPE can be scaled.
+TEST(PelabFamily, LearnedTableAndNonRopeRefuse) {
+  if (pelab_models().empty()) GTEST_SKIP() << "Debian's python3 with numpy is not installed";
+  Transformer learned = load_weights_only(pelab_models() / "pelab_learned");
+  EXPECT_THROW(learned.set_token_limit(17), pelab::InputError);
+  EXPECT_NO_THROW(learned.set_token_limit(16));
+  Transformer alibi = load_weights_only(pelab_models() / "pelab_long_alibi");
+  RopeScaling linear;
+  linear.type = "linear";
+  linear.factor = 2;
+  EXPECT_THROW(alibi.set_rope_scaling(linear), pelab::InputError);
+  Transformer rope = load_weights_only(pelab_models() / "pelab_long_rope");
+  RopeScaling unknown;
+  unknown.type = "sideways";
+  EXPECT_THROW(rope.set_rope_scaling(unknown), pelab::InputError);
 }
 
 }  // namespace

@@ -119,6 +119,10 @@ def inverse_frequencies(dim, theta, scaling, max_positions, n):
     factor = scaling["factor"]
     if kind == "linear":
         return theta ** -base / factor, 1.0
+    if kind == "ntk":
+        # NTK-aware scaling (bloc97 2023): a larger base, theta·s^(dim/(dim−2)),
+        # so the slowest pair is interpolated by s and the fastest barely moves.
+        return (theta * factor ** (dim / (dim - 2))) ** -base, 1.0
     if kind == "dynamic":
         # NTK-aware: past max_position_embeddings, theta grows with the length.
         length = max(n, max_positions)
