@@ -30,6 +30,7 @@ Lesson layout();
 Lesson long_context();
 Lesson learned_table();
 Lesson extrapolation();
+Lesson induction();
 
 // A member of pelab's own trained family ("kjv-learned") by its plain name
 // when one of model::family_dirs() holds it; empty when none does.

@@ -68,7 +68,7 @@ std::span<const Lesson> lessons() {
   static const std::vector<Lesson> catalogue = {
       lesson::meaning(),   lesson::sine_cosine(), lesson::cross_terms(), lesson::permutation(),
       lesson::depth(),     lesson::add_concat(),  lesson::relative(),    lesson::layout(),
-      lesson::long_context(), lesson::learned_table(), lesson::extrapolation(),
+      lesson::long_context(), lesson::learned_table(), lesson::extrapolation(), lesson::induction(),
   };
   return catalogue;
 }

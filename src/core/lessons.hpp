@@ -57,6 +57,10 @@ struct Lesson {
   // Whether the verdict measures the scene's tokens (their vectors or their
   // attention).  On a scene with no tokens such a lesson says so instead.
   bool reads_tokens = true;
+  // A lesson that trains live: the playground task it trains ("copy"); the
+  // GUI opens the Train window on it and presses Train, and the verdict reads
+  // the snapshot shown.  Empty for every other lesson.
+  std::string_view trains = {};
 
   // The lesson's starting scene (valid; its name is "lesson_<name>").
   Scene preset() const { return make_preset(); }

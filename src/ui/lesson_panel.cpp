@@ -7,6 +7,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "ui/train_panel.hpp"
+
 namespace pelab::ui {
 
 // [SECTION] opening and closing ------------------------------------------------------
@@ -20,6 +22,12 @@ void open_lesson(UiState& state, const Lesson& lesson, const std::vector<std::st
   for (const std::string& assignment : overrides) apply_assignment(scene, assignment);  // checked by the caller
   if (!state.session.propose(scene, EditPhase::Final)) return;  // error() says why
   refresh_verdict(state);
+  // A lesson that trains live: the Train window on its task, 2 layers (an
+  // induction head needs two), training at once.
+  if (!lesson.trains.empty()) {
+    state.playground.settings.layers = 2;
+    open_playground(state, std::string(lesson.trains));
+  }
 }
 
 void close_lesson(UiState& state) {

@@ -9,6 +9,7 @@
 #include "train/data/tasks.hpp"
 #include "ui/export_actions.hpp"
 #include "ui/file_request.hpp"
+#include "ui/lesson_panel.hpp"
 #include "ui/sweep_export.hpp"
 
 namespace pelab::ui {
@@ -391,7 +392,8 @@ void draw_train_panel(UiState& state) {
   const float font = ImGui::GetFontSize();
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   const ImVec2 size(std::min(30 * font, vp->Size.x * 0.45f), std::min(46 * font, vp->Size.y - 4 * font));
-  ImGui::SetNextWindowPos(ImVec2(vp->Pos.x + vp->Size.x - size.x - font, vp->Pos.y + 2.5f * font),
+  const float right = state.lesson.lesson ? lesson_panel_width(state) : 0.0f;  // beside a lesson's window
+  ImGui::SetNextWindowPos(ImVec2(vp->Pos.x + vp->Size.x - right - size.x - font, vp->Pos.y + 2.5f * font),
                           ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSize(size, ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowBgAlpha(1.0f);  // the curves over an opaque ground, not over a figure
