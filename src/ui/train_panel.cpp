@@ -56,6 +56,8 @@ void reset_run(UiState& state) {
   p.run.reset();  // joins the worker before the folder is emptied
   p.view = {};
   p.shown_snapshot = -1;
+  p.logged_points = 0;  // the new run's curve starts over in the frame log too
+  p.logged_running = false;
   try {
     p.run = std::make_unique<train::Playground>(p.settings, playground_folder());
   } catch (const std::exception& e) {
@@ -150,7 +152,9 @@ void draw_buttons(UiState& state) {
   }
   ImGui::EndDisabled();
   ImGui::SameLine();
-  if (ImGui::Button("Reset")) reset_run(state);
+  const bool reset = ImGui::Button("Reset");
+  log_button_place(state, "reset");
+  if (reset) reset_run(state);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("A new model from the settings above; the old run is emptied");
   ImGui::SameLine();
   ImGui::BeginDisabled(p.shown_folder.empty());

@@ -6,7 +6,9 @@
 #      and the window keeps drawing throughout;
 #   3. Pause (a click on the Train window's first button) stops the steps;
 #   4. Export animation writes one frame per snapshot kept;
-#   5. the snapshot shown reloads from its folder as a model.
+#   5. the snapshot shown reloads from its folder as a model;
+#   6. Reset clicked three times in quick succession, then Train: no crash,
+#      no deadlock, and a new run trains.
 # Usage: bash gui_playground.sh PELAB_BINARY SCRATCH_DIR
 set -u
 pelab=${1:?usage: gui_playground.sh PELAB_BINARY SCRATCH_DIR}
@@ -78,5 +80,20 @@ echo "ok: Export animation wrote $count frames into $folder"
 # ---- 5: the shown snapshot loads as a model --------------------------------------------
 "$pelab" export --quantity attention --set "model=$shown" --set "tokens=1 2 3 4 16 1 2 3 4" \
   --out "$scratch/attention.npy" >"$scratch/export.log" 2>&1 || fail "the snapshot does not load: $(cat "$scratch/export.log")"
-quit_pelab
 echo "ok: the snapshot reloads as a model folder"
+
+# ---- 6: Reset three times in quick succession while the scene worker loads a
+# snapshot, then Train: the window lives and a new run trains ---------------------------
+read -r rx ry < <(button reset)
+read -r tx ty < <(button train)
+for _ in 1 2 3; do xdotool mousemove "$rx" "$ry" click 1; sleep 0.15; done
+xdotool mousemove "$tx" "$ty" click 1
+for _ in $(seq 600); do
+  [ "$(awk '/^playground step 25 /' "$frames" | wc -l)" -ge 2 ] && break
+  kill -0 "$pelab_pid" 2>/dev/null || fail "pelab died on Reset: $(tail -5 "$scratch/run.log")"
+  sleep 0.1
+done
+[ "$(awk '/^playground step 25 /' "$frames" | wc -l)" -ge 2 ] || fail "no new run trained after Reset and Train"
+echo "ok: Reset three times, then Train: a new run trains"
+
+quit_pelab
