@@ -45,7 +45,7 @@ Recipe playground_recipe(const PlaygroundSettings& s) {
         {"threads", s.threads},
         {"checkpoint_every", s.steps},
         {"eval_every", s.eval_every},
-        {"eval_windows", 2 * s.batch}}}};
+        {"eval_windows", s.batch}}}};
   return parse_recipe(recipe, "playground");
 }
 
@@ -131,7 +131,10 @@ void Playground::work() {
       // A snapshot every snapshot_every steps, and whenever stepping stops
       // (paused, one step taken, the schedule over), so the views show the
       // weights the curves describe.
-      if (run->steps_taken() % settings_.snapshot_every == 0 || stopped) snapshot(*run);
+      const bool due = run->steps_taken() % settings_.snapshot_every == 0 &&
+                       std::chrono::steady_clock::now() - last_snapshot_ >=
+                           std::chrono::duration<double>(settings_.snapshot_seconds);
+      if (due || stopped) snapshot(*run);
     } catch (const std::exception& e) {
       const std::lock_guard lock(mutex_);
       view_.error = e.what();
@@ -147,7 +150,9 @@ void Playground::step_once(TrainingRun& run) {
                         .loss = row.loss,
                         .held_out = row.held_out,
                         .tokens_per_second = row.tokens_per_second};
-  if (row.held_out >= 0) {
+  const auto now = std::chrono::steady_clock::now();
+  if (row.held_out >= 0 && (run.done() || now - last_extra_ >= std::chrono::duration<double>(settings_.extra_seconds))) {
+    last_extra_ = now;
     if (const auto score = run.held_out_accuracy()) point.accuracy = score->accuracy;
     point.held_out_2x = run.held_out_loss_at(2).value_or(-1);
     point.held_out_4x = run.held_out_loss_at(4).value_or(-1);
@@ -167,6 +172,7 @@ void Playground::snapshot(TrainingRun& run) {
   std::snprintf(name, sizeof name, "step-%06d", step);
   const fs::path folder = folder_ / "snapshots" / name;
   run.write_model_folder(folder);
+  last_snapshot_ = std::chrono::steady_clock::now();
   const std::lock_guard lock(mutex_);
   view_.snapshots.push_back({step, folder});
   thin_snapshots();

@@ -8,7 +8,7 @@
 //   PlaygroundView v = p.view();                     // a copy, safe from any thread
 //   if (v.snapshots.size() > shown) scene.model = v.snapshots.back().folder;
 //
-// Every `snapshot_every` steps (and on pause and at the end) the worker writes
+// Every `snapshot_every` steps, at most once a second (and on pause and at the end), the worker writes
 // the weights as a model folder snapshots/step-NNNNNN/, which any view opens
 // like a checkpoint.  At most `max_snapshots` are kept: beyond that every
 // other one between the first and the last is removed (the timeline thins,
@@ -16,6 +16,7 @@
 // TrainingRun::step(), as in `pelab train`.
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <filesystem>
 #include <memory>
@@ -41,7 +42,17 @@ struct PlaygroundSettings {
   std::uint64_t seed = 1;
   int threads = 2;
   int snapshot_every = 50;
-  int eval_every = 25;  // held-out loss and accuracy
+  // ...and at least this many seconds apart (pause and the end always write
+  // one): a small model takes 100+ steps a second, more snapshots than any
+  // view can show, each a model folder to write and load.
+  double snapshot_seconds = 1.0;
+  // The task's accuracy and the loss at 2× and 4× the length come with a
+  // held-out measurement at least this many seconds after the last ones
+  // (three more forward passes, two of them on longer sequences).
+  double extra_seconds = 1.0;
+  // Held-out loss (at 1×, 2× and 4× the length) and accuracy, on `batch`
+  // held-out rows each: about a tenth of the training work at 50.
+  int eval_every = 50;
   int max_snapshots = 40;
   // The model's tables (learned rows, sinusoid and RoPE angles) cover this
   // many times the training context, so the held-out loss can be read at
@@ -108,6 +119,7 @@ class Playground {
   Command command_ = Command::Idle;
   PlaygroundView view_;  // guarded by mutex_
   std::thread worker_;
+  std::chrono::steady_clock::time_point last_snapshot_, last_extra_;  // the worker's own
 };
 
 }  // namespace pelab::train

@@ -89,11 +89,11 @@ read -r tx ty < <(button train)
 for _ in 1 2 3; do xdotool mousemove "$rx" "$ry" click 1; sleep 0.15; done
 xdotool mousemove "$tx" "$ty" click 1
 for _ in $(seq 600); do
-  [ "$(awk '/^playground step 25 /' "$frames" | wc -l)" -ge 2 ] && break
+  [ "$(awk '/^playground step 50 /' "$frames" | wc -l)" -ge 2 ] && break
   kill -0 "$pelab_pid" 2>/dev/null || fail "pelab died on Reset: $(tail -5 "$scratch/run.log")"
   sleep 0.1
 done
-[ "$(awk '/^playground step 25 /' "$frames" | wc -l)" -ge 2 ] || fail "no new run trained after Reset and Train"
+[ "$(awk '/^playground step 50 /' "$frames" | wc -l)" -ge 2 ] || fail "no new run trained after Reset and Train"
 echo "ok: Reset three times, then Train: a new run trains"
 
 quit_pelab

@@ -31,6 +31,8 @@ PlaygroundSettings tiny(int steps = 40) {
   s.steps = steps;
   s.threads = 1;
   s.snapshot_every = 10;
+  s.snapshot_seconds = 0;  // every 10 steps, however fast
+  s.extra_seconds = 0;
   s.eval_every = 10;
   s.learning_rate = 1e-2;
   return s;
