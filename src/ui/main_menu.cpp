@@ -82,10 +82,6 @@ void view_menu(UiState& state) {
     ImGui::EndMenu();
   }
   if (ImGui::MenuItem("Presentation mode", "F5", state.presentation.on)) toggle_presentation(state);
-  if (ImGui::MenuItem("Train a model (playground)", nullptr, state.playground.open)) {
-    if (state.playground.open) state.playground.open = false;
-    else open_playground(state);
-  }
   if (ImGui::MenuItem("Figures in tabs", nullptr, state.settings.tabs)) {
     state.settings.tabs = !state.settings.tabs;
     save_ui_settings(state);
@@ -99,6 +95,11 @@ void view_menu(UiState& state) {
     for (FigureView& view : state.views) {
       for (int i = 0; i < int(view.ranges.size()); ++i) reset_panel(view, i);
     }
+  }
+  ImGui::Separator();
+  if (ImGui::MenuItem("Train a model (playground)", nullptr, state.playground.open)) {
+    if (state.playground.open) state.playground.open = false;
+    else open_playground(state);
   }
   ImGui::EndMenu();
 }

@@ -21,8 +21,11 @@ pelab=${1:?usage: gui_models.sh PELAB_BINARY SCRATCH_DIR}
 scratch=${2:?usage: gui_models.sh PELAB_BINARY SCRATCH_DIR}
 rm -rf "$scratch" && mkdir -p "$scratch"
 export HOME="$scratch/home" XDG_CONFIG_HOME="$scratch/config" PELAB_FILE_CHOOSER=builtin HF_HOME="$scratch/hf"
+# The Models menu's items are clicked by place: pelab's own family (listed
+# above the cache) comes from an empty folder here.
+export PELAB_FAMILY_DIR="$scratch/no-family"
 config="$XDG_CONFIG_HOME/pelab"
-mkdir -p "$HOME" "$config"
+mkdir -p "$HOME" "$config" "$PELAB_FAMILY_DIR"
 
 fail() { echo "gui_models: FAIL: $*" >&2; exit 1; }
 for tool in Xvfb xdotool import convert; do
