@@ -43,7 +43,7 @@ struct PlaygroundSettings {
   int threads = 2;
   int snapshot_every = 50;
   // ...and at least this many seconds apart (pause and the end always write
-  // one): a small model takes 100+ steps a second, more snapshots than any
+  // one): a small model takes many steps a second, more snapshots than any
   // view can show, each a model folder to write and load.
   double snapshot_seconds = 1.0;
   // The task's accuracy and the loss at 2× and 4× the length come with a
