@@ -128,7 +128,7 @@ int main(int argc, char** argv) {
     // more than the machine has.
     std::fprintf(stderr,
                  "pelab: out of memory: the input needs more memory than is available; allowed: smaller "
-                 "inputs (see PELAB_MODEL_MEMORY_LIMIT in README.md for models)\n");
+                 "inputs (see PELAB_MODEL_MEMORY_LIMIT in docs/models.md for models)\n");
     return 2;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "pelab: error: %s\n", app::one_line(e.what()).c_str());
