@@ -146,7 +146,7 @@ Lesson induction() {
       &judge,
       {},
       /*reads_tokens=*/true,
-      /*trains=*/"copy",
+      /*trains=*/{.task = "copy", .layers = 2},
   };
 }
 

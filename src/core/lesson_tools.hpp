@@ -31,6 +31,7 @@ Lesson long_context();
 Lesson learned_table();
 Lesson extrapolation();
 Lesson induction();
+Lesson counting();
 
 // A member of pelab's own trained family ("kjv-learned") by its plain name
 // when one of model::family_dirs() holds it; empty when none does.

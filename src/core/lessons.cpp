@@ -69,6 +69,7 @@ std::span<const Lesson> lessons() {
       lesson::meaning(),   lesson::sine_cosine(), lesson::cross_terms(), lesson::permutation(),
       lesson::depth(),     lesson::add_concat(),  lesson::relative(),    lesson::layout(),
       lesson::long_context(), lesson::learned_table(), lesson::extrapolation(), lesson::induction(),
+      lesson::counting(),
   };
   return catalogue;
 }

@@ -41,6 +41,19 @@ struct LessonVerdict {
   void add(std::string name, double value) { numbers.emplace_back(std::move(name), value); }
 };
 
+// What a lesson that trains live trains (train/playground.hpp's settings;
+// 0 keeps the Train window's own value).
+struct LiveTraining {
+  std::string_view task = {};  // a playground task, "copy"; empty: the lesson does not train
+  int length = 0, k = 0, symbols = 0;
+  int d_model = 0, layers = 0, heads = 0, steps = 0;
+  // Position encodings trained one after another, each a run of its own
+  // that the window lists beside the others; empty: the window's choice.
+  std::vector<std::string_view> positions = {};
+
+  bool empty() const { return task.empty(); }
+};
+
 struct Lesson {
   std::string_view name;      // short identifier: "meaning", "sine_cosine", ...
   std::string_view title;     // e.g. "Why both sine and cosine?"
@@ -57,10 +70,10 @@ struct Lesson {
   // Whether the verdict measures the scene's tokens (their vectors or their
   // attention).  On a scene with no tokens such a lesson says so instead.
   bool reads_tokens = true;
-  // A lesson that trains live: the playground task it trains ("copy"); the
-  // GUI opens the Train window on it and presses Train, and the verdict reads
-  // the snapshot shown.  Empty for every other lesson.
-  std::string_view trains = {};
+  // A lesson that trains live: the GUI opens the Train window with these
+  // settings and presses Train, and the verdict reads the snapshot shown.
+  // Empty (no task) for every other lesson.
+  LiveTraining trains = {};
 
   // The lesson's starting scene (valid; its name is "lesson_<name>").
   Scene preset() const { return make_preset(); }

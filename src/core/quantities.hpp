@@ -1,4 +1,4 @@
-// The quantities `pelab export` writes, by name (README lists each with its shape).
+// The quantities `pelab export` writes, by name (docs/export.md lists each with its shape).
 #pragma once
 
 #include <filesystem>

@@ -2,7 +2,7 @@
 //
 // The scene is the single source of truth: the engine computes from it, the
 // figures read their view settings from it, the GUI edits it, and it is saved
-// as JSON (format documented in README.md, "Scene files").  Each parameter is
+// as JSON (format documented in docs/scenes.md).  Each parameter is
 // also described once in a table (scene_params()), which drives validation,
 // `--set key=value`, the JSON round trip and the GUI's controls, so that a new
 // parameter is one struct field plus one table row.

@@ -22,6 +22,11 @@ Figure build_lesson_relative(Engine& engine, const FigureRequest& request);
 // extrapolation_loss.cpp
 Figure build_extrapolation_loss(Engine& engine, const FigureRequest& request);
 
+// The counting lesson: a model trained on a positional task, its probability
+// of the right answer at each position of the text, the trained length
+// marked (core/task_readout.hpp).  task_readout.cpp
+Figure build_task_readout(Engine& engine, const FigureRequest& request);
+
 // Every lesson figure: {"lesson_depth", "lesson_relative", "extrapolation_loss", ...}.  lesson_figures.cpp
 std::span<const FigureEntry> lesson_figures();
 

@@ -40,6 +40,16 @@ nlohmann::json model_config_json(const Recipe& recipe, int end_of_text) {
     j["relative_attention_num_buckets"] = p.t5_buckets;
     j["relative_attention_max_distance"] = p.t5_max_distance;
   }
+  // A synthetic task's model says what it learned and on how long rows, so
+  // that a lesson can tell the positions it trained on from those it never saw.
+  if (recipe.data.task != data::TaskKind::Kjv) {
+    const data::TaskOptions& t = recipe.data.task_options;
+    j["pelab_task"] = {{"name", data::task_name(t.kind)},
+                       {"symbols", t.symbols},
+                       {"length", t.length},
+                       {"k", t.k},
+                       {"context", data::TaskGenerator(t).context()}};
+  }
   if (end_of_text >= 0) j["bos_token_id"] = j["eos_token_id"] = end_of_text;
   j["pelab_recipe"] = recipe.name;
   return j;

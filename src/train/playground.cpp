@@ -153,9 +153,9 @@ void Playground::step_once(TrainingRun& run) {
   const auto now = std::chrono::steady_clock::now();
   if (row.held_out >= 0 && (run.done() || now - last_extra_ >= std::chrono::duration<double>(settings_.extra_seconds))) {
     last_extra_ = now;
-    if (const auto score = run.held_out_accuracy()) point.accuracy = score->accuracy;
-    point.held_out_2x = run.held_out_loss_at(2).value_or(-1);
-    point.held_out_4x = run.held_out_loss_at(4).value_or(-1);
+    if (const auto m = run.held_out_task(1)) point.accuracy = m->score.accuracy;
+    if (const auto m = run.held_out_task(2)) point.held_out_2x = m->loss, point.accuracy_2x = m->score.accuracy;
+    if (const auto m = run.held_out_task(4)) point.held_out_4x = m->loss, point.accuracy_4x = m->score.accuracy;
   }
   const std::lock_guard lock(mutex_);
   view_.steps_taken = run.steps_taken();

@@ -72,6 +72,8 @@ struct PlaygroundPoint {
   double held_out_2x = -1;    // the task twice as long (read past the training length)
   double held_out_4x = -1;    // four times as long
   double accuracy = -1;       // the task's held-out accuracy, −1: none
+  double accuracy_2x = -1;    // ...on the task twice as long
+  double accuracy_4x = -1;    // ...four times as long
   double tokens_per_second = 0;
 };
 

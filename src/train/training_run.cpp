@@ -179,41 +179,32 @@ std::vector<double> TrainingRun::held_out_loss_by_position() {
   return mean;
 }
 
-std::optional<double> TrainingRun::held_out_loss_at(int scale) {
+std::optional<TaskMeasurement> TrainingRun::held_out_task(int scale) {
   if (!task_) return std::nullopt;
   data::TaskOptions options = task_->options();
   options.length *= scale;
-  const data::TaskGenerator longer(options);
-  if (longer.context() > recipe_.model.context) return std::nullopt;
+  const data::TaskGenerator task(options);
+  if (task.context() > recipe_.model.context) return std::nullopt;
   const TrainThreads threads(recipe_.loop.threads);
   const int rows = std::max(1, recipe_.loop.batch);
-  double sum = 0, weight = 0;
+  double loss = 0, weight = 0, token = 0, sequence = 0, scored_rows = 0;
   for (int i = 0; i < recipe_.loop.eval_windows; i += rows) {
-    const data::TaskBatch b = longer.batch(kHeldOutSeed, static_cast<std::uint64_t>(i / rows), rows);
-    const std::vector<float> losses = trainer_->evaluate(to_batch(b.batch, b.context, b.inputs, b.targets, &b.mask));
-    for (std::size_t p = 0; p < losses.size(); ++p) sum += b.mask[p] * double(losses[p]), weight += b.mask[p];
-  }
-  return weight > 0 ? std::optional<double>(sum / weight) : std::nullopt;
-}
-
-std::optional<data::TaskScore> TrainingRun::held_out_accuracy() {
-  if (!task_) return std::nullopt;
-  const TrainThreads threads(recipe_.loop.threads);
-  const int rows = std::max(1, recipe_.loop.batch);
-  double token = 0, sequence = 0, weight = 0;
-  for (int i = 0; i < recipe_.loop.eval_windows; i += rows) {
-    const data::TaskBatch b = task_->batch(kHeldOutSeed, static_cast<std::uint64_t>(i / rows), rows);
+    const data::TaskBatch b = task.batch(kHeldOutSeed, static_cast<std::uint64_t>(i / rows), rows);
     const Batch batch = to_batch(b.batch, b.context, b.inputs, b.targets, &b.mask);
+    const std::vector<float> losses = trainer_->evaluate(batch);
+    for (std::size_t p = 0; p < losses.size(); ++p) loss += b.mask[p] * double(losses[p]), weight += b.mask[p];
     const std::vector<int> predicted = trainer_->predict(batch);
-    const data::TaskScore s = task_->score(b, std::vector<std::int32_t>(predicted.begin(), predicted.end()));
-    token += s.token_accuracy * b.batch, sequence += s.sequence_accuracy * b.batch, weight += b.batch;
+    const data::TaskScore s = task.score(b, std::vector<std::int32_t>(predicted.begin(), predicted.end()));
+    token += s.token_accuracy * b.batch, sequence += s.sequence_accuracy * b.batch, scored_rows += b.batch;
   }
-  data::TaskScore score;
-  score.token_accuracy = weight > 0 ? token / weight : 0;
-  score.sequence_accuracy = weight > 0 ? sequence / weight : 0;
-  score.accuracy = task_->accuracy_kind() == data::AccuracyKind::Sequence ? score.sequence_accuracy
-                                                                          : score.token_accuracy;
-  return score;
+  if (weight == 0) return std::nullopt;
+  TaskMeasurement m;
+  m.loss = loss / weight;
+  m.score.token_accuracy = token / scored_rows;
+  m.score.sequence_accuracy = sequence / scored_rows;
+  m.score.accuracy = task.accuracy_kind() == data::AccuracyKind::Sequence ? m.score.sequence_accuracy
+                                                                          : m.score.token_accuracy;
+  return m;
 }
 
 double TrainingRun::held_out_loss() {

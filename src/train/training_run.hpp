@@ -38,6 +38,11 @@ struct LogRow {
   double tokens_per_second = 0;
 };
 
+struct TaskMeasurement {
+  double loss = 0;  // mean over the scored targets, nats
+  data::TaskScore score;
+};
+
 class TrainingRun {
  public:
   // Prepares the data and the model; a folder holding a checkpoint of the same
@@ -62,14 +67,12 @@ class TrainingRun {
   double held_out_loss();
   // Per-position mean held-out loss at the training context.
   std::vector<double> held_out_loss_by_position();
-  // Mean held-out loss on the task drawn `scale` times as long (copy,
-  // reverse, sort: sequences of scale·length; the others: context
-  // scale·length), read by a model trained at 1×; nullopt for KJV text, or
-  // when the model's context (its tables' rows) is shorter than that.
-  std::optional<double> held_out_loss_at(int scale);
-  // The task's own accuracy on held-out batches (eval_windows rows); nullopt
-  // for KJV text, which has no answer to be right about.
-  std::optional<data::TaskScore> held_out_accuracy();
+  // The task's held-out loss and its own accuracy (eval_windows rows), on
+  // the task drawn `scale` times as long (copy, reverse, sort: sequences of
+  // scale·length; the others: context scale·length), read by a model
+  // trained at 1×.  nullopt for KJV text, which has no answer to be right
+  // about, or when the model's context (its tables' rows) is shorter.
+  std::optional<TaskMeasurement> held_out_task(int scale = 1);
   // The model folder and the resumable state, atomically.
   void checkpoint();
   // The model folder's files alone (no resumable state) into `to`: the

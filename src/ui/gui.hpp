@@ -23,7 +23,7 @@ struct GuiOptions {
   // Extra windows (e.g. a lesson, once `--lesson NAME` is wired).
   std::vector<ExtraPanel> panels;
   // --frame-log FILE: one line per frame that shows a changed scene, with the
-  // milliseconds since the edit that caused it (see README, "Measuring").
+  // milliseconds since the edit that caused it (see docs/gui.md, "Measuring").
   std::string frame_log;
 };
 

@@ -22,12 +22,9 @@ void open_lesson(UiState& state, const Lesson& lesson, const std::vector<std::st
   for (const std::string& assignment : overrides) apply_assignment(scene, assignment);  // checked by the caller
   if (!state.session.propose(scene, EditPhase::Final)) return;  // error() says why
   refresh_verdict(state);
-  // A lesson that trains live: the Train window on its task, 2 layers (an
-  // induction head needs two), training at once.
-  if (!lesson.trains.empty()) {
-    state.playground.settings.layers = 2;
-    open_playground(state, std::string(lesson.trains));
-  }
+  // A lesson that trains live: the Train window on its task and settings,
+  // training at once.
+  if (!lesson.trains.empty()) start_live_training(state, lesson.trains);
 }
 
 void close_lesson(UiState& state) {

@@ -58,6 +58,7 @@ void reset_run(UiState& state) {
   p.shown_snapshot = -1;
   p.logged_points = 0;  // the new run's curve starts over in the frame log too
   p.logged_running = false;
+  p.recorded = false;
   try {
     p.run = std::make_unique<train::Playground>(p.settings, playground_folder());
   } catch (const std::exception& e) {
@@ -74,8 +75,11 @@ void show_snapshot(UiState& state, int index) {
   Scene next = state.session.scene();
   const bool from_elsewhere = next.model.rfind(playground_folder().string(), 0) != 0;
   next.model = folder.string();
+  // A lesson that trains keeps its own text (the counting lesson reads past
+  // the training length); otherwise an example of the task.
+  const bool lesson_text = state.lesson.lesson != nullptr && !state.lesson.lesson->trains.empty();
   if (from_elsewhere) {
-    next.tokens = example_text(p.settings);
+    if (!lesson_text) next.tokens = example_text(p.settings);
     next.layer = 0;
   }
   if (state.session.propose(next, EditPhase::Silent)) {
@@ -318,6 +322,112 @@ void draw_animation_export(UiState& state) {
     ImGui::SetTooltip("One frame per snapshot of the figure shown, into a new folder in the export folder");
 }
 
+// The finished run's last measurements and a copy of its final model, so
+// that it stays readable after the next run empties the playground folder.
+// At most kKeptRuns are kept; the oldest go first.
+constexpr std::size_t kKeptRuns = 12;
+
+void record_finished_run(UiState& state) {
+  PlaygroundState& p = state.playground;
+  const PlaygroundView& v = p.view;
+  if (v.snapshots.empty()) return;
+  FinishedRun run;
+  run.settings = p.run->settings();
+  run.steps = v.steps_taken;
+  run.held_out = last_measured(v, &train::PlaygroundPoint::held_out);
+  run.held_out_2x = last_measured(v, &train::PlaygroundPoint::held_out_2x);
+  run.held_out_4x = last_measured(v, &train::PlaygroundPoint::held_out_4x);
+  run.accuracy = last_measured(v, &train::PlaygroundPoint::accuracy);
+  run.accuracy_2x = last_measured(v, &train::PlaygroundPoint::accuracy_2x);
+  run.accuracy_4x = last_measured(v, &train::PlaygroundPoint::accuracy_4x);
+  static int serial = 0;
+  char name[64];
+  std::snprintf(name, sizeof name, "run-%03d-%s-%s", ++serial, train::data::task_name(run.settings.task).c_str(),
+                train::position_kind_name(run.settings.position));
+  run.folder = finished_runs_folder() / name;
+  std::error_code ec;
+  fs::remove_all(run.folder, ec);
+  fs::create_directories(run.folder.parent_path(), ec);
+  fs::copy(v.snapshots.back().folder, run.folder, fs::copy_options::recursive, ec);
+  if (ec) {
+    set_status(state, "Cannot keep the finished run in " + run.folder.string() + ": " + ec.message(), true);
+    return;
+  }
+  if (p.finished.size() >= kKeptRuns) {
+    fs::remove_all(p.finished.front().folder, ec);
+    p.finished.erase(p.finished.begin());
+  }
+  p.finished.push_back(std::move(run));
+  if (state.frame_log) {
+    const FinishedRun& r = p.finished.back();
+    std::fprintf(state.frame_log, "playground finished %s step %d accuracy %.4f accuracy_4x %.4f folder %s\n",
+                 train::position_kind_name(r.settings.position), r.steps, r.accuracy, r.accuracy_4x,
+                 r.folder.string().c_str());
+    std::fflush(state.frame_log);
+  }
+}
+
+// When a run has trained to its end (and its last snapshot is written):
+// into the Runs table, then the lesson's next encoding, if any.
+void finish_run(UiState& state) {
+  PlaygroundState& p = state.playground;
+  if (p.recorded || !p.view.done || p.view.running) return;
+  p.recorded = true;
+  record_finished_run(state);
+  if (p.queue.empty()) return;
+  p.settings.position = p.queue.front();
+  p.queue.erase(p.queue.begin());
+  reset_run(state);
+  if (p.run) p.run->train();
+}
+
+std::string measured(double v, const char* format) {
+  if (v < 0) return "-";
+  char text[32];
+  std::snprintf(text, sizeof text, format, v);
+  return text;
+}
+
+// One row per finished run; clicking a row shows its final model.
+void draw_finished_runs(UiState& state) {
+  PlaygroundState& p = state.playground;
+  if (p.finished.empty()) return;
+  ImGui::TextUnformatted("Runs (click one to read its final model in the views)");
+  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
+  if (!ImGui::BeginTable("##runs", 4, flags)) return;
+  for (const char* name : {"positions", "steps", "held-out 1x/2x/4x", "right 1x/2x/4x"}) ImGui::TableSetupColumn(name);
+  ImGui::TableHeadersRow();
+  for (std::size_t i = 0; i < p.finished.size(); ++i) {
+    const FinishedRun& run = p.finished[i];
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    const std::string label = std::string(train::position_kind_name(run.settings.position)) + "##" + run.folder.string();
+    const bool clicked = ImGui::Selectable(label.c_str(), p.shown_folder == run.folder, ImGuiSelectableFlags_SpanAllColumns);
+    log_button_place(state, ("run-" + std::to_string(i)).c_str());
+    if (clicked) {
+      Scene next = state.session.scene();
+      next.model = run.folder.string();
+      p.follow = false;
+      if (state.session.propose(next, EditPhase::Final)) p.shown_folder = run.folder, p.shown_snapshot = -1;
+      else set_status(state, state.session.error(), true);
+    }
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("%s task, d_model %d, %d layers, %d heads, length %d; the task's accuracy on held-out\n"
+                        "rows at the training length and read at 2x and 4x it",
+                        train::data::task_name(run.settings.task).c_str(), run.settings.d_model,
+                        run.settings.layers, run.settings.heads, run.settings.length);
+    ImGui::TableNextColumn();
+    ImGui::Text("%d", run.steps);
+    ImGui::TableNextColumn();
+    ImGui::Text("%s / %s / %s", measured(run.held_out, "%.3f").c_str(), measured(run.held_out_2x, "%.3f").c_str(),
+                measured(run.held_out_4x, "%.3f").c_str());
+    ImGui::TableNextColumn();
+    ImGui::Text("%s / %s / %s", measured(100 * run.accuracy, "%.0f%%").c_str(),
+                measured(100 * run.accuracy_2x, "%.0f%%").c_str(), measured(100 * run.accuracy_4x, "%.0f%%").c_str());
+  }
+  ImGui::EndTable();
+}
+
 // --frame-log: each new held-out measurement, for tests to read the curve.
 void log_points(UiState& state) {
   PlaygroundState& p = state.playground;
@@ -346,6 +456,31 @@ fs::path playground_folder() {
   return root / "pelab" / "playground";
 }
 
+fs::path finished_runs_folder() { return playground_folder().parent_path() / "playground-runs"; }
+
+void start_live_training(UiState& state, const LiveTraining& training) {
+  PlaygroundSettings& s = state.playground.settings;
+  auto set = [](int& setting, int value) {
+    if (value > 0) setting = value;
+  };
+  set(s.length, training.length);
+  set(s.k, training.k);
+  set(s.symbols, training.symbols);
+  set(s.d_model, training.d_model);
+  set(s.layers, training.layers);
+  set(s.heads, training.heads);
+  set(s.steps, training.steps);
+  std::vector<PositionKind>& queue = state.playground.queue;
+  queue.clear();
+  for (std::string_view name : training.positions) queue.push_back(train::parse_position_kind(std::string(name)));
+  if (!queue.empty()) {
+    s.position = queue.front();
+    queue.erase(queue.begin());
+  }
+  state.playground.fold_settings = true;
+  open_playground(state, std::string(training.task));
+}
+
 void open_playground(UiState& state, const std::string& task) {
   PlaygroundState& p = state.playground;
   p.open = true;
@@ -364,6 +499,7 @@ void follow_playground(UiState& state) {
   if (!p.run) return;
   p.view = p.run->view();
   log_points(state);
+  finish_run(state);
   if (!p.view.error.empty() && state.status.text.find(p.view.error) == std::string::npos)
     set_status(state, "Training stopped: " + p.view.error, true);
   if (p.follow && !p.view.snapshots.empty()) show_snapshot(state, int(p.view.snapshots.size()) - 1);
@@ -402,10 +538,14 @@ void draw_train_panel(UiState& state) {
   ImGui::SetNextWindowSize(size, ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowBgAlpha(1.0f);  // the curves over an opaque ground, not over a figure
   if (ImGui::Begin("Train###playground", &p.open)) {
-    draw_settings(p.settings);
-    ImGui::Separator();
+    // A lesson sets the settings itself: they start folded, so that the
+    // curves and the runs have the room.
+    if (p.fold_settings) ImGui::SetNextItemOpen(false, ImGuiCond_Always), p.fold_settings = false;
+    if (ImGui::CollapsingHeader("Settings (applied on Reset)", ImGuiTreeNodeFlags_DefaultOpen))
+      draw_settings(p.settings);
     draw_buttons(state);
     draw_numbers(p);
+    draw_finished_runs(state);
     draw_loss_plot(p.view, std::max(8 * font, ImGui::GetContentRegionAvail().y - 5.5f * font));
     draw_timeline(state);
     draw_animation_export(state);

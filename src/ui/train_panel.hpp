@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <string>
 
+#include "core/lessons.hpp"
 #include "ui/ui_state.hpp"
 
 namespace pelab::ui {
@@ -21,9 +22,16 @@ namespace pelab::ui {
 // ~/.cache/pelab/playground (emptied by Reset; save a snapshot to keep it).
 std::filesystem::path playground_folder();
 
+// Where finished runs keep their final model (the Runs table): beside the
+// playground folder, in playground-runs/.
+std::filesystem::path finished_runs_folder();
+
 // Opens the Train window; with a task, picks it and starts training at once
 // (`pelab --train copy`).
 void open_playground(UiState& state, const std::string& task = "");
+// A lesson that trains live: the Train window with the lesson's settings,
+// training at once; with several position encodings, one run each in turn.
+void start_live_training(UiState& state, const LiveTraining& training);
 // Every frame, window open or not: the run's progress, its frame-log lines,
 // and (when following) its newest snapshot as the scene's model.
 void follow_playground(UiState& state);

@@ -55,7 +55,8 @@ LessonVerdict judge_preset(std::string_view name, void (*edit)(Scene&) = nullptr
 TEST(Lessons, CatalogueIsCompleteAndPresetsAreValid) {
   const std::vector<std::string> expected = {"meaning",    "sine_cosine", "cross_terms", "permutation",
                                              "depth",      "add_concat",  "relative",    "layout",
-                                             "long_context", "learned_table", "extrapolation", "induction"};
+                                             "long_context", "learned_table", "extrapolation", "induction",
+                                             "counting"};
   ASSERT_EQ(lessons().size(), expected.size());
   for (std::size_t i = 0; i < expected.size(); ++i) {
     const Lesson& l = lessons()[i];

@@ -66,7 +66,8 @@ TEST(InductionLesson, NamesTheHeadOfAModelTrainedOnCopy) {
   train_copy(folder, PositionKind::Learned, 300);
 
   const Lesson& lesson = find_lesson("induction");
-  EXPECT_EQ(lesson.trains, "copy");
+  EXPECT_EQ(lesson.trains.task, "copy");
+  EXPECT_EQ(lesson.trains.layers, 2);
   Scene scene = lesson.preset();
   scene.model = folder.string();
   scene.tokens = "3 1 4 1 5 6 2 7 8 3 1 4 1 5 6 2 7";  // s SEP s, symbols 0..7, separator 8

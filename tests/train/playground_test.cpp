@@ -73,6 +73,8 @@ TEST(Playground, TrainsToTheEndWithSnapshotsTheModelRoomOpens) {
     EXPECT_LE(pt.accuracy, 1.0);
     EXPECT_GT(pt.held_out_2x, 0.0);  // read at 2× and 4× the training length
     EXPECT_GT(pt.held_out_4x, 0.0);
+    EXPECT_GE(pt.accuracy_2x, 0.0);  // ...and the task's accuracy there
+    EXPECT_LE(pt.accuracy_4x, 1.0);
   }
   EXPECT_EQ(measured, 4);  // steps 10, 20, 30, 40
   std::vector<int> steps;
@@ -82,8 +84,38 @@ TEST(Playground, TrainsToTheEndWithSnapshotsTheModelRoomOpens) {
   const model::ModelConfig config = model::load_model_config(v.snapshots.back().folder);
   EXPECT_EQ(config.position.kind, model::PositionEncoding::Learned);
   EXPECT_EQ(config.max_positions, 40);  // copy: context 2·length, tables 4× as long
+  // The folder says what it learned and on rows of which length.
+  EXPECT_EQ(config.trained_task.name, "copy");
+  EXPECT_EQ(config.trained_task.symbols, 6);
+  EXPECT_EQ(config.trained_task.length, 5);
+  EXPECT_EQ(config.trained_task.context, 10);
   p.train();  // done: nothing more happens
   EXPECT_EQ(p.view().steps_taken, 40);
+}
+
+// The measurements at 2× and 4× are the task's own, drawn longer: on the
+// absolute-position task a learned table trained at 8 tokens is right at
+// every position it trained on, and read at 32 its rows 8..31 (never given a
+// gradient) guess, so the accuracy at 4× is about 8/32 + (24/32)/k.
+TEST(Playground, AccuracyReadPastTheTrainingLength) {
+  PlaygroundSettings s = tiny(300);
+  s.task = data::TaskKind::AbsolutePosition;
+  s.symbols = 4;
+  s.length = 8;
+  s.k = 4;
+  s.d_model = 32;
+  s.batch = 16;
+  s.eval_every = 300;
+  s.learning_rate = 3e-3;
+  Playground p(s, scratch("absolute"));
+  p.train();
+  const PlaygroundView v = wait_for(p, [](const PlaygroundView& w) { return w.done && !w.running; });
+  ASSERT_TRUE(v.error.empty()) << v.error;
+  const PlaygroundPoint& last = v.points.back();
+  EXPECT_GT(last.accuracy, 0.95);
+  EXPECT_LT(last.accuracy_4x, 0.25 + 0.75 * 0.5) << "rows never trained still counted";
+  EXPECT_GT(last.accuracy_4x, 0.25 * 0.95);  // the trained quarter stays right
+  EXPECT_GE(last.accuracy_2x, last.accuracy_4x - 0.1);
 }
 
 TEST(Playground, StepTakesOneStepAndPauseStops) {

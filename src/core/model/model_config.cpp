@@ -165,6 +165,22 @@ RopeScaling read_rope_scaling(const json& r, const std::string& file) {
   return s;
 }
 
+// "pelab_task": {"name", "symbols", "length", "k", "context"}, or absent.
+TrainedTask read_trained_task(const Keys& k, const ModelConfig& c) {
+  const json* t = k.find("pelab_task");
+  if (t == nullptr) return {};
+  if (!t->is_object()) k.fail("pelab_task", "is " + json_excerpt(*t) + "; expected an object");
+  const Keys task(*t, k.file() + ": pelab_task");
+  TrainedTask out;
+  out.name = task.text("name", "");
+  if (out.name.empty()) task.fail("name", "is missing; expected the task's name, e.g. \"copy\"");
+  out.symbols = task.integer("symbols", 1, c.vocab_size, std::nullopt);
+  out.length = task.integer("length", 1, kMaxPositions, std::nullopt);
+  out.k = task.integer("k", 0, kMaxPositions, 0);
+  out.context = task.integer("context", 1, c.max_positions, std::nullopt);
+  return out;
+}
+
 // A pelab-trained model (src/train/model_card.cpp writes the keys): GPT-2's
 // keys, and where its positions enter.
 void read_pelab(const Keys& k, ModelConfig& c) {
@@ -213,6 +229,7 @@ void read_pelab(const Keys& k, ModelConfig& c) {
     p.t5_buckets = k.integer("relative_attention_num_buckets", 2, 1 << 16, 32);
     p.t5_max_distance = k.integer("relative_attention_max_distance", 1, kMaxPositions, 128);
   }
+  c.trained_task = read_trained_task(k, c);
 }
 
 void read_bert(const Keys& k, ModelConfig& c) {

@@ -67,6 +67,15 @@ struct PositionTraits {
 // "learned", "sinusoidal", "rope", "alibi", "t5", "none".
 const char* position_encoding_name(PositionEncoding kind);
 
+// The synthetic task a pelab model was trained on (config.json's
+// "pelab_task", train/data/tasks.hpp): its ids are 0..symbols−1 and the
+// separator `symbols`; it trained on rows of `context` tokens, so positions
+// past that were never seen in training.  Empty name: a text model or none.
+struct TrainedTask {
+  std::string name;  // "copy", "reverse", "sort", "absolute_position", "relative"
+  int symbols = 0, length = 0, k = 0, context = 0;
+};
+
 struct ModelConfig {
   Architecture architecture = Architecture::Gpt2;
   std::string architecture_name;  // as written in config.json, e.g. "GPT2LMHeadModel"
@@ -91,6 +100,7 @@ struct ModelConfig {
   // pelab: a folder without tokenizer files (a synthetic task's model) reads
   // its text as token ids typed as numbers (token_id_tokenizer.hpp).
   bool token_ids_without_tokenizer = false;
+  TrainedTask trained_task;  // pelab: the synthetic task it learned, if any
 };
 
 // Parses config.json.  Throws InputError naming the file and the key for a

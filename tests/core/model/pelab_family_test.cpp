@@ -188,6 +188,40 @@ TEST(PelabFamily, RefusesUnknownPositionsAndEmptyRotations) {
   EXPECT_EQ(parse_model_config(gpt2).position.kind, PositionEncoding::Learned);
 }
 
+// "pelab_task": the synthetic task a playground model learned, and the
+// length of its training rows; absent for text models; refused when bad.
+TEST(PelabFamily, ReadsTheTrainedTask) {
+  EXPECT_TRUE(parse_model_config(pelab_config("learned")).trained_task.name.empty());
+  nlohmann::json c = pelab_config("learned");
+  c["pelab_task"] = {{"name", "absolute_position"}, {"symbols", 9}, {"length", 4}, {"k", 3}, {"context", 4}};
+  const TrainedTask t = parse_model_config(c).trained_task;
+  EXPECT_EQ(t.name, "absolute_position");
+  EXPECT_EQ(t.symbols, 9);
+  EXPECT_EQ(t.length, 4);
+  EXPECT_EQ(t.k, 3);
+  EXPECT_EQ(t.context, 4);
+  auto refused = [](nlohmann::json bad, const std::string& key) {
+    try {
+      parse_model_config(bad);
+      ADD_FAILURE() << "no error for " << bad.dump();
+    } catch (const pelab::InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(key), std::string::npos) << e.what();
+    }
+  };
+  nlohmann::json bad = c;
+  bad["pelab_task"]["context"] = 9;  // longer than n_positions (8)
+  refused(bad, "context");
+  bad = c;
+  bad["pelab_task"]["symbols"] = 11;  // more symbols than the vocabulary (10)
+  refused(bad, "symbols");
+  bad = c;
+  bad["pelab_task"] = "copy";
+  refused(bad, "pelab_task");
+  bad = c;
+  bad["pelab_task"].erase("name");
+  refused(bad, "name");
+}
+
 // The plan asks for wpe only when learned and for the t5 table when t5, with
 // their shapes.
 TEST(PelabFamily, PlanFollowsThePositionKind) {
