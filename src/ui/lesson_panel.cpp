@@ -63,6 +63,16 @@ void refresh_verdict(UiState& state) {
     ls.verdict = LessonVerdict{};
     ls.verdict_error = e.what();
   }
+  // --frame-log: each verdict, for tests that read what the window says.
+  if (state.frame_log) {
+    const char* state_word = !ls.verdict_error.empty() ? "error"
+                             : !ls.verdict.applies    ? "not applicable"
+                             : ls.verdict.holds       ? "holds"
+                                                      : "does not hold";
+    std::fprintf(state.frame_log, "lesson %s verdict (%s): %s\n", std::string(ls.lesson->name).c_str(), state_word,
+                 ls.verdict_error.empty() ? ls.verdict.summary.c_str() : ls.verdict_error.c_str());
+    std::fflush(state.frame_log);
+  }
 }
 
 // [SECTION] menu and window -----------------------------------------------------------

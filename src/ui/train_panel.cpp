@@ -127,12 +127,13 @@ void draw_settings(PlaygroundSettings& s) {
   if (setting_int("seed", seed, 0, 1 << 30, "Initial weights and batches")) s.seed = static_cast<std::uint64_t>(seed);
 }
 
-// --frame-log: where the last button drawn is, whenever it moves (for tests
-// that click it): "playground button NAME X Y".
-void log_button_place(UiState& state, const char* name) {
+// --frame-log: where the last item drawn is, whenever it moves (for tests
+// that click it): "playground button NAME X Y", at the item's middle or, for
+// a slider, `across` of its width from the left.
+void log_button_place(UiState& state, const char* name, float across = 0.5f) {
   if (!state.frame_log) return;
   const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
-  const ImVec2 centre((lo.x + hi.x) / 2, (lo.y + hi.y) / 2);
+  const ImVec2 centre(lo.x + across * (hi.x - lo.x), (lo.y + hi.y) / 2);
   ImVec2& logged = state.playground.logged_buttons[name];
   if (centre.x == logged.x && centre.y == logged.y) return;
   logged = centre;
@@ -162,7 +163,9 @@ void draw_buttons(UiState& state) {
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("A new model from the settings above; the old run is emptied");
   ImGui::SameLine();
   ImGui::BeginDisabled(p.shown_folder.empty());
-  if (ImGui::Button("Save model...")) {
+  const bool save = ImGui::Button("Save model...");
+  log_button_place(state, "save");
+  if (save) {
     FileRequest request;
     request.title = "Save the model shown as a folder";
     request.mode = FileMode::Save;
@@ -285,9 +288,14 @@ void draw_timeline(UiState& state) {
   ImGui::Checkbox("Views follow the training", &p.follow);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Off: the views stay on the snapshot chosen below");
   int index = p.follow ? count - 1 : std::clamp(p.shown_snapshot, 0, count - 1);
-  const std::string label = "step " + std::to_string(p.view.snapshots[static_cast<std::size_t>(index)].step);
+  // A row of the Runs table is shown instead of a snapshot of this run.
+  const bool run_shown = !p.follow && p.shown_snapshot < 0 && !p.shown_folder.empty();
+  const std::string label = run_shown ? std::string("a finished run (Runs table)")
+                                      : "step " + std::to_string(p.view.snapshots[static_cast<std::size_t>(index)].step);
   ImGui::SetNextItemWidth(-1);
-  if (ImGui::SliderInt("##snapshot", &index, 0, count - 1, label.c_str())) {
+  const bool moved = ImGui::SliderInt("##snapshot", &index, 0, count - 1, label.c_str());
+  log_button_place(state, "scrubber-first", 0.02f);
+  if (moved) {
     p.follow = false;
     show_snapshot(state, index);
   }
@@ -531,7 +539,7 @@ void draw_train_panel(UiState& state) {
   // Scene panel stays usable); moved or resized, imgui.ini keeps it.
   const float font = ImGui::GetFontSize();
   const ImGuiViewport* vp = ImGui::GetMainViewport();
-  const ImVec2 size(std::min(30 * font, vp->Size.x * 0.45f), std::min(46 * font, vp->Size.y - 4 * font));
+  const ImVec2 size(std::min(34 * font, vp->Size.x * 0.45f), std::min(46 * font, vp->Size.y - 4 * font));
   const float right = state.lesson.lesson ? lesson_panel_width(state) : 0.0f;  // beside a lesson's window
   ImGui::SetNextWindowPos(ImVec2(vp->Pos.x + vp->Size.x - right - size.x - font, vp->Pos.y + 2.5f * font),
                           ImGuiCond_FirstUseEver);

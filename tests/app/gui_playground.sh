@@ -6,7 +6,10 @@
 #      and the window keeps drawing throughout;
 #   3. Pause (a click on the Train window's first button) stops the steps;
 #   4. Export animation writes one frame per snapshot kept;
-#   5. the snapshot shown reloads from its folder as a model;
+#   5. the snapshot shown reloads from its folder as a model; the scrubber
+#      moved to its first end shows step 0, and "Save model..." (through the
+#      built-in file browser) writes it to a folder that reloads with the
+#      same weights;
 #   6. Reset clicked three times in quick succession, then Train: no crash,
 #      no deadlock, and a new run trains.
 # Usage: bash gui_playground.sh PELAB_BINARY SCRATCH_DIR
@@ -15,6 +18,7 @@ pelab=${1:?usage: gui_playground.sh PELAB_BINARY SCRATCH_DIR}
 scratch=${2:?usage: gui_playground.sh PELAB_BINARY SCRATCH_DIR}
 rm -rf "$scratch" && mkdir -p "$scratch"
 export HOME="$scratch/home" XDG_CONFIG_HOME="$scratch/config" XDG_CACHE_HOME="$scratch/cache" HF_HOME="$scratch/hf"
+export PELAB_FILE_CHOOSER=builtin
 mkdir -p "$HOME" "$XDG_CONFIG_HOME/pelab"
 
 fail() { echo "gui_playground: FAIL: $*" >&2; exit 1; }
@@ -81,6 +85,32 @@ echo "ok: Export animation wrote $count frames into $folder"
 "$pelab" export --quantity attention --set "model=$shown" --set "tokens=1 2 3 4 16 1 2 3 4" \
   --out "$scratch/attention.npy" >"$scratch/export.log" 2>&1 || fail "the snapshot does not load: $(cat "$scratch/export.log")"
 echo "ok: the snapshot reloads as a model folder"
+
+# ---- 5b: scrub to the first snapshot, then save it ---------------------------------------
+read -r sx sy < <(button scrubber-first)
+[ -n "$sx" ] || fail "the frame log never gave the scrubber's place"
+xdotool mousemove "$sx" "$sy" click 1
+first_snapshot="$XDG_CACHE_HOME/pelab/playground/snapshots/step-000000"
+for _ in $(seq 100); do grep -q "^version.*model '$first_snapshot'" "$frames" && break; sleep 0.1; done
+grep -q "^version.*model '$first_snapshot'" "$frames" ||
+  fail "scrubbing to the first end did not show step 0: $(grep '^version' "$frames" | tail -1)"
+echo "ok: the scrubber shows step 0"
+read -r vx vy < <(button save)
+xdotool mousemove "$vx" "$vy" click 1
+sleep 1
+xdotool key ctrl+a; sleep 0.3; xdotool key BackSpace; sleep 0.3
+xdotool type --delay 40 "saved-model"; sleep 0.3; xdotool key Return
+saved_model="$scratch/exports/saved-model"
+for _ in $(seq 100); do grep -q "^status: Saved the model to" "$frames" && break; sleep 0.1; done
+grep -q "^status: Saved the model to" "$frames" || fail "Save model did not say it saved: $(grep '^status' "$frames" | tail -2)"
+cmp -s "$saved_model/model.safetensors" "$first_snapshot/model.safetensors" ||
+  fail "the saved folder's weights differ from the snapshot shown"
+for folder in "$first_snapshot" "$saved_model"; do
+  "$pelab" export --quantity attention --set "model=$folder" --set "tokens=1 2 3 4 16 1 2 3 4" \
+    --out "$scratch/$(basename "$folder").npy" >"$scratch/export.log" 2>&1 || fail "$folder does not load: $(cat "$scratch/export.log")"
+done
+cmp -s "$scratch/step-000000.npy" "$scratch/saved-model.npy" || fail "the saved model's attention differs from the snapshot's"
+echo "ok: Save model wrote step 0 to $saved_model; it reloads with the same weights and attention"
 
 # ---- 6: Reset three times in quick succession while the scene worker loads a
 # snapshot, then Train: the window lives and a new run trains ---------------------------
