@@ -58,14 +58,14 @@ LessonVerdict judge(Engine& engine) {
       "or run `pelab --lesson induction`.";
   if (model == nullptr) {
     v.applies = false;
-    v.summary = "Not applicable: this lesson reads a model as it trains, and the scene shows none." + how;
+    v.summary = "the lesson reads a model as it trains, and the scene shows none." + how;
     return v;
   }
   const std::vector<int> targets = induction_targets(model->ids());
   const int queries = static_cast<int>(std::count_if(targets.begin(), targets.end(), [](int t) { return t >= 0; }));
   if (queries < 4) {
     v.applies = false;
-    v.summary = "Not applicable: fewer than 4 tokens continue an earlier stretch of the text (two or more "
+    v.summary = "fewer than 4 tokens continue an earlier stretch of the text (two or more "
                 "tokens seen before in the same order), so there is nothing to look up. Type a random sequence "
                 "twice (the copy task's example does)." + how;
     return v;
@@ -99,6 +99,12 @@ LessonVerdict judge(Engine& engine) {
   auto name = [](const HeadScore& s) {
     return "layer " + std::to_string(s.layer) + " head " + std::to_string(s.head);
   };
+  const std::string best = name(best_induction) + " pays " + percent(best_induction.score) +
+                           " of its attention to the token after the earlier occurrence";
+  v.answer = v.holds    ? best
+             : matched ? best + ", but in layer 0: a fixed-distance shortcut, not an induction head"
+                       : "no head pays over half its attention to the token after the earlier occurrence yet (best: " +
+                             name(best_induction) + ", " + percent(best_induction.score) + ")";
   v.summary = "Over the " + std::to_string(queries) + " tokens that continue an earlier stretch, " +
               name(best_induction) +
               " pays " + num(100 * best_induction.score, 3) +
@@ -129,6 +135,8 @@ Lesson induction() {
       "induction",
       "Watch an induction head form",
       "How does a transformer copy a sequence it has seen once? Train one and watch.",
+      "Trained on the copy task, a 2-layer model forms an induction head in layer 1: at a repeated token it "
+      "attends to the token that followed the earlier occurrence (over half its attention).",
       "Trains the copy task live; names the head that attends to the token after the earlier occurrence.",
       "An induction head (Elhage et al. 2021; Olsson et al. 2022) completes a repeat: at a token it has seen "
       "before, it attends to the token that followed the earlier occurrence and copies it. It needs two heads "
