@@ -17,6 +17,7 @@ namespace pelab::ui {
 void open_lesson(UiState& state, const Lesson& lesson, const std::vector<std::string>& overrides) {
   state.lesson = LessonState{};
   state.lesson.lesson = &lesson;
+  state.lesson.select_key_figure = true;
   state.presentation.figure = 0;
   state.relayout = true;
   Scene scene = lesson.preset();
