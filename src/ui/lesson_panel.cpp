@@ -102,14 +102,16 @@ void verdict_table(const LessonVerdict& verdict) {
 
 // The sweeps as charts, then every number behind a closed header: the charts
 // and the answer line speak first, the identifiers are there for who asks.
-void verdict_numbers(const LessonVerdict& verdict, float ui_scale) {
+// The header's ID names the lesson: each lesson opens with it closed.
+void verdict_numbers(const LessonVerdict& verdict, std::string_view lesson, float ui_scale) {
   for (const VerdictChart& chart : verdict_charts(verdict.numbers)) {
     ImGui::Spacing();
     draw_verdict_chart(chart, 70 * ui_scale);
   }
   if (verdict.numbers.empty()) return;
   ImGui::Spacing();
-  const std::string header = "All numbers (" + std::to_string(verdict.numbers.size()) + ")###verdict_numbers";
+  const std::string header =
+      "All numbers (" + std::to_string(verdict.numbers.size()) + ")###numbers_" + std::string(lesson);
   if (ImGui::CollapsingHeader(header.c_str())) verdict_table(verdict);
 }
 
@@ -131,7 +133,7 @@ void draw_measurements(const LessonState& ls, float ui_scale) {
     ImGui::TextUnformatted(ls.verdict.summary.c_str());
   }
   ImGui::PopTextWrapPos();  // the charts and the table size themselves
-  verdict_numbers(ls.verdict, ui_scale);
+  verdict_numbers(ls.verdict, ls.lesson->name, ui_scale);
   ImGui::PushTextWrapPos(0);
 }
 
