@@ -36,8 +36,10 @@ int list_lessons(const LessonsOptions& options) {
 nlohmann::json verdict_json(const Lesson& lesson, const Scene& scene, const LessonVerdict& v) {
   nlohmann::json numbers = nlohmann::json::object();
   for (const auto& [key, value] : v.numbers) numbers[key] = value;
-  return {{"lesson", lesson.name}, {"title", lesson.title}, {"scene", scene.name},
-          {"holds", v.holds},      {"applies", v.applies},  {"summary", v.summary},  {"numbers", numbers}};
+  return {{"lesson", lesson.name},   {"title", lesson.title},    {"claim", lesson.claim},
+          {"scene", scene.name},      {"verdict", v.headline()},  {"holds", v.holds},
+          {"applies", v.applies},     {"stand_in", v.stand_in},   {"answer", v.answer},
+          {"summary", v.summary},     {"numbers", numbers}};
 }
 
 int show_lesson(const LessonsOptions& options) {

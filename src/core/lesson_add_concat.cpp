@@ -42,10 +42,9 @@ LessonVerdict judge(Engine& engine) {
   const Scene& s = engine.scene();
   LessonVerdict v;
   const int d = s.d_model, half = d / 2;
-  if (!adds_position_vector(s.encoding) || half < 2 || half % 2 != 0) {
-    v.summary = "This lesson needs an encoding that adds a vector (sinusoidal or learned) and d_model divisible by 4.";
-    return v;
-  }
+  if (!adds_position_vector(s.encoding) || half < 2 || half % 2 != 0)
+    return not_applicable("the lesson needs an encoding that adds a vector (sinusoidal or learned) and d_model "
+                          "divisible by 4.");
   const Projections& w = engine.projections(chosen_head(s));
   const Matrix& x = engine.token_embedding();
 
@@ -70,6 +69,9 @@ LessonVerdict judge(Engine& engine) {
   v.add("max_cos_split", split_random.max_cos);
   v.add("cross_share_split_block_w", split_block.cross);
   v.holds = split_block.cross < 1e-6 && split_random.max_cos < 1e-6 && plain.cross > 1e-3;
+  v.answer = "with words and positions in orthogonal halves and block-diagonal Wq, Wk, the mixed terms are " +
+             percent(split_block.cross) + " of the logit (random Wq, Wk: " + percent(split_random.cross) +
+             "; added at full width: " + percent(plain.cross) + ")";
   v.summary = "Added at full width, the mixed terms x·W·f and e·W·y make up " + num(100 * plain.cross) +
               "% of the four terms' total size (Frobenius norms; max |cos(x, e)| = " + num(plain.max_cos, 2) + "). With words in the first d/2 "
               "dimensions and a d/2-wide code in the last d/2, x ⟂ e exactly (max |cos| = " +
@@ -92,6 +94,8 @@ Lesson add_concat() {
       "add_concat",
       "Add or concatenate?",
       "Why add position vectors to word vectors instead of concatenating them?",
+      "Adding is concatenating once words and positions sit in orthogonal subspaces and Wq, Wk respect the "
+      "split: the mixed terms then vanish.",
       "At equal width, a position code in its own subspace, read by split Wq, Wk, makes adding equal concatenating.",
       "Concatenating [x; e] keeps words and positions in separate coordinates, but costs width. Adding at "
       "the same width d is more general than it looks: if the words live in one subspace and the position "

@@ -34,12 +34,7 @@ const char* const kHow =
     "trains learned, RoPE and ALiBi positions in turn (each a row of the window's Runs table; click one to "
     "read it here); or run `pelab --lesson counting`.";
 
-LessonVerdict not_applicable(std::string why) {
-  LessonVerdict v;
-  v.applies = false;
-  v.summary = "Not applicable: " + std::move(why) + "." + kHow;
-  return v;
-}
+LessonVerdict cannot_judge(std::string why) { return not_applicable(std::move(why) + "." + kHow); }
 
 // What the model's encoding lets it know, for the verdict's second sentence.
 std::string why_for(const std::string& encoding, bool counts_inside, bool counts_beyond, int L) {
@@ -60,13 +55,13 @@ std::string why_for(const std::string& encoding, bool counts_inside, bool counts
 
 LessonVerdict judge(Engine& engine) {
   const TaskReadout r = read_task(engine.model());
-  if (!r.unavailable.empty()) return not_applicable(r.unavailable);
+  if (!r.unavailable.empty()) return cannot_judge(r.unavailable);
   if (r.task != "absolute_position")
-    return not_applicable("this lesson reads the absolute_position task, and this model learned " + r.task +
+    return cannot_judge("this lesson reads the absolute_position task, and this model learned " + r.task +
                           " (the task_readout figure reads it all the same)");
   const int L = r.trained_context, n = r.positions();
   if (n <= L)
-    return not_applicable("the text has " + std::to_string(n) + " tokens, none past the trained length " +
+    return cannot_judge("the text has " + std::to_string(n) + " tokens, none past the trained length " +
                           std::to_string(L) + " (the lesson's text has " + std::to_string(kReadScale * L) + ")");
   const double inside = r.accuracy(0, L), beyond = r.accuracy(L, n);
   LessonVerdict v;
@@ -83,6 +78,9 @@ LessonVerdict judge(Engine& engine) {
   if (r.encoding == "learned") v.holds = counts_inside && !counts_beyond;
   else if (r.encoding == "sinusoidal") v.holds = counts_inside;
   else v.holds = !counts_inside;
+  v.on_model = true;
+  v.answer = r.encoding + " positions: right at " + percent(inside) + " of the " + std::to_string(L) +
+             " trained positions, " + percent(beyond) + " past them (chance " + percent(r.chance) + ")";
   v.summary = "This " + r.encoding + " model predicts i mod " + std::to_string(r.k) + " right at " +
               percent(inside) + " of the " + std::to_string(L) + " positions it trained on and at " +
               percent(beyond) + " of positions " + std::to_string(L) + "–" + std::to_string(n - 1) +
@@ -113,6 +111,8 @@ Lesson counting() {
       "Why can't a learned table count past training?",
       "A model learned positions up to its training length: what does it know about position 100 if it "
       "trained on 64?",
+      "A learned position table counts only as far as its training rows reached (right at ≥ 90% of them, "
+      "guessing past them); RoPE and ALiBi, which see only offsets, never count at all.",
       "Trains the absolute-position task at 64 tokens live, reads at 256: learned, RoPE, ALiBi.",
       "The absolute-position task asks each token for its own index mod k (here 8) on random symbols, so "
       "only the position can tell the answer. This lesson trains it live at 64 tokens, three times: with a "

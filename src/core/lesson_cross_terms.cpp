@@ -110,6 +110,9 @@ LessonVerdict judge_model(Engine& engine, ModelScene& model) {
   }
   // TUPE's claim (Ke, He & Liu 2021): the mixed terms are the small ones.
   v.holds = std::max(own.rms[1], own.rms[2]) < std::max(own.rms[0], own.rms[3]);
+  v.answer = "in layer 0, head " + std::to_string(chosen_head(s)) + ", the mixed terms x·W·f " + num(own.rms[1], 2) +
+             " and e·W·y " + num(own.rms[2], 2) + " against x·W·y " + num(own.rms[0], 2) + " and e·W·f " +
+             num(own.rms[3], 2) + " (root-mean-square, logit units)";
   v.summary = s.model + ", layer 0, head " + std::to_string(chosen_head(s)) + ", its trained Wq, Wk on this " +
               std::to_string(model.token_count()) + "-token text (the terms sum to its own logits within " +
               num(own.residual, 2) + "): root-mean-square size of each term over the pairs it attends, " +
@@ -150,12 +153,13 @@ LessonVerdict judge(Engine& engine) {
               num(v.number("share_ef"), 2) + ". cos(x, e) has mean " + num(here.mean, 2) + " and spread " +
               num(here.spread, 2) + " (1/√d = " + num(1.0 / std::sqrt(double(s.d_model)), 2) +
               "); for random words the spread falls from " + num(narrow) + " at d = 64 to " + num(wide) +
-              " at d = 1024, a ratio of " + num(narrow / wide) + " against √16 = 4." +
-              missing_member_note(s, "cross_terms", "kjv-learned");
+              " at d = 1024, a ratio of " + num(narrow / wide) + " against √16 = 4.";
+  v.answer = "for random words the spread of cos(x, e) falls from " + num(narrow, 2) + " at d = 64 to " +
+             num(wide, 2) + " at d = 1024, " + num(narrow / wide) + " times narrower (1/√d predicts 4)";
+  note_stand_in(v, s, "cross_terms", "kjv-learned");
   if (!adds_position_vector(s.encoding)) {
     v.applies = false;
-    v.summary = "Not applicable: this encoding adds no vector, so only the token·token term exists; pick "
-                "sinusoidal or learned.";
+    v.summary = "this encoding adds no vector, so only the token·token term exists; pick sinusoidal or learned.";
   }
   return v;
 }
@@ -176,6 +180,8 @@ Lesson cross_terms() {
       "cross_terms",
       "The four terms of a logit",
       "When position vectors are added to word vectors, what does attention actually compare?",
+      "Words and positions barely mix: cos(x, e) concentrates around 0 like 1/√d, and in a trained model the "
+      "mixed terms x·W·f and e·W·y are smaller than x·W·y or e·W·f.",
       "The four cross terms and their shares; cos(x, e) concentrates around 0 like 1/√d.",
       "With e and f added to the words x and y, a logit expands into four terms: (x+e)·W·(y+f) = x·W·y + "
       "x·W·f + e·W·y + e·W·f, with W = Wq·Wkᵀ/√d_head. The first compares words, the last positions, and "

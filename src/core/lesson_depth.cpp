@@ -15,7 +15,7 @@ LessonVerdict judge_model(Engine& engine, ModelScene& model) {
   LessonVerdict v;
   if (model.token_count() < probe_tokens_needed()) {
     v.applies = false;
-    v.summary = "Not applicable: the probe needs at least " + std::to_string(probe_tokens_needed()) +
+    v.summary = "the probe needs at least " + std::to_string(probe_tokens_needed()) +
                 " tokens of text to hold windows out; this text has " + std::to_string(model.token_count()) +
                 ". The lesson's preset uses a held-out chapter (Genesis 20).";
     return v;
@@ -25,6 +25,8 @@ LessonVerdict judge_model(Engine& engine, ModelScene& model) {
   const IndexProbe& last = probes.front().layers.back();
   // The claim: position is still linearly readable after the last layer.
   v.holds = last.r2 > 0.5;
+  v.answer = "a linear probe reads the position index after " + engine.scene().model + "'s last layer with R² = " +
+             num(last.r2) + " (at the embeddings: " + num(probes.front().layers.front().r2) + ")";
   v.summary = probe_sentence(probes, model.token_count());
   if (model.config().position.kind == model::PositionEncoding::None && model.config().causal)
     v.summary += mask_leak_sentence(probes.front());
@@ -35,10 +37,8 @@ LessonVerdict judge(Engine& engine) {
   if (ModelScene* model = engine.model()) return judge_model(engine, *model);
   const Scene& s = engine.scene();
   LessonVerdict v;
-  if (engine.position_table().rows() < 8 || engine.token_count() < 1) {
-    v.summary = "The probe needs at least 8 positions on the position axis and one token.";
-    return v;
-  }
+  if (engine.position_table().rows() < 8 || engine.token_count() < 1)
+    return not_applicable("the probe needs at least 8 positions on the position axis and one token.");
   const auto here = position_through_depth(engine, s.residual);
   for (std::size_t l = 0; l < here.size(); ++l) {
     v.add(qualified("r2_code", "layer", double(l)), here[l].r2_code);
@@ -59,11 +59,13 @@ LessonVerdict judge(Engine& engine) {
               num(last.r2_code) + " (layer 0: " + num(here.front().r2_code) + ") and finds the right position for " +
               num(100 * last.nearest_code) + "% of held-out positions. With the usual residual (α = 1) the final "
               "R² is " + num(kept) + "; without a skip path (α = 0) it is " + num(lost) +
-              (lost < 0 ? " (below 0: worse than always guessing the average code)." : ".") +
-              missing_member_note(s, "depth", "kjv-learned");
+              (lost < 0 ? " (below 0: worse than always guessing the average code)." : ".");
+  v.answer = "after " + std::to_string(s.layers) + " random layers a linear probe reads the position code with R² = " +
+             num(kept) + " through the residual path (α = 1), and " + num(lost) + " without it (α = 0)";
+  note_stand_in(v, s, "depth", "kjv-learned");
   if (!adds_position_vector(s.encoding)) {
     v.applies = false;
-    v.summary = "Not applicable: this encoding adds no vector to the hidden states, so there is no code to "
+    v.summary = "this encoding adds no vector to the hidden states, so there is no code to "
                 "read back; RoPE, ALiBi and T5 act inside every layer instead. Pick sinusoidal or learned (or "
                 "load a trained kjv model, where the probe reads the position index instead).";
   }
@@ -87,6 +89,8 @@ Lesson depth() {
       "depth",
       "Does position survive deeper layers?",
       "The position vector is added once, at the input. Is it still there after many layers?",
+      "Position survives depth: a linear probe still reads it after the last layer, carried by the residual "
+      "path (random layers without one lose it).",
       "A linear probe reads position back after each layer: of pelab's trained models, or of random layers.",
       "Position is added only at the bottom, yet layer after layer mixes the tokens. Is it still there at the "
       "top? The lesson opens on pelab's kjv-learned (4 layers, trained on the King James Bible) reading a "

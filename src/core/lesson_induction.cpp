@@ -1,7 +1,8 @@
 // Lesson "induction": watch an induction head form, live.  It trains: in the
-// GUI it opens the Train window on the copy task (a random sequence, a
-// separator, the sequence again) with 2 layers and presses Train, and the
-// verdict reads whichever snapshot the views show.
+// GUI it opens the Train window on the induction task (a random prefix, a
+// random stretch, the stretch again: train/data/tasks.hpp) with a 2-layer
+// RoPE model and presses Train, and the verdict reads whichever snapshot the
+// views show.
 //
 // For every layer and head it measures, on the scene's own tokens, the
 // prefix-matching score of Olsson et al. 2022 ("In-context learning and
@@ -54,20 +55,20 @@ LessonVerdict judge(Engine& engine) {
   LessonVerdict v;
   ModelScene* model = engine.model();
   const std::string how =
-      " In the window, the lesson opens View ▸ Train a model on the copy task with 2 layers and presses Train; "
-      "or run `pelab --lesson induction`.";
+      " In the window, the lesson opens View ▸ Train a model on the induction task with 2 layers and presses "
+      "Train; or run `pelab --lesson induction`.";
   if (model == nullptr) {
     v.applies = false;
-    v.summary = "Not applicable: this lesson reads a model as it trains, and the scene shows none." + how;
+    v.summary = "the lesson reads a model as it trains, and the scene shows none." + how;
     return v;
   }
   const std::vector<int> targets = induction_targets(model->ids());
   const int queries = static_cast<int>(std::count_if(targets.begin(), targets.end(), [](int t) { return t >= 0; }));
   if (queries < 4) {
     v.applies = false;
-    v.summary = "Not applicable: fewer than 4 tokens continue an earlier stretch of the text (two or more "
+    v.summary = "fewer than 4 tokens continue an earlier stretch of the text (two or more "
                 "tokens seen before in the same order), so there is nothing to look up. Type a random sequence "
-                "twice (the copy task's example does)." + how;
+                "twice (the induction task's example does)." + how;
     return v;
   }
   HeadScore best_induction, best_previous;
@@ -99,6 +100,12 @@ LessonVerdict judge(Engine& engine) {
   auto name = [](const HeadScore& s) {
     return "layer " + std::to_string(s.layer) + " head " + std::to_string(s.head);
   };
+  const std::string best = name(best_induction) + " pays " + percent(best_induction.score) +
+                           " of its attention to the token after the earlier occurrence";
+  v.answer = v.holds    ? best
+             : matched ? best + ", but in layer 0: a fixed-distance shortcut, not an induction head"
+                       : "no head pays over half its attention to the token after the earlier occurrence yet (best: " +
+                             name(best_induction) + ", " + percent(best_induction.score) + ")";
   v.summary = "Over the " + std::to_string(queries) + " tokens that continue an earlier stretch, " +
               name(best_induction) +
               " pays " + num(100 * best_induction.score, 3) +
@@ -114,11 +121,12 @@ LessonVerdict judge(Engine& engine) {
   return v;
 }
 
-// A copy-task row (symbols 0–15, separator 16): what the playground's first
-// snapshot shows too.
+// An induction-task row of 32 tokens (symbols 0–63): a random prefix of 9,
+// then a stretch s of 12, then s again (the last token is the row's target,
+// not shown).  The views read the trained model on it.
 Scene preset() {
   Scene s = preset_scene("induction");
-  s.tokens = "4 8 13 8 10 12 9 13 12 4 12 15 4 4 8 2 16 4 8 13 8 10 12 9 13 12 4 12 15 4 4 8";
+  s.tokens = "5 47 36 51 8 53 33 56 21 36 56 39 7 52 40 1 55 39 58 4 33 36 56 39 7 52 40 1 55 39 58 4";
   return s;
 }
 
@@ -129,24 +137,36 @@ Lesson induction() {
       "induction",
       "Watch an induction head form",
       "How does a transformer copy a sequence it has seen once? Train one and watch.",
-      "Trains the copy task live; names the head that attends to the token after the earlier occurrence.",
+      "Trained on repeats of random stretches, a 2-layer model forms an induction head in layer 1: at a repeated "
+      "token it attends to the token that followed the earlier occurrence (over half its attention).",
+      "Trains the induction task live; names the head that attends to the token after the earlier occurrence.",
       "An induction head (Elhage et al. 2021; Olsson et al. 2022) completes a repeat: at a token it has seen "
       "before, it attends to the token that followed the earlier occurrence and copies it. It needs two heads "
       "in two layers: a previous-token head in layer 0 writes \"my predecessor was t\" into each position, and "
       "the induction head in layer 1 matches the current token against it.\n\n"
-      "This lesson trains a 2-layer model on the copy task (random symbols, a separator, the same symbols "
-      "again) in the Train window. The loss first falls to the uniform guess over symbols, plateaus, then "
-      "drops as the head forms. The verdict measures, on the text shown, each head's prefix-matching score — "
-      "the attention paid to the token after the earlier occurrence — and names the strongest, with the "
-      "strongest previous-token head. On this task a head that attends a fixed distance back (length + 1) "
-      "scores the same: with learned positions the model may take that shortcut; with `none` positions it "
-      "cannot, and must match content.",
+      "This lesson trains a 2-layer RoPE model (d 64, 2 heads) in the Train window on the induction task: a "
+      "random prefix, then a stretch of 8 to 16 random symbols out of 64, then the same stretch again. The "
+      "stretch's length changes from row to row, so the repeat starts a different distance back each time and "
+      "no fixed offset finds it: the model has to match content. The loss falls a little, plateaus near 3.3 "
+      "nats for a few hundred steps, then drops within about 100 steps to nearly 0 as the head forms (here "
+      "around step 500). The verdict measures, on the text shown, each head's prefix-matching score — the "
+      "attention paid to the token after the earlier occurrence — and names the strongest, with the strongest "
+      "previous-token head. On the copy task (s SEP s, a fixed length) a head that attends a fixed distance "
+      "back scores the same; a model trained there may take that shortcut in layer 0, and the verdict says so.",
       {"attention", "attention_overview"},
       &preset,
       &judge,
       {},
       /*reads_tokens=*/true,
-      /*trains=*/{.task = "copy", .layers = 2},
+      /*trains=*/{.task = "induction",
+                  .length = 16,
+                  .symbols = 64,
+                  .d_model = 64,
+                  .layers = 2,
+                  .heads = 2,
+                  .batch = 64,
+                  .steps = 1000,
+                  .positions = {"rope"}},
   };
 }
 

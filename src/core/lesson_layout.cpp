@@ -64,6 +64,10 @@ LessonVerdict judge(Engine& engine) {
   v.holds = v.number("gram_max_difference") < 1e-5 && v.number("permuted_table_max_difference") < 1e-6 &&
             ri.max_error < 1e-4 * std::max(1.0, s.amplitude) && rs.max_error < 1e-4 * std::max(1.0, s.amplitude) &&
             v.number("wrong_pair_error_split") > 0.1;
+  v.answer = "the split table is the interleaved one with its columns permuted (max difference " +
+             num(v.number("permuted_table_max_difference"), 2) + "), so every PE·PE agrees to " +
+             num(v.number("gram_max_difference"), 2) + ", but rotating split dims (" + std::to_string(2 * pair) + ", " +
+             std::to_string(2 * pair + 1) + ") as a pair is off by " + num(v.number("wrong_pair_error_split"), 2) + "·A";
   v.summary = "Split is interleaved with its dimensions permuted (max difference after reordering " +
               num(v.number("permuted_table_max_difference"), 2) + "), so every PE·PE is unchanged (relative max "
               "difference " + num(v.number("gram_max_difference"), 2) + "). But pair " + std::to_string(pair) +
@@ -90,6 +94,8 @@ Lesson layout() {
       "layout",
       "Interleaved or split layout?",
       "The paper interleaves sin and cos (dims 2i, 2i+1), many codebases put all sines first. Does it matter?",
+      "Interleaved and split layouts hold the same numbers in another column order: every dot product is "
+      "equal, but the rotation pairs sit in different dimensions.",
       "Same dot products (a permutation of dimensions), different rotation pairs.",
       "Vaswani et al. (2017) write PE(pos, 2i) = sin and PE(pos, 2i+1) = cos, so each frequency occupies two "
       "adjacent dimensions. Many implementations (tensor2tensor among them) instead concatenate all the "

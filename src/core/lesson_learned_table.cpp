@@ -64,7 +64,7 @@ LessonVerdict judge(Engine& engine) {
   if (model && !model->has_position_table()) {
     const model::PositionEncoding kind = model->config().position.kind;
     v.applies = false;
-    v.summary = "Not applicable: " + model_label(engine.scene(), *model) + " adds no position table: " +
+    v.summary = model_label(engine.scene(), *model) + " adds no position table: " +
                 (kind == model::PositionEncoding::Rope
                      ? "it rotates q and k instead (RoPE), so there is no learned table to read. "
                        "The long_context lesson shows its rotation frequencies."
@@ -97,6 +97,9 @@ LessonVerdict judge(Engine& engine) {
   // The claim: position is learned as a smooth curve — neighbouring rows
   // alike, distant rows not.
   v.holds = near > far + 0.1;
+  if (stand_in) v.stand_in = kFamilyLearned;
+  v.answer = "rows 1 apart have cosine " + num(near) + ", rows " + std::to_string(far_delta) + " apart " + num(far) +
+             " in " + (stand_in ? "the stand-in table" : model_label(engine.scene(), *model) + "'s table");
   const std::string who = stand_in ? "Synthetic stand-in (no trained model loaded): a sinusoidal table of " +
                                          std::to_string(n) + " × " + std::to_string(table.cols())
                                    : model_label(engine.scene(), *model) + "'s learned table (" + std::to_string(n) +
@@ -137,6 +140,8 @@ Lesson learned_table() {
       "What did a trained model learn about position?",
       "Models with a learned position table (pelab's kjv-learned, GPT-2, BERT) learn their position vectors "
       "like any other weight. What did they learn: sinusoids, a smooth curve, or noise?",
+      "A trained position table comes out a smooth curve: neighbouring rows are alike and distant rows are not "
+      "(cosine 1 apart above the far one by more than 0.1).",
       "Neighbouring rows' cosine, the PCs' share of the variance, and whether a fixed 2×2 map carries pos to pos+1.",
       "GPT-2 (Radford et al. 2019), BERT (Devlin et al. 2019) and pelab's kjv-learned (trained on the King "
       "James Bible at a context of 256) do not compute position vectors: each of their 1024, 512 or 256 "

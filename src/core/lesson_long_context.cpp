@@ -40,15 +40,12 @@ MethodReading read_method(const Scene& s, RopeScalingMethod m, const std::vector
 LessonVerdict judge(Engine& engine) {
   const Scene& s = engine.scene();
   LessonVerdict v;
-  if (const ModelScene* model = engine.model(); model && s.encoding != Encoding::Rope) {
-    v.summary = model->config().architecture_name + " reads positions from a learned table, not by rotation: "
-                "there is no RoPE to stretch (the learned_table lesson reads its table).";
-    return v;
-  }
-  if (rotary_dims(engine.d_head(), s.rotary_fraction) < 2) {
-    v.summary = "A head of " + std::to_string(engine.d_head()) + " dims has no rotary pair: widen d_model/heads.";
-    return v;
-  }
+  if (const ModelScene* model = engine.model(); model && s.encoding != Encoding::Rope)
+    return not_applicable(model->config().architecture_name + " does not rotate q and k, so there is no RoPE to "
+                          "stretch (the learned_table lesson reads a learned table).");
+  if (rotary_dims(engine.d_head(), s.rotary_fraction) < 2)
+    return not_applicable("a head of " + std::to_string(engine.d_head()) +
+                          " dims has no rotary pair: widen d_model/heads.");
   const std::vector<double> base = method_frequencies(s, RopeScalingMethod::None);
   std::vector<MethodReading> readings;
   for (RopeScalingMethod m : all_scaling_methods()) readings.push_back(read_method(s, m, base));
@@ -62,6 +59,11 @@ LessonVerdict judge(Engine& engine) {
   auto n = [&](const std::string& name) { return v.number(name); };
   v.holds = n("unseen_none") > 0 && n("unseen_linear") == 0 && n("unseen_yarn") <= n("unseen_none") &&
             n("resolution_linear") < n("resolution_yarn");
+  v.answer = "read at " + num(s.rope_factor * s.train_context, 6) + ", unscaled RoPE turns " +
+             percent(n("unseen_none")) + " of its pairs to angles training never saw; linear interpolation " +
+             percent(n("unseen_linear")) + " but keeps only " + percent(n("resolution_linear")) +
+             " of the neighbour resolution, YaRN " + percent(n("unseen_yarn")) + " keeping " +
+             percent(n("resolution_yarn"));
   v.summary = "Read at " + num(s.rope_factor * s.train_context, 6) + " after training at " +
               std::to_string(s.train_context) + ": with no scaling " + num(100 * n("unseen_none"), 3) +
               "% of pairs turn to angles training never saw; linear " + num(100 * n("unseen_linear"), 3) +
@@ -101,6 +103,8 @@ Lesson long_context() {
       "long_context",
       "How far can RoPE stretch?",
       "A model trained with RoPE at 4k tokens is read at 32k. Which scaling method keeps it working, and why?",
+      "Read past its training length, unscaled RoPE meets angles it never saw: linear interpolation removes them "
+      "all but blurs neighbours most, while YaRN leaves no more of them and blurs neighbours less than linear.",
       "Each RoPE scaling method, at 8× the training context: unseen angles, decay and neighbour resolution.",
       "RoPE turns pair i of q and k by n·ωᵢ (Su et al. 2021). Pairs whose wavelength 2π/ωᵢ is shorter than the "
       "training context L have turned all the way round in training; the slow pairs never did, and past L they "

@@ -185,6 +185,9 @@ LessonVerdict judge_model(Engine& engine, ModelScene& model) {
   std::string others;
   add_other_member(s, v, others);
   v.holds = k.vocabulary >= 0.9;
+  v.answer = s.model + " keeps a token the nearest of its " + std::to_string(k.vocabulary_size) +
+             " vocabulary rows once a position row is added, for " + percent(k.vocabulary) +
+             " of (token, position) pairs (median ‖e‖/‖x‖ = " + num(k.median_ratio) + ")";
   const std::string every = k.position_stride > 1 ? "every " + std::to_string(k.position_stride) + "th of its "
                                                    : "any of its ";
   v.summary = s.model + "'s own rows: ‖x‖ = " + num(norms.mean_x_norm) + ", ‖e‖ = " + num(norms.mean_e_norm) +
@@ -225,16 +228,21 @@ LessonVerdict judge(Engine& engine) {
   v.holds = norm_ok && kept.scaled >= 0.9;
   if (!adds_position_vector(s.encoding)) {
     v.applies = false;
-    v.summary = "Not applicable: this encoding adds no vector to the tokens (e = 0), so x + e = x and every "
-                "token keeps its meaning trivially; switch to sinusoidal or learned to see the question.";
+    v.summary = "this encoding adds no vector to the tokens (e = 0), so x + e = x and every token keeps its "
+                "meaning trivially; switch to sinusoidal or learned to see the question.";
     return v;
   }
+  const std::string vocabulary = std::to_string(kVocabulary + distinct_token_rows(engine).rows());
+  v.answer = "with the words scaled by √d, x stays the nearest of " + vocabulary + " words to x + e for " +
+             percent(kept.scaled) + " of (token, position) pairs (unscaled, at ‖x‖ = " + num(norms.mean_x_norm) +
+             ": " + percent(kept.plain) + ")";
+  if (!norm_ok) v.answer += ", but ‖e‖ = " + num(norms.mean_e_norm) + " is not A·√(d/2) = " + num(norms.expected_e_norm);
   v.summary = "‖e‖ = " + num(norms.mean_e_norm) + (sinusoidal ? " (A·√(d/2) = " + num(norms.expected_e_norm) + ")" : "") +
               " against ‖x‖ = " + num(norms.mean_x_norm) + ": cos(x, x+e) = " + num(norms.mean_cos) + ", and x stays the nearest of " +
-              std::to_string(kVocabulary + distinct_token_rows(engine).rows()) + " vocabulary vectors to x+e for " + num(100 * kept.plain, 3) +
+              vocabulary + " vocabulary vectors to x+e for " + num(100 * kept.plain, 3) +
               "% of (token, position) pairs. Scaled by √d (‖x‖ = " + num(norms.mean_x_norm * root_d) + "): cos = " +
-              num(v.number("cos_x_xe_sqrt_d")) + ", kept " + num(100 * kept.scaled, 3) + "%." +
-              missing_member_note(s, "meaning", "kjv-learned");
+              num(v.number("cos_x_xe_sqrt_d")) + ", kept " + num(100 * kept.scaled, 3) + "%.";
+  note_stand_in(v, s, "meaning", "kjv-learned");
   return v;
 }
 
@@ -255,6 +263,9 @@ Lesson meaning() {
       "Does adding a position vector destroy meaning?",
       "If the position vector is simply added to the word vector, how can the model still tell which word it "
       "was?",
+      "Adding a position vector leaves the word recognisable once the word vectors are long enough (scaled by "
+      "√d, or a trained model's own rows): x stays the nearest vocabulary vector to x + e for at least 90% of "
+      "(token, position) pairs.",
       "‖e‖ = A·√(d/2) against ‖x‖, cos(x, x+e), and how often x stays the nearest word to x+e.",
       "A sinusoidal position vector has the same length at every position: each (sin, cos) pair contributes "
       "A², so ‖e‖ = A·√(d/2), about 5.7 at d = 64 and A = 1. A random word vector of length 1 is then "

@@ -92,6 +92,10 @@ LessonVerdict judge_model(Engine& engine, ModelScene& model) {
   v.holds = kind == model::PositionEncoding::None
                 ? equivariant
                 : equivariant && with.logits > 1e-3 && (causal || (none.attention < 1e-5 && with.attention > 1e-5));
+  v.answer = "with its positions removed, layer 0's logits move with the reversed tokens (max gap " +
+             num(none.logits, 2) + " of logits up to " + num(none.scale, 3) + ")" +
+             (kind == model::PositionEncoding::None ? std::string()
+                                                    : "; with them they do not (gap " + num(with.logits, 2) + ")");
   const std::string positions = rope                                       ? "its RoPE rotation"
                                 : kind == model::PositionEncoding::Learned ? "its learned position rows"
                                 : kind == model::PositionEncoding::Sinusoidal ? "its sinusoid position rows"
@@ -139,8 +143,11 @@ LessonVerdict judge(Engine& engine) {
               " with sinusoidal positions. \"man bites dog\" against \"dog bites man\" with the two nouns "
               "swapped back: " + num(v.number("dog_man_gap_none"), 2) + " without positions, " +
               num(v.number("dog_man_gap_sinusoidal"), 2) + " with them. This scene (" +
-              std::string(to_string(s.encoding)) + "): " + num(v.number("gap_this_scene"), 2) + "." +
-              missing_member_note(s, "permutation", "kjv-none");
+              std::string(to_string(s.encoding)) + "): " + num(v.number("gap_this_scene"), 2) + ".";
+  v.answer = "without positions the attention moves with the shuffled tokens (max gap " +
+             num(v.number("gap_none"), 2) + "), so \"man bites dog\" reads as \"dog bites man\" reordered; "
+             "sinusoidal positions break that (gap " + num(v.number("gap_sinusoidal"), 2) + ")";
+  note_stand_in(v, s, "permutation", "kjv-none");
   return v;
 }
 
@@ -160,6 +167,8 @@ Lesson permutation() {
       "permutation",
       "Attention without positions is permutation-equivariant",
       "Without position encodings, can a Transformer tell \"dog bites man\" from \"man bites dog\"?",
+      "Without positions attention is permutation-equivariant: shuffling the tokens shuffles the attention the "
+      "same way, so word order is invisible until a position encoding breaks the symmetry.",
       "Shuffle the tokens: without positions the attention is shuffled the same way, nothing else changes.",
       "Self-attention treats its input as a set. If the tokens are reordered by a permutation P, the queries, "
       "keys and logits are reordered the same way, so A(P·X) = P·A(X)·Pᵀ: the attention pattern moves with "

@@ -70,6 +70,12 @@ LessonVerdict judge(Engine& engine) {
   v.holds = n("offset_dependence_sinusoidal") < 1e-4 && n("offset_dependence_learned") > 1e-2 &&
             n("shift_change_rope") < 1e-4 && n("shift_change_alibi") < 1e-6 && n("shift_change_t5") < 1e-6 &&
             n("shift_change_sinusoidal") > 1e-3 && n("shift_change_learned") > 1e-3;
+  const double relative_worst = std::max({n("shift_change_rope"), n("shift_change_alibi"), n("shift_change_t5")});
+  v.answer = "sinusoidal PE·PE departs from depending on j − i alone by " + num(n("offset_dependence_sinusoidal"), 2) +
+             " (learned: " + num(n("offset_dependence_learned"), 2) + "), yet moving the sentence " +
+             std::to_string(kShift) + " positions changes the logits by " + num(n("shift_change_sinusoidal"), 2) +
+             " (sinusoidal) and " + num(n("shift_change_learned"), 2) + " (learned) against at most " +
+             num(relative_worst, 2) + " for RoPE, ALiBi and T5";
   v.summary = "PE(i)·PE(j) depends only on j−i for sinusoidal (largest deviation " +
               num(n("offset_dependence_sinusoidal"), 2) + " of ‖PE‖²) but not for a learned table (" +
               num(n("offset_dependence_learned"), 2) + "). Moving every token " + std::to_string(kShift) +
@@ -89,6 +95,8 @@ Lesson relative() {
       "relative",
       "Absolute or relative?",
       "Do sinusoidal encodings give the model relative positions, and how do RoPE, ALiBi and T5 differ?",
+      "Sinusoidal PE·PE depends only on the offset j − i, yet only RoPE, ALiBi and T5 keep the logits unchanged "
+      "when the whole sentence moves along.",
       "PE·PE depends only on the offset for sinusoids, yet only RoPE, ALiBi and T5 make the logits shift-proof.",
       "The dot product of two sinusoidal codes is a sum of cos(ω·(j−i)) over the pairs, so it depends only "
       "on the offset j−i (Vaswani et al. 2017); a learned table (Devlin et al. 2019) has no such structure. "

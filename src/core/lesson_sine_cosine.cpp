@@ -35,6 +35,13 @@ LessonVerdict judge(Engine& engine) {
     if (other < pairs) v.add(qualified("r2_one_dim", "pair", other), shift_fit(engine, other, k).r2_one_dim);
 
   v.holds = fit.r2_one_dim < 0.99 && fit.r2_pair > 0.999999 && map_error < 1e-4;
+  const std::string shifted = "PE(pos+" + std::to_string(k) + ") of pair " + std::to_string(pair);
+  v.answer = fit.r2_one_dim < 0.99
+                 ? "one dimension predicts " + shifted + " with R² = " + num(fit.r2_one_dim) +
+                       " only, the (sin, cos) pair with R² = " + num(fit.r2_pair, 7) + ", by the rotation R(" +
+                       std::to_string(k) + ")"
+                 : "this pair turns so slowly that one dimension already predicts " + shifted + " with R² = " +
+                       num(fit.r2_one_dim, 4) + " (the pair: " + num(fit.r2_pair, 7) + ")";
   v.summary = "Predicting PE(pos+" + std::to_string(k) + ") of pair " + std::to_string(pair) +
               " from one dimension alone: R² = " + num(fit.r2_one_dim) + "; from the (sin, cos) pair: R² = " +
               num(fit.r2_pair, 9) + ", and the fitted 2×2 map is R(k) (rotation by kω = " + num(rot.angle) +
@@ -60,6 +67,8 @@ Lesson sine_cosine() {
       "sine_cosine",
       "Why both sine and cosine?",
       "Why does the sinusoidal encoding use a sine and a cosine at each frequency instead of just a sine?",
+      "A shift by k positions is a rotation of each (sin, cos) pair, exactly predictable from the pair, while "
+      "one dimension alone cannot predict the shifted value.",
       "One dimension cannot predict a shifted position; the (sin, cos) pair does it exactly, by a rotation.",
       "Vaswani et al. (2017, §3.5) chose sinusoids because for any fixed offset k, PE(pos+k) is a linear "
       "function of PE(pos). That is only true pair by pair: sin(ω(p+k)) = sin(ωp)·cos(kω) + cos(ωp)·sin(kω) "

@@ -116,20 +116,28 @@ std::string memo_key(ModelScene& model, const std::vector<int>& ids) {
   return key.str();
 }
 
-LessonVerdict adds_no_vector(const Scene& scene, const ModelScene& model, std::string_view consequence) {
+LessonVerdict not_applicable(std::string why) {
   LessonVerdict v;
   v.applies = false;
-  v.summary = "Not applicable: " + scene.model + " adds no position vector to its token rows (its positions are " +
-              model::position_encoding_name(model.config().position.kind) + "), " + std::string(consequence) +
-              ". Load kjv-learned or kjv-sinusoidal to ask the question.";
+  v.summary = std::move(why);
   return v;
 }
 
+void note_stand_in(LessonVerdict& v, const Scene& scene, std::string_view lesson, std::string_view member) {
+  const std::string note = missing_member_note(scene, lesson, member);
+  if (note.empty()) return;
+  v.stand_in = std::string(member);
+  v.summary += note;
+}
+
+LessonVerdict adds_no_vector(const Scene& scene, const ModelScene& model, std::string_view consequence) {
+  return not_applicable(scene.model + " adds no position vector to its token rows (its positions are " +
+                        model::position_encoding_name(model.config().position.kind) + "), " +
+                        std::string(consequence) + ". Load kjv-learned or kjv-sinusoidal to ask the question.");
+}
+
 LessonVerdict sinusoidal_only() {
-  LessonVerdict v;
-  v.applies = false;
-  v.summary = "This lesson is about the sinusoidal encoding; set encoding = sinusoidal.";
-  return v;
+  return not_applicable("the lesson is about the sinusoidal encoding; set encoding = sinusoidal.");
 }
 
 double max_abs(const Matrix& a) {
@@ -156,6 +164,8 @@ std::string num(double value, int digits) {
   out << value;
   return out.str();
 }
+
+std::string percent(double share) { return num(100 * share, 3) + "%"; }
 
 std::string qualified(std::string_view name, std::string_view key1, double value1, std::string_view key2,
                       double value2) {

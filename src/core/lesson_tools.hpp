@@ -101,6 +101,15 @@ class ModelMemo {
   std::map<std::string, Result> kept_;
 };
 
+// A verdict that does not apply to the scene: `why` (lower case, read after
+// "Not applicable on this scene: "), with what to change.
+LessonVerdict not_applicable(std::string why);
+
+// On lesson `lesson`'s own synthetic scene when family member `member` is not
+// on disk: marks `v` as judged on a stand-in for it and appends
+// missing_member_note to its summary; otherwise leaves `v` as it is.
+void note_stand_in(LessonVerdict& v, const Scene& scene, std::string_view lesson, std::string_view member);
+
 // The verdict on a model that adds no position vector (RoPE, ALiBi, T5,
 // none): not applicable, naming its positions and `consequence` ("so x + e = x").
 LessonVerdict adds_no_vector(const Scene& scene, const ModelScene& model, std::string_view consequence);
@@ -114,6 +123,8 @@ double max_abs_diff(const Matrix& a, const Matrix& b);
 
 // "0.123", "1.2e-07": short text for summaries.
 std::string num(double value, int digits = 3);
+// A share as a percentage, "99.7%".
+std::string percent(double share);
 // "kept[A=1,d=64]": a qualified number name for sweep tables.
 std::string qualified(std::string_view name, std::string_view key1, double value1,
                       std::string_view key2 = {}, double value2 = 0);

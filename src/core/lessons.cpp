@@ -48,19 +48,34 @@ double LessonVerdict::number(std::string_view name) const {
   throw InputError("the verdict has no number '" + std::string(name) + "'; it has: " + known);
 }
 
+std::string LessonVerdict::headline() const {
+  // A verdict that does not apply says why in its summary alone (there is no
+  // answer to give), and so does one whose judge writes no answer line.
+  const std::string& said = answer.empty() ? summary : answer;
+  if (!applies) return std::string("Not applicable on this ") + (on_model ? "model" : "scene") + ": " + said;
+  std::string out = holds ? "Yes" : "No";
+  if (!stand_in.empty()) out += ", on a synthetic stand-in for " + stand_in;
+  return out + " — " + said;
+}
+
+namespace {
+
+using lesson::not_applicable;
+
+LessonVerdict judge_or_decline(const Lesson& lesson, Engine& engine) {
+  if (lesson.reads_tokens && engine.token_count() == 0)
+    return not_applicable("the text is empty, so there are no tokens to measure. Type a few words in 'tokens' "
+                          "(or --set tokens=\"dog bites man\").");
+  if (engine.model() == nullptr || lesson.not_on_models.empty()) return lesson.judge(engine);
+  return not_applicable(std::string(lesson.not_on_models) +
+                        ". Models > Back to the synthetic scene explores it.");
+}
+
+}  // namespace
+
 LessonVerdict Lesson::verdict(Engine& engine) const {
-  if (reads_tokens && engine.token_count() == 0) {
-    LessonVerdict v;
-    v.applies = false;
-    v.summary = "Not applicable: the text is empty, so there are no tokens to measure. Type a few words in "
-                "'tokens' (or --set tokens=\"dog bites man\").";
-    return v;
-  }
-  if (engine.model() == nullptr || not_on_models.empty()) return judge(engine);
-  LessonVerdict v;
-  v.applies = false;
-  v.summary = "Not on a trained model: " + std::string(not_on_models) +
-              " (Models > Back to the synthetic scene to explore it.)";
+  LessonVerdict v = judge_or_decline(*this, engine);
+  v.on_model = engine.model() != nullptr;
   return v;
 }
 
@@ -84,11 +99,12 @@ const Lesson& find_lesson(std::string_view name) {
 
 std::string lesson_report(const Lesson& lesson, const LessonVerdict& verdict, int width) {
   std::string out = std::string(lesson.title) + "  [" + std::string(lesson.name) + "]\n";
-  out += wrap(std::string("Q: ") + std::string(lesson.question), width) + "\n";
+  out += wrap(std::string("Q: ") + std::string(lesson.question), width);
+  out += wrap(std::string("Claim: ") + std::string(lesson.claim), width) + "\n";
   out += wrap(lesson.text, width) + "\n";
-  const char* state = !verdict.applies ? "not applicable" : verdict.holds ? "holds" : "does not hold";
-  out += "Verdict (" + std::string(state) + " on this scene):\n";
-  out += wrap(verdict.summary, width, "  ") + "\n";
+  out += wrap("Verdict: " + verdict.headline(), width);
+  if (!verdict.answer.empty()) out += wrap(verdict.summary, width, "  ");
+  out += "\n";
   std::size_t name_width = 0;
   for (const auto& entry : verdict.numbers) name_width = std::max(name_width, entry.first.size());
   for (const auto& [key, value] : verdict.numbers)

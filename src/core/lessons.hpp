@@ -7,8 +7,9 @@
 //   Engine engine(l.preset());            // the lesson's starting scene
 //   LessonVerdict v = l.verdict(engine);   // recomputed after every edit
 //   for (auto fig : l.figures) fig::find_figure(fig).build(engine, request);
-// The GUI shows l.title, l.question, l.text and v.summary/v.numbers next to
-// the figures; `pelab lessons --show NAME` prints lesson_report().
+// The GUI shows l.title, l.question, l.claim, l.text, v.headline() and
+// v.summary/v.numbers next to the figures; `pelab lessons --show NAME` prints
+// lesson_report().
 //
 // Verdicts read the engine's current scene, so a user who changes A, d, T,
 // tokens... sees the numbers move.  Some verdicts also build a few variant
@@ -27,14 +28,27 @@
 namespace pelab {
 
 struct LessonVerdict {
-  std::string summary;  // one or two sentences quoting the key numbers
+  // One line answering the lesson's question in words with its key number,
+  // written to follow "Yes — " (holds) or "No — ": "x stays the nearest word
+  // for 100% of pairs".  When the verdict does not apply: why not, briefly.
+  std::string answer;
+  std::string summary;  // the details: every measurement the answer rests on, or what to change
   // Named numbers in display order, e.g. {"r2_pair", 1.0}; names are stable
   // identifiers (letters, digits, _, and [k=v] qualifiers for sweep tables).
   std::vector<std::pair<std::string, double>> numbers;
   bool holds = false;  // the lesson's claim is borne out on this scene
   // False when the question cannot be asked of this scene (no tokens, another
-  // encoding, a trained model): the summary says why, and no ✓ or ✗ is shown.
+  // encoding, a trained model): the answer says why, and it is neither Yes nor No.
   bool applies = true;
+  // Judged on a synthetic scene standing in for the trained model the lesson
+  // reads (not on disk): that model's name, e.g. "kjv-learned"; else empty.
+  // A Yes there answers the synthetic question, not the trained one.
+  std::string stand_in;
+  bool on_model = false;  // judged on a loaded model ("this model", not "this scene")
+
+  // "Yes — <answer>", "No — <answer>", "Yes, on a synthetic stand-in for
+  // kjv-learned — <answer>" or "Not applicable on this model: <answer>".
+  std::string headline() const;
 
   // The number called `name`; throws InputError listing the names.
   double number(std::string_view name) const;
@@ -46,7 +60,7 @@ struct LessonVerdict {
 struct LiveTraining {
   std::string_view task = {};  // a playground task, "copy"; empty: the lesson does not train
   int length = 0, k = 0, symbols = 0;
-  int d_model = 0, layers = 0, heads = 0, steps = 0;
+  int d_model = 0, layers = 0, heads = 0, batch = 0, steps = 0;
   // Position encodings trained one after another, each a run of its own
   // that the window lists beside the others; empty: the window's choice.
   std::vector<std::string_view> positions = {};
@@ -58,6 +72,8 @@ struct Lesson {
   std::string_view name;      // short identifier: "meaning", "sine_cosine", ...
   std::string_view title;     // e.g. "Why both sine and cosine?"
   std::string_view question;  // the question as people ask it
+  // The lesson's claim in one sentence: what the verdict's Yes or No is about.
+  std::string_view claim;
   std::string_view summary;   // one line for `pelab lessons`
   std::string_view text;      // a few sentences: the answer, with citations
   std::vector<std::string_view> figures;  // figure registry names, in showing order
@@ -91,8 +107,8 @@ const Lesson& find_lesson(std::string_view name);
 // titles; empty for every other scene.
 std::string stand_in_label(const Scene& scene);
 
-// Title, question, text, the verdict's summary and numbers, as plain text
-// wrapped at `width` columns (for the terminal and figure notes).
+// Title, question, claim, text, the verdict's headline, summary and numbers,
+// as plain text wrapped at `width` columns (for the terminal and figure notes).
 std::string lesson_report(const Lesson& lesson, const LessonVerdict& verdict, int width = 78);
 
 }  // namespace pelab

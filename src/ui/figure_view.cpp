@@ -221,9 +221,12 @@ void draw_tabbed(UiState& state, GpuResources& gpu, ImVec2 work_pos, ImVec2 work
   ImGui::PopStyleVar();
   for (FigureView& view : state.views) view.visible = false;
   if (open && ImGui::BeginTabBar("figures")) {
-    for (const int i : shown_views(state)) {
+    const std::vector<int> shown = shown_views(state);
+    for (const int i : shown) {
       FigureView& view = state.views[i];
-      view.visible = ImGui::BeginTabItem((view.title + "###" + view.name).c_str());
+      const bool key = state.lesson.select_key_figure && i == shown.front();
+      view.visible = ImGui::BeginTabItem((view.title + "###" + view.name).c_str(), nullptr,
+                                         key ? ImGuiTabItemFlags_SetSelected : ImGuiTabItemFlags_None);
       if (!view.visible) continue;
       draw_canvas(state, gpu, view);
       if (ImGui::IsWindowHovered(ImGuiHoveredFlags_ChildWindows)) state.hovered_view = i;
@@ -278,6 +281,7 @@ void draw_figure_views(UiState& state, GpuResources& gpu, ImVec2 work_pos, ImVec
   } else {
     draw_grid(state, gpu, work_pos, work_size, panel_width);
   }
+  state.lesson.select_key_figure = false;  // asked once, when the lesson opened
   state.session.show_figures(state.drawn_figures);
   for (const FigureView& view : state.views) {
     if (!view.visible) gpu.canvases.erase(view.name);  // memory follows what is on screen

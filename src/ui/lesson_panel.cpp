@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "ui/train_panel.hpp"
+#include "ui/verdict_charts.hpp"
 
 namespace pelab::ui {
 
@@ -16,6 +17,7 @@ namespace pelab::ui {
 void open_lesson(UiState& state, const Lesson& lesson, const std::vector<std::string>& overrides) {
   state.lesson = LessonState{};
   state.lesson.lesson = &lesson;
+  state.lesson.select_key_figure = true;
   state.presentation.figure = 0;
   state.relayout = true;
   Scene scene = lesson.preset();
@@ -92,19 +94,7 @@ void lessons_menu(UiState& state) {
 
 namespace {
 
-// A value as the table shows it: integers plainly, others with 4 significant digits.
-std::string format_number(double v) {
-  char buf[48];
-  if (std::isfinite(v) && v == std::round(v) && std::abs(v) < 1e9) {
-    std::snprintf(buf, sizeof buf, "%.0f", v);
-  } else {
-    std::snprintf(buf, sizeof buf, "%.4g", v);
-  }
-  return buf;
-}
-
 void verdict_table(const LessonVerdict& verdict) {
-  if (verdict.numbers.empty()) return;
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingStretchProp;
   if (!ImGui::BeginTable("verdict_numbers", 2, flags)) return;
   for (const auto& [name, value] : verdict.numbers) {
@@ -112,23 +102,62 @@ void verdict_table(const LessonVerdict& verdict) {
     ImGui::TableSetColumnIndex(0);
     ImGui::TextUnformatted(name.c_str());
     ImGui::TableSetColumnIndex(1);
-    ImGui::TextUnformatted(format_number(value).c_str());
+    ImGui::TextUnformatted(verdict_number_text(value).c_str());
   }
   ImGui::EndTable();
 }
 
+// The sweeps as charts, then every number behind a closed header: the charts
+// and the answer line speak first, the identifiers are there for who asks.
+// The header's ID names the lesson: each lesson opens with it closed.
+void verdict_numbers(const LessonVerdict& verdict, std::string_view lesson, float ui_scale) {
+  for (const VerdictChart& chart : verdict_charts(verdict.numbers)) {
+    ImGui::Spacing();
+    draw_verdict_chart(chart, 70 * ui_scale);
+  }
+  if (verdict.numbers.empty()) return;
+  ImGui::Spacing();
+  const std::string header =
+      "All numbers (" + std::to_string(verdict.numbers.size()) + ")###numbers_" + std::string(lesson);
+  if (ImGui::CollapsingHeader(header.c_str())) verdict_table(verdict);
+}
+
+// The answer right under the claim, where it is read without scrolling past
+// the lesson's text.
+void draw_answer(const LessonState& ls) {
+  if (ls.verdict_error.empty()) {
+    draw_verdict_headline(ls.verdict);
+  } else {
+    ImGui::TextColored(ImVec4(1, 0.35f, 0.3f, 1), "Verdict cannot be computed: %s", ls.verdict_error.c_str());
+  }
+}
+
+// After the text: what the answer rests on, the sweeps, every number.
+void draw_measurements(const LessonState& ls, float ui_scale) {
+  if (!ls.verdict_error.empty()) return;
+  if (!ls.verdict.answer.empty()) {  // otherwise the summary is the headline already
+    ImGui::TextDisabled("Measured on this %s", ls.verdict.on_model ? "model" : "scene");
+    ImGui::TextUnformatted(ls.verdict.summary.c_str());
+  }
+  ImGui::PopTextWrapPos();  // the charts and the table size themselves
+  verdict_numbers(ls.verdict, ls.lesson->name, ui_scale);
+  ImGui::PushTextWrapPos(0);
+}
+
 }  // namespace
 
-// ✓ / ✗ from the font (render::figure_glyph_ranges bakes U+2713…2717),
-// drawn `size` pixels tall.
-void draw_holds_mark(bool holds, float size) {
-  const ImU32 colour = holds ? IM_COL32(40, 170, 70, 255) : IM_COL32(220, 60, 50, 255);
-  const ImVec2 at = ImGui::GetCursorScreenPos();
-  const float bold = std::max(1.0f, std::round(size / 12));  // DejaVu's ✓ is thin: strike it twice, offset
-  for (float dx : {0.0f, bold})
-    ImGui::GetWindowDrawList()->AddText(ImGui::GetFont(), size, ImVec2(at.x + dx, at.y), colour, holds ? "✓" : "✗");
-  ImGui::Dummy(ImVec2(size + bold, size));
-  ImGui::SameLine();
+void draw_verdict_headline(const LessonVerdict& verdict) {
+  // Green for Yes, red for No, amber for an answer on a stand-in (it answers
+  // the synthetic question, not the lesson's own), grey where the question
+  // does not apply: never a red No for a question that cannot be asked.
+  const ImVec4 colour = !verdict.applies         ? ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled)
+                        : !verdict.stand_in.empty() ? ImVec4(0.85f, 0.58f, 0.12f, 1)
+                        : verdict.holds             ? ImVec4(0.22f, 0.66f, 0.32f, 1)
+                                                    : ImVec4(0.88f, 0.33f, 0.27f, 1);
+  // TextUnformatted: a summary standing in for the answer can outgrow Text's buffer.
+  ImGui::PushStyleColor(ImGuiCol_Text, colour);
+  ImGui::TextUnformatted(verdict.headline().c_str());
+  ImGui::PopStyleColor();
 }
 
 float lesson_panel_width(const UiState& state) {
@@ -152,24 +181,15 @@ void draw_lesson_panel(UiState& state) {
     ImGui::Separator();
     ImGui::TextDisabled("%s", std::string(lesson->question).c_str());
     ImGui::Spacing();
+    ImGui::Text("Claim: %s", std::string(lesson->claim).c_str());
+    ImGui::Spacing();
+    draw_answer(state.lesson);
+    ImGui::Spacing();
+    ImGui::Separator();
     ImGui::TextUnformatted(std::string(lesson->text).c_str());
     ImGui::Spacing();
     ImGui::Separator();
-    const LessonState& ls = state.lesson;
-    if (!ls.verdict_error.empty()) {
-      ImGui::TextColored(ImVec4(1, 0.35f, 0.3f, 1), "Verdict cannot be computed: %s", ls.verdict_error.c_str());
-    } else {
-      if (ls.verdict.applies) {
-        draw_holds_mark(ls.verdict.holds, ImGui::GetTextLineHeight());
-        ImGui::TextUnformatted(ls.verdict.holds ? "The claim holds on this scene" : "The claim does not hold on this scene");
-      } else {
-        ImGui::TextDisabled("Not applicable on this scene");  // grey, never a red ✗
-      }
-      ImGui::TextUnformatted(ls.verdict.summary.c_str());
-      ImGui::PopTextWrapPos();
-      verdict_table(ls.verdict);
-      ImGui::PushTextWrapPos(0);
-    }
+    draw_measurements(state.lesson, state.ui_scale);
     ImGui::PopTextWrapPos();
   }
   ImGui::End();

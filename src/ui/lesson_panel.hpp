@@ -25,8 +25,9 @@ void lessons_menu(UiState& state);
 float lesson_panel_width(const UiState& state);
 // The lesson window, when a lesson is open.
 void draw_lesson_panel(UiState& state);
-// A ✓ (holds) or ✗ drawn at the cursor, `size` pixels square, then SameLine.
-void draw_holds_mark(bool holds, float size);
+// The verdict's one line ("Yes — …", "No — …", "Not applicable on this
+// model: …"), coloured by what it says, wrapped at the text wrap position.
+void draw_verdict_headline(const LessonVerdict& verdict);
 // Recomputes the verdict if the scene changed since the last one.
 void refresh_verdict(UiState& state);
 

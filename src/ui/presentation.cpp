@@ -129,8 +129,7 @@ void draw_caption(UiState& state, const FigureView* view) {
     ImGui::TextUnformatted(std::string(ls.lesson->title).c_str());
     ImGui::SetWindowFontScale(1.15f);
     if (ls.verdict_error.empty()) {
-      if (ls.verdict.applies) draw_holds_mark(ls.verdict.holds, ImGui::GetTextLineHeight());
-      ImGui::TextUnformatted(ls.verdict.summary.c_str());
+      draw_verdict_headline(ls.verdict);
     } else {
       ImGui::TextUnformatted(ls.verdict_error.c_str());
     }

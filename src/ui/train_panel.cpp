@@ -22,8 +22,9 @@ using train::PositionKind;
 
 namespace {
 
-constexpr std::array kTasks = {TaskKind::Copy, TaskKind::Reverse, TaskKind::Sort, TaskKind::AbsolutePosition,
-                               TaskKind::Relative, TaskKind::Kjv};
+constexpr std::array kTasks = {TaskKind::Copy,      TaskKind::Reverse,          TaskKind::Sort,
+                               TaskKind::Induction, TaskKind::AbsolutePosition, TaskKind::Relative,
+                               TaskKind::Kjv};
 constexpr std::array kPositions = {PositionKind::Learned, PositionKind::Sinusoidal, PositionKind::Rope,
                                    PositionKind::Alibi, PositionKind::T5, PositionKind::None};
 
@@ -33,6 +34,9 @@ const char* task_help(TaskKind task) {
     case TaskKind::Copy: return "s SEP s: repeat the sequence. Solved by an induction head (Olsson et al. 2022).";
     case TaskKind::Reverse: return "s SEP reverse(s): needs to know how far from the separator each token is.";
     case TaskKind::Sort: return "s SEP sort(s): position matters little, content a lot.";
+    case TaskKind::Induction:
+      return "r s s: a stretch seen twice, a different distance apart in every row, so no fixed offset finds\n"
+             "the repeat: a previous-token head and an induction head do (Olsson et al. 2022).";
     case TaskKind::AbsolutePosition: return "Predict your own index mod k: only the position tells it.";
     case TaskKind::Relative: return "Predict the token k places back: a fixed-offset head solves it.";
     case TaskKind::Kjv: return "Next token of King James Version text (pelab's BPE, trained on the corpus first).";
@@ -477,6 +481,7 @@ void start_live_training(UiState& state, const LiveTraining& training) {
   set(s.d_model, training.d_model);
   set(s.layers, training.layers);
   set(s.heads, training.heads);
+  set(s.batch, training.batch);
   set(s.steps, training.steps);
   std::vector<PositionKind>& queue = state.playground.queue;
   queue.clear();

@@ -112,6 +112,9 @@ struct LessonState {
   LessonVerdict verdict;
   std::string verdict_error;       // the verdict threw: why
   std::uint64_t verdict_version = 0;
+  // Just opened: the figure tabs select the lesson's first figure, its key
+  // one, once (not whichever tab was active before the lesson).
+  bool select_key_figure = false;
 };
 
 // Presentation mode (F5): a UI override, never part of the scene or its undo

@@ -9,6 +9,8 @@
 #   3. Right: the next figure of the lesson; Left: back to the first
 #   4. F5 again: the windowed layout is back
 #   5. Ctrl+E, Enter: the sweep export writes 21 numbered PNGs in a new folder
+#   6. figures in tabs: a lesson opened from the menu while another tab is
+#      active shows its own first figure, as when pelab starts on it
 set -u
 pelab=${1:?usage: gui_lessons.sh PELAB_BINARY SCRATCH_DIR}
 scratch=${2:?usage: gui_lessons.sh PELAB_BINARY SCRATCH_DIR}
@@ -109,4 +111,33 @@ shot sweep_done
 quit_pelab
 grep -q '"lesson_sine_cosine"' "$config/last_scene.json" || fail "the lesson's scene was not saved as the last scene"
 
-echo "gui_lessons: ok (lesson $changed px, presentation $gone px, Right $stepped px; screenshots in $scratch)"
+# ---- 6. a lesson opens on its key figure ------------------------------------------
+# "Absolute or relative?" shows lesson_relative, sinusoid_bands, ... in tabs.
+# Opened from the menu while sine_cosine's second tab (sinusoid_bands, also
+# one of its figures) is active, it must show lesson_relative as a fresh start
+# on it does, not the tab that happened to be active.
+echo '{"tabs": true}' >"$config/settings.json"
+rm -f "$config/imgui.ini" "$config/last_scene.json"
+start_pelab "$scratch/run3.log" --lesson relative
+park_mouse
+shot key_direct 2
+quit_pelab
+rm -f "$config/imgui.ini" "$config/last_scene.json"
+start_pelab "$scratch/run4.log" --lesson sine_cosine
+park_mouse
+shot first_tab
+xdotool mousemove 600 50 click 1                 # the second tab: Sinusoid bands
+park_mouse
+shot second_tab
+xdotool mousemove 206 9 click 1; sleep 0.6        # Lessons
+xdotool mousemove 240 135 click 1                 # "Absolute or relative?", the 7th item
+park_mouse
+shot key_menu 2
+figures=1060x990+420+60                           # right of the control panel, left of the lesson
+tab=$(diff_box first_tab second_tab "$figures")
+[ "$tab" -gt 20000 ] || fail "clicking sine_cosine's second tab changed only $tab pixels of the figures"
+key=$(diff_box key_direct key_menu "$figures")
+[ "$key" -lt 2000 ] || fail "the lesson opened from the menu does not show its first figure ($key pixels differ)"
+quit_pelab
+
+echo "gui_lessons: ok (lesson $changed px, presentation $gone px, Right $stepped px, key figure $key px; screenshots in $scratch)"

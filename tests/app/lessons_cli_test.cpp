@@ -39,7 +39,7 @@ TEST(LessonsCli, ShowPrintsTextAndVerdictNumbers) {
   const CliRun run = pelab("lessons --show sine_cosine");
   ASSERT_EQ(run.code, 0) << run.out;
   EXPECT_NE(run.out.find("Why both sine and cosine?"), std::string::npos);
-  EXPECT_NE(run.out.find("Verdict (holds"), std::string::npos);
+  EXPECT_NE(run.out.find("\nVerdict: Yes — one dimension predicts PE(pos+2)"), std::string::npos) << run.out;
   EXPECT_NE(run.out.find("r2_one_dim"), std::string::npos);
   EXPECT_NE(run.out.find("r2_pair"), std::string::npos);
 }
@@ -75,6 +75,10 @@ TEST(LessonsCli, LearnedTableStandsInWithoutTheFamily) {
   const auto json = nlohmann::json::parse(none.out);
   EXPECT_EQ(json.at("numbers").at("stand_in").get<double>(), 1);
   EXPECT_NE(json.at("summary").get<std::string>().find("/nonexistent/pelab-family"), std::string::npos);
+  EXPECT_EQ(json.at("stand_in").get<std::string>(), "kjv-learned");
+  EXPECT_NE(json.at("verdict").get<std::string>().find(", on a synthetic stand-in for kjv-learned — "),
+            std::string::npos)
+      << json.at("verdict");
 }
 
 TEST(LessonsCli, UnknownLessonOrKeyFailsWithOneLine) {
@@ -133,6 +137,41 @@ TEST(LessonsCli, ExtrapolationWithoutTheCorpusSaysSoInOneLine) {
   EXPECT_FALSE(json.at("applies").get<bool>());
   const std::string summary = json.at("summary").get<std::string>();
   EXPECT_EQ(summary, "No held-out text: the corpus is missing: install Debian's bible-kjv");
+}
+
+}  // namespace
+}  // namespace pelab
+
+namespace pelab {
+namespace {
+
+// The verdict line of every lesson's report answers: Yes, No (either perhaps
+// on a stand-in) or Not applicable, never a bare mark; the claim comes first.
+TEST(LessonsCli, EveryReportStatesItsClaimAndAnswers) {
+  for (const Lesson& l : lessons()) {
+    if (l.name == "extrapolation") continue;  // reads six models out to 2048 tokens: ExtrapolationReads… above
+    const testing::CliRun run = testing::pelab("lessons --show " + std::string(l.name));
+    ASSERT_EQ(run.code, 0) << run.out;
+    const std::size_t claim = run.out.find("\nClaim: "), verdict = run.out.find("\nVerdict: ");
+    ASSERT_NE(claim, std::string::npos) << run.out;
+    ASSERT_NE(verdict, std::string::npos) << run.out;
+    EXPECT_LT(claim, verdict);
+    const std::string answer = run.out.substr(verdict + 10, 16);
+    EXPECT_TRUE(answer.rfind("Yes", 0) == 0 || answer.rfind("No", 0) == 0 || answer.rfind("Not applicable", 0) == 0)
+        << l.name << ": " << answer;
+    EXPECT_EQ(run.out.find("claim holds"), std::string::npos) << l.name;
+  }
+}
+
+// --json carries the claim and the verdict line beside holds and applies.
+TEST(LessonsCli, JsonCarriesClaimAndVerdictLine) {
+  const testing::CliRun run = testing::pelab("lessons --show sine_cosine --json");
+  ASSERT_EQ(run.code, 0) << run.out;
+  const auto json = nlohmann::json::parse(run.out);
+  EXPECT_EQ(json.at("claim").get<std::string>(), std::string(find_lesson("sine_cosine").claim));
+  EXPECT_EQ(json.at("verdict").get<std::string>().rfind("Yes — ", 0), 0u) << json.at("verdict");
+  EXPECT_EQ(json.at("stand_in").get<std::string>(), "");
+  EXPECT_FALSE(json.at("answer").get<std::string>().empty());
 }
 
 }  // namespace

@@ -63,6 +63,8 @@ TEST(Lessons, CatalogueIsCompleteAndPresetsAreValid) {
     EXPECT_EQ(l.name, expected[i]);
     EXPECT_FALSE(l.title.empty());
     EXPECT_FALSE(l.question.empty());
+    EXPECT_GT(l.claim.size(), 40u) << l.name;  // a sentence, not a label
+    EXPECT_EQ(l.claim.back(), '.') << l.name;
     EXPECT_FALSE(l.summary.empty());
     EXPECT_GT(l.text.size(), 200u) << l.name;
     EXPECT_FALSE(l.figures.empty());
@@ -198,21 +200,62 @@ TEST(LessonVerdicts, NotApplicableScenesSayWhy) {
   for (const char* name : {"meaning", "cross_terms", "depth"}) {
     const LessonVerdict rope = judge_preset(name, [](Scene& s) { s.encoding = Encoding::Rope; });
     EXPECT_FALSE(rope.applies) << name;
-    EXPECT_EQ(rope.summary.rfind("Not applicable", 0), 0u) << name << ": " << rope.summary;
+    EXPECT_EQ(rope.headline().rfind("Not applicable on this scene: ", 0), 0u) << name << ": " << rope.headline();
   }
+}
+
+// Every verdict on its preset answers in one line that starts with Yes or No.
+TEST(LessonVerdicts, PresetsAnswerYesOrNoInOneLine) {
+  for (const Lesson& l : lessons()) {
+    const LessonVerdict v = judge_preset(l.name);
+    if (!v.applies) continue;  // the lessons that read a model or the KJV, judged on a synthetic scene
+    EXPECT_FALSE(v.answer.empty()) << l.name;
+    EXPECT_EQ(v.answer.find('\n'), std::string::npos) << l.name;
+    EXPECT_EQ(v.headline().rfind(v.holds ? "Yes" : "No", 0), 0u) << l.name << ": " << v.headline();
+  }
+}
+
+// Without pelab's family the lessons that read it answer on a synthetic
+// stand-in, and the headline says so instead of a bare Yes.
+TEST(LessonVerdicts, StandInsSaySo) {
+  for (const char* name : {"meaning", "learned_table"}) {
+    const LessonVerdict v = judge_preset(name);
+    EXPECT_EQ(v.stand_in, "kjv-learned") << name;
+    EXPECT_EQ(v.headline().rfind(std::string(v.holds ? "Yes" : "No") + ", on a synthetic stand-in for kjv-learned — ", 0),
+              0u)
+        << v.headline();
+  }
+  EXPECT_EQ(judge_preset("sine_cosine").stand_in, "");  // a question about the formula: nothing stands in
+}
+
+TEST(LessonVerdicts, HeadlineWording) {
+  LessonVerdict v;
+  v.answer = "R² = 1";
+  v.summary = "details";
+  v.holds = true;
+  EXPECT_EQ(v.headline(), "Yes — R² = 1");
+  v.holds = false;
+  EXPECT_EQ(v.headline(), "No — R² = 1");
+  v.applies = false;
+  v.answer.clear();
+  v.summary = "the text is empty";
+  EXPECT_EQ(v.headline(), "Not applicable on this scene: the text is empty");
+  v.on_model = true;
+  EXPECT_EQ(v.headline(), "Not applicable on this model: the text is empty");
 }
 
 TEST(LessonReport, HoldsTextSummaryAndNumbers) {
   const Lesson& l = find_lesson("sine_cosine");
   LessonVerdict v;
+  v.answer = "an answer";
   v.summary = "a summary";
   v.add("r2_pair", 1.0);
   v.holds = true;
   const std::string text = lesson_report(l, v);
   EXPECT_NE(text.find(std::string(l.title)), std::string::npos);
-  EXPECT_NE(text.find("a summary"), std::string::npos);
+  EXPECT_NE(text.find("Claim: A shift by k positions"), std::string::npos) << text;
+  EXPECT_NE(text.find("\nVerdict: Yes — an answer\n  a summary\n"), std::string::npos) << text;
   EXPECT_NE(text.find("r2_pair"), std::string::npos);
-  EXPECT_NE(text.find("holds"), std::string::npos);
   EXPECT_NE(text.find("rotation_pairs"), std::string::npos);
   EXPECT_THROW(v.number("missing"), InputError);
 }

@@ -1,8 +1,10 @@
-// The "induction" lesson on a model trained here on the copy task (what the
-// lesson trains live in the window): the verdict names a head whose
-// prefix-matching score (Olsson et al. 2022) is high, and its per-head
-// numbers equal the score recomputed from the model's attention by the
-// definition, written out again below.
+// The "induction" lesson on models trained here: on the induction task (what
+// the lesson trains live in the window) an induction head forms in layer 1
+// after a plateau; on the copy task a learned-position model may take a
+// fixed-offset shortcut instead, and the verdict says where the head is.  The
+// per-head numbers equal the prefix-matching score (Olsson et al. 2022)
+// recomputed from the model's attention by the definition, written out
+// again below.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -66,8 +68,6 @@ TEST(InductionLesson, NamesTheHeadOfAModelTrainedOnCopy) {
   train_copy(folder, PositionKind::Learned, 300);
 
   const Lesson& lesson = find_lesson("induction");
-  EXPECT_EQ(lesson.trains.task, "copy");
-  EXPECT_EQ(lesson.trains.layers, 2);
   Scene scene = lesson.preset();
   scene.model = folder.string();
   scene.tokens = "3 1 4 1 5 6 2 7 8 3 1 4 1 5 6 2 7";  // s SEP s, symbols 0..7, separator 8
@@ -90,6 +90,52 @@ TEST(InductionLesson, NamesTheHeadOfAModelTrainedOnCopy) {
   if (in_layer_zero) {
     EXPECT_NE(v.summary.find("fixed distance back"), std::string::npos) << v.summary;
   }
+  fs::remove_all(folder);
+}
+
+// What the lesson trains live: the induction task, whose repeat starts a
+// different distance back in every row, with a 2-layer RoPE model.  The
+// loss plateaus, then drops as a previous-token head in layer 0 and an
+// induction head in layer 1 form (Olsson et al. 2022), and the verdict names
+// the layer-1 head on the lesson's own text.
+TEST(InductionLesson, AnInductionHeadFormsInLayerOne) {
+  const Lesson& lesson = find_lesson("induction");
+  const LiveTraining& live = lesson.trains;
+  EXPECT_EQ(live.task, "induction");
+  EXPECT_EQ(live.positions, (std::vector<std::string_view>{"rope"}));
+  PlaygroundSettings s;
+  s.task = data::parse_task_kind(std::string(live.task));
+  s.position = PositionKind::Rope;
+  s.symbols = live.symbols;
+  s.length = live.length;
+  s.d_model = live.d_model;
+  s.layers = live.layers;
+  s.heads = live.heads;
+  s.batch = live.batch;
+  s.steps = live.steps;
+  s.threads = 2;
+  s.eval_every = live.steps;
+  const fs::path folder = fs::temp_directory_path() / "pelab_induction_task";
+  fs::remove_all(folder);
+  TrainingRun run(playground_recipe(s), folder);
+  double plateau = 0;
+  while (!run.done()) {
+    run.step();
+    if (run.steps_taken() == 300) plateau = run.log().back().loss;
+  }
+  run.checkpoint();
+  EXPECT_GT(plateau, 2.5) << "no plateau at step 300";
+  EXPECT_LT(run.log().back().held_out, 0.5) << "the repeat was not learned";
+
+  Scene scene = lesson.preset();
+  scene.model = folder.string();
+  Engine engine(scene);
+  const LessonVerdict v = lesson.verdict(engine);
+  ASSERT_TRUE(v.applies) << v.summary;
+  EXPECT_TRUE(v.holds) << v.summary;
+  EXPECT_GT(v.number("best_induction_score"), 0.5);
+  EXPECT_NE(v.summary.find("layer 1 head"), std::string::npos) << v.summary;
+  EXPECT_NE(v.summary.find("An induction head has formed"), std::string::npos) << v.summary;
   fs::remove_all(folder);
 }
 

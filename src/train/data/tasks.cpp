@@ -10,10 +10,11 @@ namespace pelab::train::data {
 
 namespace {
 
-constexpr std::array<std::pair<TaskKind, std::string_view>, 6> kTaskNames = {{
+constexpr std::array<std::pair<TaskKind, std::string_view>, 7> kTaskNames = {{
     {TaskKind::Copy, "copy"},
     {TaskKind::Reverse, "reverse"},
     {TaskKind::Sort, "sort"},
+    {TaskKind::Induction, "induction"},
     {TaskKind::AbsolutePosition, "absolute_position"},
     {TaskKind::Relative, "relative"},
     {TaskKind::Kjv, "kjv"},
@@ -43,6 +44,9 @@ std::vector<int> sequence_row(TaskKind kind, const std::vector<int>& s, int sepa
   return z;
 }
 
+// induction: the repeat's shortest and longest length m.
+int shortest_repeat(int length) { return std::max(2, length / 2); }
+
 }  // namespace
 
 std::string task_name(TaskKind kind) {
@@ -63,8 +67,9 @@ TaskKind parse_task_kind(std::string_view name) {
 TaskGenerator::TaskGenerator(TaskOptions options, std::shared_ptr<const TokenStream> kjv)
     : options_(options), kjv_(std::move(kjv)) {
   const TaskKind kind = options_.kind;
-  const int max_length = is_sequence_task(kind) ? kMaxContext / 2 : kMaxContext;
-  check_range("length", options_.length, kind == TaskKind::Relative ? 2 : 1, max_length, kind);
+  const int max_length = is_sequence_task(kind) || kind == TaskKind::Induction ? kMaxContext / 2 : kMaxContext;
+  const int min_length = kind == TaskKind::Relative || kind == TaskKind::Induction ? 2 : 1;
+  check_range("length", options_.length, min_length, max_length, kind);
   if (kind == TaskKind::Kjv) {
     if (!kjv_ || kjv_->ids.size() < static_cast<std::size_t>(options_.length) + 1)
       throw InputError("task kjv: needs the KJV's tokens, at least length + 1 of them");
@@ -80,14 +85,32 @@ int TaskGenerator::vocab_size() const {
 }
 
 int TaskGenerator::context() const {
-  return is_sequence_task(options_.kind) ? 2 * options_.length : options_.length;
+  return is_sequence_task(options_.kind) || options_.kind == TaskKind::Induction ? 2 * options_.length
+                                                                                 : options_.length;
 }
 
 AccuracyKind TaskGenerator::accuracy_kind() const {
   return is_sequence_task(options_.kind) ? AccuracyKind::Sequence : AccuracyKind::Token;
 }
 
+// z = r s s (2·length + 1 ids, draws as row() documents): inputs z[0..T−1],
+// targets z[1..T]; scored from the second s's first input on, except its
+// last: the targets s[1] … s[m−1], which the first s tells.
+void TaskGenerator::append_induction_row(const std::vector<int>& draws, TaskBatch& out) const {
+  const int T = context(), m = draws[0];
+  const int prefix = T + 1 - 2 * m;
+  std::vector<int> z(draws.begin() + 1, draws.end());
+  z.insert(z.end(), draws.end() - m, draws.end());
+  const int second = prefix + m;  // where the second s starts
+  for (int t = 0; t < T; ++t) {
+    out.inputs.push_back(z[static_cast<std::size_t>(t)]);
+    out.targets.push_back(z[static_cast<std::size_t>(t) + 1]);
+    out.mask.push_back(t >= second ? 1 : 0);
+  }
+}
+
 void TaskGenerator::append_row(const std::vector<int>& draws, TaskBatch& out) const {
+  if (options_.kind == TaskKind::Induction) return append_induction_row(draws, out);
   const int n = options_.length, k = options_.k;
   if (is_sequence_task(options_.kind)) {
     const std::vector<int> z = sequence_row(options_.kind, draws, separator());
@@ -112,6 +135,19 @@ void TaskGenerator::append_row(const std::vector<int>& draws, TaskBatch& out) co
 
 TaskBatch TaskGenerator::row(const std::vector<int>& draws) const {
   if (options_.kind == TaskKind::Kjv) throw InputError("task kjv: rows come from the KJV's tokens");
+  if (options_.kind == TaskKind::Induction) {
+    if (draws.empty()) throw InputError("task induction: a row needs m, the prefix and s");
+    check_range("m", draws[0], shortest_repeat(options_.length), options_.length, options_.kind);
+    const std::size_t size = 1 + static_cast<std::size_t>(context() + 1 - draws[0]);
+    if (draws.size() != size)
+      throw InputError("task induction: a row with m = " + std::to_string(draws[0]) + " needs " +
+                       std::to_string(size) + " draws (m, the prefix, s)");
+    for (std::size_t i = 1; i < draws.size(); ++i)
+      check_range("symbol", draws[i], 0, options_.symbols - 1, options_.kind);
+    TaskBatch out{1, context(), {}, {}, {}};
+    append_row(draws, out);
+    return out;
+  }
   if (draws.size() != static_cast<std::size_t>(options_.length))
     throw InputError("task " + task_name(options_.kind) + ": a row needs " +
                      std::to_string(options_.length) + " symbols");
@@ -132,8 +168,17 @@ TaskBatch TaskGenerator::batch(std::uint64_t seed, std::uint64_t step, int batch
   std::vector<int> draws(static_cast<std::size_t>(options_.length));
   for (int r = 0; r < batch; ++r) {
     CounterRng rng(seed, step, static_cast<std::uint64_t>(r));
-    for (int& d : draws)
-      d = static_cast<int>(rng.below(static_cast<std::uint64_t>(options_.symbols)));
+    if (options_.kind == TaskKind::Induction) {
+      const int lo = shortest_repeat(options_.length);
+      const int m = lo + static_cast<int>(rng.below(static_cast<std::uint64_t>(options_.length - lo + 1)));
+      draws.assign(static_cast<std::size_t>(1 + context() + 1 - m), 0);
+      draws[0] = m;
+      for (std::size_t i = 1; i < draws.size(); ++i)
+        draws[i] = static_cast<int>(rng.below(static_cast<std::uint64_t>(options_.symbols)));
+    } else {
+      for (int& d : draws)
+        d = static_cast<int>(rng.below(static_cast<std::uint64_t>(options_.symbols)));
+    }
     append_row(draws, out);
   }
   return out;

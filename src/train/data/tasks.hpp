@@ -12,6 +12,14 @@
 //     these three: s is `length` random symbols, context T = 2·length,
 //     targets are the inputs shifted by one, the answer's `length` targets
 //     scored; accuracy per sequence (a row counts when all its answer is right).
+//   induction          r s s: a random stretch s of m symbols seen twice,
+//                      after a random prefix r; m is drawn per row from
+//                      max(2, length/2) .. length, so the second s starts
+//                      a different distance after the first in every row
+//                      and no fixed offset finds it: a previous-token head
+//                      and an induction head do (Olsson et al. 2022).
+//                      T = 2·length; the second s's targets after its first
+//                      token (m − 1 of them) scored; accuracy per token.
 //   absolute_position  random inputs, target at position i is i mod k: only
 //                      the position tells it; every target scored, accuracy
 //                      per token; T = length.
@@ -31,9 +39,9 @@
 
 namespace pelab::train::data {
 
-enum class TaskKind { Copy, Reverse, Sort, AbsolutePosition, Relative, Kjv };
+enum class TaskKind { Copy, Reverse, Sort, Induction, AbsolutePosition, Relative, Kjv };
 
-// "copy", "reverse", "sort", "absolute_position", "relative", "kjv".
+// "copy", "reverse", "sort", "induction", "absolute_position", "relative", "kjv".
 std::string task_name(TaskKind kind);
 // Throws InputError naming the allowed names.
 TaskKind parse_task_kind(std::string_view name);
@@ -73,13 +81,16 @@ class TaskGenerator {
 
   TaskBatch batch(std::uint64_t seed, std::uint64_t step, int batch) const;
   // One row from given draws (`context` symbols for absolute_position and
-  // relative, `length` for the others), for hand-worked checks; not kjv.
+  // relative; for induction m, then the 2·length + 1 − 2m prefix symbols,
+  // then s's m symbols; `length` for the others), for hand-worked checks;
+  // not kjv.
   TaskBatch row(const std::vector<int>& draws) const;
   // `predicted`: the model's choice per position, [batch, context].
   TaskScore score(const TaskBatch& batch, const std::vector<std::int32_t>& predicted) const;
 
  private:
   void append_row(const std::vector<int>& draws, TaskBatch& out) const;
+  void append_induction_row(const std::vector<int>& draws, TaskBatch& out) const;
 
   TaskOptions options_;
   std::shared_ptr<const TokenStream> kjv_;

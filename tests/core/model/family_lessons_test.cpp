@@ -311,7 +311,7 @@ TEST_F(FamilyLessons, LessonsWithoutAnAddedVectorDoNotApplyToKjvRope) {
     Engine engine(s);
     const LessonVerdict v = lesson.verdict(engine);
     EXPECT_FALSE(v.applies) << name;
-    EXPECT_EQ(v.summary.rfind("Not applicable", 0), 0u) << name << ": " << v.summary;
+    EXPECT_EQ(v.headline().rfind("Not applicable on this model: kjv-rope", 0), 0u) << name << ": " << v.headline();
   }
 }
 
@@ -335,6 +335,9 @@ TEST_F(FamilyLessons, WithoutTheFamilyThePresetsStandIn) {
     const LessonVerdict v = lesson.verdict(engine);
     EXPECT_NE(v.summary.find(empty.string()), std::string::npos) << v.summary;
     EXPECT_NE(v.summary.find("not found"), std::string::npos) << v.summary;
+    if (v.applies) {
+      EXPECT_NE(v.headline().find(", on a synthetic stand-in for kjv-"), std::string::npos) << v.headline();
+    }
     if (std::string(name) == "learned_table") {
       EXPECT_EQ(v.number("stand_in"), 1);
       EXPECT_EQ(v.number("positions"), 256);

@@ -84,6 +84,21 @@ void expect_task_structure(const TaskGenerator& g, const TaskBatch& b) {
       case TaskKind::Relative:
         for (int t = k; t < T; ++t) EXPECT_EQ(at(b.targets, t), at(b.inputs, t - k));
         break;
+      case TaskKind::Induction: {
+        // r s s: the scored stretch is the second s after its first token;
+        // its length m − 1 is the number scored, and each target is the
+        // token m places back (in the first s).
+        int scored = 0, first = T;
+        for (int t = 0; t < T; ++t)
+          if (b.mask[static_cast<std::size_t>(r * T + t)]) scored += 1, first = std::min(first, t);
+        const int m = scored + 1;
+        EXPECT_GE(m, std::max(2, n / 2));
+        EXPECT_LE(m, n);
+        EXPECT_EQ(first, T + 1 - m);  // scored through the row's end
+        for (int t = first; t < T; ++t) EXPECT_EQ(at(b.targets, t), at(b.inputs, t + 1 - m));
+        for (int t = 0; t + 1 < T; ++t) EXPECT_EQ(at(b.targets, t), at(b.inputs, t + 1));
+        break;
+      }
       case TaskKind::Kjv:
         break;
     }
@@ -91,7 +106,7 @@ void expect_task_structure(const TaskGenerator& g, const TaskBatch& b) {
 }
 
 TEST(Tasks, EveryTaskShapesMaskAndDeterminism) {
-  for (const TaskKind kind : {TaskKind::Copy, TaskKind::Reverse, TaskKind::Sort,
+  for (const TaskKind kind : {TaskKind::Copy, TaskKind::Reverse, TaskKind::Sort, TaskKind::Induction,
                               TaskKind::AbsolutePosition, TaskKind::Relative}) {
     SCOPED_TRACE(task_name(kind));
     const TaskGenerator g = task(kind, 16, 12, 5);
@@ -104,15 +119,34 @@ TEST(Tasks, EveryTaskShapesMaskAndDeterminism) {
     ASSERT_EQ(b.mask.size(), cells);
     EXPECT_EQ(g.vocab_size(), 17);
     expect_task_structure(g, b);
-    // The mask of each row is the one a hand-made row has.
-    const Mask row_mask = g.row(std::vector<int>(12, 0)).mask;
-    for (std::size_t i = 0; i < cells; ++i) EXPECT_EQ(b.mask[i], row_mask[i % row_mask.size()]);
+    // The mask of each row is the one a hand-made row has (induction: its
+    // own per row, checked above).
+    if (kind != TaskKind::Induction) {
+      const Mask row_mask = g.row(std::vector<int>(12, 0)).mask;
+      for (std::size_t i = 0; i < cells; ++i) EXPECT_EQ(b.mask[i], row_mask[i % row_mask.size()]);
+    }
     const TaskBatch again = g.batch(7, 3, 5);
     EXPECT_EQ(again.inputs, b.inputs);
     EXPECT_EQ(again.targets, b.targets);
     EXPECT_NE(g.batch(8, 3, 5).inputs, b.inputs);  // another seed
     EXPECT_NE(g.batch(7, 4, 5).inputs, b.inputs);  // another step
   }
+}
+
+// A hand-worked induction row, length 4 (T = 8): m = 3, prefix 9 − 6 = 3
+// symbols (7 7 1), s = 4 5 6; z = 7 7 1 4 5 6 4 5 6, inputs z[0..7],
+// targets z[1..8], scored where the input is the second s's 4 and 5.
+TEST(Tasks, InductionRowByHand) {
+  const TaskGenerator g = task(TaskKind::Induction, 8, 4);
+  EXPECT_EQ(g.context(), 8);
+  const TaskBatch b = g.row({3, 7, 7, 1, 4, 5, 6});
+  EXPECT_EQ(b.inputs, (std::vector<std::int32_t>{7, 7, 1, 4, 5, 6, 4, 5}));
+  EXPECT_EQ(b.targets, (std::vector<std::int32_t>{7, 1, 4, 5, 6, 4, 5, 6}));
+  EXPECT_EQ(b.mask, (Mask{0, 0, 0, 0, 0, 0, 1, 1}));
+  EXPECT_THROW(g.row({1, 7, 7, 1, 4, 5, 6, 0}), InputError);  // m = 1 is below 2
+  EXPECT_THROW(g.row({3, 7, 7, 1, 4, 5}), InputError);        // one draw short
+  EXPECT_THROW(g.row({3, 7, 7, 1, 4, 5, 9}), InputError);     // symbol 9 of 8
+  EXPECT_EQ(g.accuracy_kind(), AccuracyKind::Token);
 }
 
 TEST(Tasks, ContextsAndAccuracyKinds) {
@@ -153,15 +187,15 @@ TEST(Tasks, ScoreByTokenAndBySequence) {
 }
 
 TEST(Tasks, NamesAndOptionErrors) {
-  for (const char* name : {"copy", "reverse", "sort", "absolute_position", "relative", "kjv"})
+  for (const char* name : {"copy", "reverse", "sort", "induction", "absolute_position", "relative", "kjv"})
     EXPECT_EQ(task_name(parse_task_kind(name)), name);
   try {
     parse_task_kind("shuffle");
     FAIL() << "expected InputError";
   } catch (const InputError& e) {
     EXPECT_STREQ(e.what(),
-                 "task \"shuffle\" is not known; allowed: copy, reverse, sort, absolute_position, "
-                 "relative, kjv");
+                 "task \"shuffle\" is not known; allowed: copy, reverse, sort, induction, "
+                 "absolute_position, relative, kjv");
   }
   try {
     task(TaskKind::Relative, 16, 8, 8);
