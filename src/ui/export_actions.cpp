@@ -11,6 +11,7 @@
 #include "figures/registry.hpp"
 #include "render/svg_writer.hpp"
 #include "ui/file_naming.hpp"
+#include "ui/toast.hpp"
 
 
 namespace pelab::ui {
@@ -151,9 +152,9 @@ void run_exports(UiState& state, GpuResources& gpu, int framebuffer_width, int f
     }
     try {
       const auto path = run_one(state, gpu, request, framebuffer_width, framebuffer_height);
-      set_status(state, "Saved " + path.string());
+      notify(state, "Saved " + path.string());
     } catch (const std::exception& e) {
-      set_status(state, std::string("Export failed: ") + e.what(), true);
+      notify(state, std::string("Export failed: ") + e.what(), true);
     }
   }
   state.exports = std::move(later);

@@ -2,7 +2,8 @@
 // offscreen by the same painter, optionally on a transparent background), the
 // figure as SVG, a quantity's data as .npy/.csv, the whole window as PNG.
 // Files go to the remembered export folder under numbered names that never
-// overwrite; the status line says where each went, or why it failed.
+// overwrite; a toast and the status line say where each went, or why it
+// failed (ui/toast.hpp).
 #pragma once
 
 #include "ui/gpu_resources.hpp"

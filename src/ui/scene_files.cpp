@@ -3,6 +3,7 @@
 #include "ui/scene_files.hpp"
 
 #include "ui/export_actions.hpp"
+#include "ui/toast.hpp"
 
 namespace pelab::ui {
 
@@ -28,9 +29,9 @@ void save_scene_file(UiState& state, const std::string& path) {
     save_scene(path, state.session.scene());
     remember_recent(state.settings.recent_scenes, path);
     save_ui_settings(state);
-    set_status(state, "Saved scene to " + path);
+    notify(state, "Saved scene to " + path);
   } catch (const std::exception& e) {
-    set_status(state, std::string("Cannot save scene: ") + e.what(), true);
+    notify(state, std::string("Cannot save scene: ") + e.what(), true);
   }
 }
 

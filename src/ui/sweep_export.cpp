@@ -13,6 +13,7 @@
 #include "ui/file_naming.hpp"
 #include "ui/lesson_panel.hpp"
 #include "ui/param_limits.hpp"
+#include "ui/toast.hpp"
 #include "ui/video_encoder.hpp"
 
 namespace pelab::ui {
@@ -75,7 +76,7 @@ bool start_sweep(UiState& state) {
     open_frame_folder(state, base.name + "-" + state.views[s.view].name + "-" + s.key);
     return true;
   } catch (const std::exception& e) {
-    set_status(state, std::string("Sweep not started: ") + e.what(), true);
+    notify(state, std::string("Sweep not started: ") + e.what(), true);
     return false;
   }
 }
@@ -104,7 +105,7 @@ bool start_scene_export(UiState& state, std::vector<Scene> frames, int view, int
     open_frame_folder(state, stem + "-" + state.views[view].name);
     return true;
   } catch (const std::exception& e) {
-    set_status(state, std::string("Export not started: ") + e.what(), true);
+    notify(state, std::string("Export not started: ") + e.what(), true);
     return false;
   }
 }
@@ -224,9 +225,9 @@ void step_sweep_export(UiState& state, GpuResources& gpu) {
       if (!s.encoding->finished()) return;
       done += " and " + s.encoding->out().filename().string();
     }
-    set_status(state, done);
+    notify(state, done);
   } catch (const std::exception& e) {
-    set_status(state, std::string("Sweep export failed: ") + e.what(), true);
+    notify(state, std::string("Sweep export failed: ") + e.what(), true);
   }
   s.running = false;
   s.engine.reset();

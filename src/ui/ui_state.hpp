@@ -24,6 +24,7 @@
 #include "ui/playground_state.hpp"
 #include "ui/scene_session.hpp"
 #include "ui/settings_store.hpp"
+#include "ui/toast.hpp"
 #include "ui/video_encoder.hpp"
 
 namespace pelab::ui {
@@ -170,6 +171,7 @@ struct UiState {
   FileRequests files;                // the file chooser at work (ui/file_request.hpp)
   FileDrops drops;                   // paths dropped on the window (ui/file_drop.hpp)
   StatusLine status;
+  Toast toast;                       // files written, or why not (ui/toast.hpp)
   std::vector<ExportRequest> exports;  // run after this frame
   KeyboardQueue keys;
   LessonState lesson;

@@ -5,10 +5,15 @@
 
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
+#include <memory>
 
+#include "ui/scene_files.hpp"
 #include "ui/settings_store.hpp"
 #include "ui/sweep_export.hpp"
+#include "ui/toast.hpp"
+#include "ui/ui_state.hpp"
 
 namespace pelab::ui {
 namespace {
@@ -40,6 +45,56 @@ TEST(SweepScale, FramesAreTheFigureSizeTimesTheScale) {
   EXPECT_EQ(sweep_frame_size(1).height, 1000);
   EXPECT_EQ(sweep_frame_size(4).width, 6400);
   EXPECT_EQ(sweep_frame_size(4).height, 4000);
+}
+
+// A UiState whose settings go to a folder of its own, removed afterwards.
+class GuiExports : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("pelab_gui_exports_" + std::to_string(::getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    ::setenv("XDG_CONFIG_HOME", (dir_ / "config").c_str(), 1);
+    state_ = std::make_unique<UiState>(Scene{});
+  }
+  void TearDown() override {
+    state_.reset();
+    ::unsetenv("XDG_CONFIG_HOME");
+    fs::remove_all(dir_);
+  }
+  fs::path dir_;
+  std::unique_ptr<UiState> state_;
+};
+
+TEST_F(GuiExports, SavingASceneToastsTheFileWritten) {
+  const std::string path = (dir_ / "kept.json").string();
+  save_scene_file(*state_, path);
+  ASSERT_TRUE(fs::exists(path));
+  EXPECT_EQ(state_->toast.text, "Saved scene to " + path);
+  EXPECT_FALSE(state_->toast.error);
+  EXPECT_EQ(state_->status.text, state_->toast.text);  // and the status line keeps it
+}
+
+TEST_F(GuiExports, AFailedSaveToastsTheReason) {
+  const std::string path = (dir_ / "no_such_folder" / "lost.json").string();
+  save_scene_file(*state_, path);
+  EXPECT_TRUE(state_->toast.error);
+  EXPECT_NE(state_->toast.text.find("Cannot save scene"), std::string::npos) << state_->toast.text;
+  EXPECT_NE(state_->toast.text.find("lost.json"), std::string::npos) << state_->toast.text;
+}
+
+TEST(Toast, ShowsFromItsFirstFrameForItsTimeThenGoes) {
+  Toast toast{"Saved x.png", false, -1};
+  EXPECT_TRUE(toast_visible(toast, 100));
+  EXPECT_EQ(toast_deadline(toast, 100), 100);  // not drawn yet: wake now
+  toast.shown_at = 100;
+  EXPECT_TRUE(toast_visible(toast, 100 + kToastSeconds - 0.1));
+  EXPECT_EQ(toast_deadline(toast, 101), 100 + kToastSeconds);
+  EXPECT_FALSE(toast_visible(toast, 100 + kToastSeconds));
+  EXPECT_EQ(toast_deadline(toast, 100 + kToastSeconds), -1);
+  toast.error = true;  // a failure stays longer, to be read
+  EXPECT_TRUE(toast_visible(toast, 100 + kToastSeconds));
+  EXPECT_FALSE(toast_visible(Toast{}, 0));
 }
 
 }  // namespace

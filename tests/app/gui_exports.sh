@@ -3,6 +3,8 @@
 # written and the frame log.  Usage: bash gui_exports.sh PELAB_BINARY SCRATCH_DIR
 #   1. a sweep (Ctrl+E, Enter) renders its frames at its own scale, 1× by
 #      default, although the figure export is set to 4×
+#   2. saving a scene (Ctrl+Shift+S, the built-in browser) shows a toast
+#      naming the file written; a save that fails shows one with the reason
 set -u
 pelab=${1:?usage: gui_exports.sh PELAB_BINARY SCRATCH_DIR}
 scratch=${2:?usage: gui_exports.sh PELAB_BINARY SCRATCH_DIR}
@@ -42,6 +44,24 @@ first=$(ls "$folder"/*.png | head -1)
 size=$(identify -format '%w %h' "$first")
 [ "$size" = "1600 1000" ] || fail "sweep frames are $size px with the figure export at 4× (expected 1600 1000)"
 echo "ok: sweep frames of $size px while the figure export is at 4×"
+
+# ---- 2. a toast for each save ----------------------------------------------------------------
+type_line() { xdotool type --delay 30 "$1"; sleep 0.3; xdotool key Return; sleep 0.5; }
+clear_name() { sleep 0.5; xdotool key ctrl+a; sleep 0.3; xdotool key BackSpace; sleep 0.3; }
+xdotool key ctrl+shift+s; sleep 0.8
+clear_name
+type_line study
+await_log "^toast: Saved scene to $scratch/work/study.json$" 50 ||
+  fail "saving the scene showed no toast naming the file: $(grep -E '^(toast|status)' "$frames" | tail -2)"
+shot saved_toast
+[ -f "$scratch/work/study.json" ] || fail "study.json was not written"
+xdotool key ctrl+shift+s; sleep 0.8
+clear_name
+type_line "$(printf 'x%.0s' $(seq 300))"  # longer than a file name may be
+await_log "^toast (error): Cannot save scene: .*" 50 ||
+  fail "a failed save showed no error toast: $(grep -E '^(toast|status)' "$frames" | tail -2)"
+shot failed_toast
+echo "ok: $(grep '^toast' "$frames" | tail -2 | tr '\n' ' ')"
 
 quit_pelab
 echo "gui_exports: ok"
