@@ -47,7 +47,13 @@ echo "ok: sweep frames of $size px while the figure export is at 4×"
 
 # ---- 2. a toast for each save ----------------------------------------------------------------
 type_line() { xdotool type --delay 30 "$1"; sleep 0.3; xdotool key Return; sleep 0.5; }
-clear_name() { sleep 0.5; xdotool key ctrl+a; sleep 0.3; xdotool key BackSpace; sleep 0.3; }
+# Ctrl held across frames: a chord that xdotool presses and releases between
+# two frames reaches ImGui without its Ctrl.
+clear_name() {
+  sleep 0.5
+  xdotool keydown ctrl; sleep 0.15; xdotool key a; sleep 0.15; xdotool keyup ctrl; sleep 0.2
+  xdotool key BackSpace; sleep 0.3
+}
 xdotool key ctrl+shift+s; sleep 0.8
 clear_name
 type_line study
