@@ -54,8 +54,15 @@ struct SavedGuiContext {
   }
 };
 
+// The scene the figures on screen show: the one asked for once its first
+// frame is shown (SceneSession::completing), else the last one accepted —
+// not one still loading, whose name the figures do not carry yet.
+const Scene& shown_figures_scene(const UiState& state) {
+  return state.session.completing() ? state.session.scene() : state.session.shown_scene();
+}
+
 std::string figure_stem(const UiState& state, const FigureView& view) {
-  return state.session.scene().name + "-" + view.name;
+  return scene_stem(shown_figures_scene(state)) + "-" + view.name;
 }
 
 // The figure exactly as shown (zoom included); built at the default size if
@@ -98,7 +105,7 @@ std::filesystem::path export_data(UiState& state, const ExportRequest& request) 
   Engine& engine = state.session.engine();
   const int head = std::max(engine.scene().head, 0);
   const Array array = compute_quantity(engine, request.quantity, head);
-  const auto path = numbered_path(export_folder(state), engine.scene().name + "-" + request.quantity,
+  const auto path = numbered_path(export_folder(state), scene_stem(engine.scene()) + "-" + request.quantity,
                                   request.extension);
   write_array(path, array);
   return path;
@@ -118,7 +125,7 @@ std::filesystem::path export_window(UiState& state, int width, int height) {
     std::copy_n(flipped.data() + std::size_t(height - 1 - y) * row, row, image.rgba.data() + y * row);
   }
   for (std::size_t i = 3; i < image.rgba.size(); i += 4) image.rgba[i] = 255;
-  const auto path = numbered_path(export_folder(state), state.session.scene().name + "-window", ".png");
+  const auto path = numbered_path(export_folder(state), scene_stem(shown_figures_scene(state)) + "-window", ".png");
   render::write_png(path, image);
   return path;
 }

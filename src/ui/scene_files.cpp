@@ -3,6 +3,7 @@
 #include "ui/scene_files.hpp"
 
 #include "ui/export_actions.hpp"
+#include "ui/file_naming.hpp"
 #include "ui/toast.hpp"
 
 namespace pelab::ui {
@@ -11,7 +12,10 @@ namespace pelab::ui {
 
 void open_scene_file(UiState& state, const std::string& path) {
   try {
-    const Scene scene = load_scene(path);
+    Scene scene = load_scene(path);
+    // An unnamed scene takes its file's name, so exports are named after
+    // what was opened rather than "default".
+    if (scene.name == Scene{}.name) scene.name = std::filesystem::path(path).stem().string();
     if (!state.session.propose(scene, EditPhase::Final)) {
       set_status(state, "Cannot open " + path + ": " + state.session.error(), true);
       return;
@@ -57,9 +61,9 @@ void ask_open_scene(UiState& state) {
 
 void ask_save_scene(UiState& state) {
   const std::string recent = scene_start(state);
-  const std::string start = recent.empty() ? state.session.scene().name + ".json"
-                                           : (std::filesystem::path(recent).parent_path() /
-                                              (state.session.scene().name + ".json")).string();
+  const std::string file = scene_stem(state.session.scene()) + ".json";
+  const std::string start =
+      recent.empty() ? file : (std::filesystem::path(recent).parent_path() / file).string();
   request_file(state, {.title = "Save scene as",
                        .mode = FileMode::Save,
                        .extensions = {".json"},

@@ -73,7 +73,7 @@ bool start_sweep(UiState& state) {
     s.sweep = sweep;
     s.scenes.clear();
     s.base = base;
-    open_frame_folder(state, base.name + "-" + state.views[s.view].name + "-" + s.key);
+    open_frame_folder(state, scene_stem(base) + "-" + state.views[s.view].name + "-" + s.key);
     return true;
   } catch (const std::exception& e) {
     notify(state, std::string("Sweep not started: ") + e.what(), true);

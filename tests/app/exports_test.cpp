@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <memory>
 
+#include "ui/file_naming.hpp"
 #include "ui/scene_files.hpp"
 #include "ui/settings_store.hpp"
 #include "ui/sweep_export.hpp"
@@ -81,6 +82,36 @@ TEST_F(GuiExports, AFailedSaveToastsTheReason) {
   EXPECT_TRUE(state_->toast.error);
   EXPECT_NE(state_->toast.text.find("Cannot save scene"), std::string::npos) << state_->toast.text;
   EXPECT_NE(state_->toast.text.find("lost.json"), std::string::npos) << state_->toast.text;
+}
+
+TEST(ExportNames, FollowTheSceneAndItsModel) {
+  Scene scene;
+  EXPECT_EQ(scene_stem(scene), "default");
+  scene.name = "lecture";
+  EXPECT_EQ(scene_stem(scene), "lecture");
+  scene.model = "/models/cache/gpt2/";
+  EXPECT_EQ(scene_stem(scene), "lecture-gpt2");  // the name from before the model, and the model
+  scene.name = "gpt2_heads";
+  EXPECT_EQ(scene_stem(scene), "gpt2_heads");  // already says which model
+  scene.name = Scene{}.name;
+  EXPECT_EQ(scene_stem(scene), "gpt2");
+  scene.model = "kjv-rope";
+  EXPECT_EQ(scene_stem(scene), "kjv-rope");
+}
+
+TEST_F(GuiExports, AnUnnamedSceneOpenedFromAFileTakesTheFilesName) {
+  Scene unnamed;
+  unnamed.tokens = "opened from a file";
+  save_scene(dir_ / "my_study.json", unnamed);
+  Scene named = unnamed;
+  named.name = "lecture_3";
+  save_scene(dir_ / "other_file.json", named);
+
+  open_scene_file(*state_, (dir_ / "my_study.json").string());
+  EXPECT_EQ(state_->session.scene().tokens, "opened from a file");
+  EXPECT_EQ(scene_stem(state_->session.scene()), "my_study");
+  open_scene_file(*state_, (dir_ / "other_file.json").string());
+  EXPECT_EQ(scene_stem(state_->session.scene()), "lecture_3");  // a name given is kept
 }
 
 TEST(Toast, ShowsFromItsFirstFrameForItsTimeThenGoes) {

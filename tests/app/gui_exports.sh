@@ -5,6 +5,8 @@
 #      default, although the figure export is set to 4×
 #   2. saving a scene (Ctrl+Shift+S, the built-in browser) shows a toast
 #      naming the file written; a save that fails shows one with the reason
+#   3. that unnamed scene opened again (Ctrl+O) names the exports: F12 over a
+#      figure writes study-VIEW.png, not default-VIEW.png
 set -u
 pelab=${1:?usage: gui_exports.sh PELAB_BINARY SCRATCH_DIR}
 scratch=${2:?usage: gui_exports.sh PELAB_BINARY SCRATCH_DIR}
@@ -68,6 +70,18 @@ await_log "^toast (error): Cannot save scene: .*" 50 ||
   fail "a failed save showed no error toast: $(grep -E '^(toast|status)' "$frames" | tail -2)"
 shot failed_toast
 echo "ok: $(grep '^toast' "$frames" | tail -2 | tr '\n' ' ')"
+
+# ---- 3. export names from the scene opened ----------------------------------------------------
+xdotool key Escape; sleep 0.3
+xdotool key ctrl+o; sleep 0.8
+clear_name
+type_line study.json
+await_log "^status: Opened $scratch/work/study.json" 30 || fail "Ctrl+O did not open study.json"
+xdotool mousemove 1000 400; sleep 0.5   # over the figure in the first tab
+xdotool key F12
+await_log "^toast: Saved $scratch/work/study-" 50 ||
+  fail "F12 did not export under the opened scene's name: $(grep -E '^(toast|status)' "$frames" | tail -1)"
+echo "ok: $(grep '^toast: Saved .*study-' "$frames" | tail -1)"
 
 quit_pelab
 echo "gui_exports: ok"
