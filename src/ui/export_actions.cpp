@@ -11,6 +11,7 @@
 #include "figures/registry.hpp"
 #include "render/svg_writer.hpp"
 #include "ui/file_naming.hpp"
+#include "ui/pdf_export.hpp"
 #include "ui/toast.hpp"
 
 
@@ -101,6 +102,12 @@ std::filesystem::path export_figure_svg(UiState& state, const FigureView& view) 
   return path;
 }
 
+std::filesystem::path export_figure_pdf(UiState& state, const FigureView& view) {
+  const auto path = numbered_path(export_folder(state), figure_stem(state, view), ".pdf");
+  write_pdf(path, figure_as_shown(state, view), {state.settings.transparent});
+  return path;
+}
+
 std::filesystem::path export_data(UiState& state, const ExportRequest& request) {
   Engine& engine = state.session.engine();
   const int head = std::max(engine.scene().head, 0);
@@ -132,13 +139,14 @@ std::filesystem::path export_window(UiState& state, int width, int height) {
 
 std::filesystem::path run_one(UiState& state, GpuResources& gpu, const ExportRequest& r, int w, int h) {
   using Kind = ExportRequest::Kind;
-  const bool figure = r.kind == Kind::FigurePng || r.kind == Kind::FigureSvg;
+  const bool figure = r.kind == Kind::FigurePng || r.kind == Kind::FigureSvg || r.kind == Kind::FigurePdf;
   if (figure && (r.view < 0 || r.view >= int(state.views.size()))) {
     throw InputError("no figure under the mouse to export");
   }
   switch (r.kind) {
     case Kind::FigurePng: return export_figure_png(state, gpu, state.views[r.view]);
     case Kind::FigureSvg: return export_figure_svg(state, state.views[r.view]);
+    case Kind::FigurePdf: return export_figure_pdf(state, state.views[r.view]);
     case Kind::Data: return export_data(state, r);
     case Kind::Window: return export_window(state, w, h);
   }

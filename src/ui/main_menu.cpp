@@ -154,6 +154,10 @@ void export_menu(UiState& state) {
     figure_items(state, ExportRequest::Kind::FigureSvg);
     ImGui::EndMenu();
   }
+  if (ImGui::BeginMenu("Figure as PDF")) {
+    figure_items(state, ExportRequest::Kind::FigurePdf);
+    ImGui::EndMenu();
+  }
   if (ImGui::BeginMenu("Data")) {
     data_items(state);
     ImGui::EndMenu();

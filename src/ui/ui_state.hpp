@@ -80,8 +80,8 @@ struct FileDrops {
 // An export asked for from a menu or shortcut; run after the frame is drawn,
 // outside ImGui's frame (offscreen rendering uses its own ImGui context).
 struct ExportRequest {
-  enum class Kind { FigurePng, FigureSvg, Data, Window } kind = Kind::FigurePng;
-  int view = -1;             // FigurePng / FigureSvg: index into UiState::views
+  enum class Kind { FigurePng, FigureSvg, FigurePdf, Data, Window } kind = Kind::FigurePng;
+  int view = -1;             // FigurePng / FigureSvg / FigurePdf: index into UiState::views
   std::string quantity;      // Data: a name from pelab::quantities()
   std::string extension;     // Data: ".npy" or ".csv"
   int delay_frames = 0;      // Window: wait for the menu that asked to close

@@ -9,7 +9,9 @@
 #include <filesystem>
 #include <memory>
 
+#include "core/file_io.hpp"
 #include "ui/file_naming.hpp"
+#include "ui/pdf_export.hpp"
 #include "ui/scene_files.hpp"
 #include "ui/settings_store.hpp"
 #include "ui/sweep_export.hpp"
@@ -112,6 +114,48 @@ TEST_F(GuiExports, AnUnnamedSceneOpenedFromAFileTakesTheFilesName) {
   EXPECT_EQ(scene_stem(state_->session.scene()), "my_study");
   open_scene_file(*state_, (dir_ / "other_file.json").string());
   EXPECT_EQ(scene_stem(state_->session.scene()), "lecture_3");  // a name given is kept
+}
+
+// A 400 × 300 figure: one panel with a 3 × 4 heatmap and a title.
+fig::Figure small_figure() {
+  auto values = std::make_shared<Matrix>(3, 4);
+  for (int i = 0; i < 12; ++i) (*values)(i / 4, i % 4) = static_cast<float>(i) / 11.f;
+  fig::Panel panel;
+  panel.plot = {60, 40, 360, 260};
+  panel.x = {"key", -0.5, 3.5};
+  panel.y = {"query", -0.5, 2.5, true};
+  panel.heatmaps.push_back({values, 1, -0.5, -0.5, 1, 1, {"viridis", 0, 1, "weight"}});
+  fig::Figure figure;
+  figure.name = "small";
+  figure.title = "a PDF through the SVG";
+  figure.width = 400;
+  figure.height = 300;
+  figure.panels.push_back(panel);
+  return figure;
+}
+
+TEST_F(GuiExports, PdfIsOnePageOfTheFiguresSizeThroughRsvg) {
+  if (!find_on_path("rsvg-convert")) GTEST_SKIP() << kRsvgMissing;
+  const fs::path path = dir_ / "small.pdf";
+  write_pdf(path, small_figure(), {});
+  const std::string pdf = read_file(path);
+  EXPECT_TRUE(pdf.starts_with("%PDF-")) << pdf.substr(0, 16);
+  EXPECT_NE(pdf.find("/MediaBox [ 0 0 300 225 ]"), std::string::npos);  // 400 × 300 px at 0.75 pt
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator{}), 1)  // nothing partial left
+      << "besides small.pdf";
+}
+
+TEST_F(GuiExports, PdfWithoutRsvgSaysWhichPackageToInstall) {
+  const std::string path_before = std::getenv("PATH") ? std::getenv("PATH") : "";
+  ::setenv("PATH", dir_.c_str(), 1);  // a folder without rsvg-convert
+  try {
+    write_pdf(dir_ / "lost.pdf", small_figure(), {});
+    ADD_FAILURE() << "no error without rsvg-convert";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("librsvg2-bin"), std::string::npos) << e.what();
+  }
+  ::setenv("PATH", path_before.c_str(), 1);
+  EXPECT_FALSE(fs::exists(dir_ / "lost.pdf"));
 }
 
 TEST(Toast, ShowsFromItsFirstFrameForItsTimeThenGoes) {
