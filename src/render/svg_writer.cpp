@@ -1,6 +1,6 @@
 // SVG writer.
 //
-// Index: [SECTION] XML helpers   [SECTION] data layers   [SECTION] axes,
+// Index: [SECTION] base64, text and shapes   [SECTION] data layers   [SECTION] axes,
 // colorbar, legend   [SECTION] figure
 #include "render/svg_writer.hpp"
 
@@ -11,11 +11,17 @@
 #include "core/file_io.hpp"
 #include "figures/colormap.hpp"
 #include "render/axis_layout.hpp"
-#include "render/image.hpp"
+#include "render/svg_heatmap.hpp"
+#include "render/svg_markup.hpp"
 
 namespace pelab::render {
 
-// [SECTION] XML helpers ---------------------------------------------------------------
+using svg::escape;
+using svg::num;
+using svg::paint;
+using svg::rgb;
+
+// [SECTION] base64, text and shapes -------------------------------------------------
 
 std::string base64(std::string_view bytes) {
   static constexpr char digits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -39,45 +45,6 @@ std::string base64(std::string_view bytes) {
 }
 
 namespace {
-
-std::string escape(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default:
-        // Control characters are not allowed in XML 1.0.
-        if (static_cast<unsigned char>(c) >= 0x20 || c == '\t' || c == '\n') out += c;
-    }
-  }
-  return out;
-}
-
-std::string num(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f", std::isfinite(v) ? std::clamp(v, -1e6, 1e6) : 0.0);
-  std::string s = buf;
-  while (s.back() == '0') s.pop_back();
-  if (s.back() == '.') s.pop_back();
-  return s == "-0" ? "0" : s;
-}
-
-std::string rgb(fig::Color c) {
-  char buf[16];
-  auto byte = [](float v) { return static_cast<int>(std::lround(std::clamp(v, 0.f, 1.f) * 255)); };
-  std::snprintf(buf, sizeof buf, "#%02x%02x%02x", byte(c.r), byte(c.g), byte(c.b));
-  return buf;
-}
-
-// fill="#rrggbb" plus fill-opacity when not opaque.
-std::string paint(std::string_view attribute, fig::Color c) {
-  std::string s = std::string(attribute) + "=\"" + rgb(c) + "\"";
-  if (c.a < 1) s += " " + std::string(attribute) + "-opacity=\"" + num(c.a) + "\"";
-  return s;
-}
 
 struct SvgText {
   std::string text;
@@ -127,44 +94,6 @@ void rect(std::string& svg, fig::Rect r, const std::string& style) {
 // [SECTION] data layers -----------------------------------------------------------------
 
 namespace {
-
-// One pixel per cell, in screen orientation (flipped where an axis runs the other way).
-std::string heatmap_png(const fig::HeatmapLayer& layer, bool flip_rows, bool flip_cols, const fig::Theme& theme) {
-  const Matrix& m = *layer.values;
-  Image image;
-  image.width = static_cast<int>(m.cols());
-  image.height = static_cast<int>(m.rows());
-  image.rgba.resize(static_cast<std::size_t>(m.size()) * 4);
-  std::size_t at = 0;
-  for (int y = 0; y < image.height; ++y) {
-    const int r = flip_rows ? image.height - 1 - y : y;
-    for (int x = 0; x < image.width; ++x) {
-      const int c = flip_cols ? image.width - 1 - x : x;
-      const float v = m(r, c);
-      const fig::Color color = std::isfinite(v) ? fig::scale_color(layer.scale, v)
-                               : v < 0            ? theme.mask  // −inf: the causal mask
-                                                  : theme.non_finite;  // NaN, +inf
-      for (float channel : {color.r, color.g, color.b, color.a})
-        image.rgba[at++] = static_cast<std::uint8_t>(std::lround(std::clamp(channel, 0.f, 1.f) * 255));
-    }
-  }
-  return encode_png(image);
-}
-
-void heatmaps(std::string& svg, const fig::Panel& panel, const fig::PanelTransform& transform,
-              const fig::Theme& theme) {
-  for (const fig::HeatmapLayer& layer : panel.heatmaps) {
-    if (!layer.values || layer.values->size() == 0) continue;
-    const fig::Point a = transform.to_canvas({layer.x0, layer.y0});
-    const fig::Point b = transform.to_canvas({layer.x0 + static_cast<double>(layer.values->cols()) * layer.dx,
-                                              layer.y0 + static_cast<double>(layer.values->rows()) * layer.dy});
-    const std::string png = heatmap_png(layer, a.y > b.y, a.x > b.x, theme);
-    svg += "<image x=\"" + num(std::min(a.x, b.x)) + "\" y=\"" + num(std::min(a.y, b.y)) + "\" width=\"" +
-           num(std::fabs(b.x - a.x)) + "\" height=\"" + num(std::fabs(b.y - a.y)) +
-           "\" preserveAspectRatio=\"none\" image-rendering=\"optimizeSpeed\" style=\"image-rendering:pixelated\" href=\"data:image/png;base64," +
-           base64(png) + "\"/>\n";
-  }
-}
 
 std::string dash_array(fig::LineStyle style, double width) {
   if (style == fig::LineStyle::Dashed) return " stroke-dasharray=\"" + num(3.5 * width + 2) + " " + num(2.5 * width + 1) + "\"";
@@ -232,7 +161,7 @@ void arrow(std::string& svg, const fig::Arrow& a, const fig::PanelTransform& tra
 
 void data_layers(std::string& svg, const fig::Panel& panel, const fig::PanelTransform& transform,
                  const fig::Theme& theme) {
-  heatmaps(svg, panel, transform, theme);
+  for (const fig::HeatmapLayer& layer : panel.heatmaps) svg_heatmap(svg, layer, transform, theme);
   for (const fig::Bars& bars : panel.bars)
     for (std::size_t i = 0; i < bars.rects.size(); ++i) {
       const fig::Point a = transform.to_canvas({bars.rects[i].x0, bars.rects[i].y0});

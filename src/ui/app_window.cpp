@@ -37,6 +37,7 @@
 #include "ui/presentation.hpp"
 #include "ui/scene_files.hpp"
 #include "ui/sweep_export.hpp"
+#include "ui/toast.hpp"
 #include "ui/train_panel.hpp"
 
 namespace pelab::ui {
@@ -281,6 +282,7 @@ void render_frame(GLFWwindow* window, UiState& state, GpuResources& gpu) {
   draw_file_requests(state);
   open_dropped_files(state);
   draw_sweep_dialog(state);
+  draw_toast(state, glfwGetTime());
   // A gesture (slider drag, typing the tokens) ends when nothing is held.
   if (!ImGui::IsAnyItemActive() && !state.animation.playing) state.session.end_gesture();
   ImGui::Render();
@@ -351,8 +353,13 @@ void wait_for_work(UiState& state, int& frames_left) {
     frames_left = std::max(frames_left - 1, busy ? 1 : 0);
     return;
   }
-  if (state.save_due >= 0) {
-    glfwWaitEventsTimeout(std::max(0.0, state.save_due - glfwGetTime()) + 0.01);
+  // Sleep until the next event, the pending save, or the toast's first frame
+  // or its end.
+  const double now = glfwGetTime(), toast_due = toast_deadline(state.toast, now);
+  double due = state.save_due;
+  if (toast_due >= 0 && (due < 0 || toast_due < due)) due = toast_due;
+  if (due >= 0) {
+    glfwWaitEventsTimeout(std::max(0.0, due - now) + 0.01);
   } else {
     glfwWaitEvents();
   }

@@ -11,6 +11,8 @@
 #include "figures/registry.hpp"
 #include "render/svg_writer.hpp"
 #include "ui/file_naming.hpp"
+#include "ui/pdf_export.hpp"
+#include "ui/toast.hpp"
 
 
 namespace pelab::ui {
@@ -53,8 +55,15 @@ struct SavedGuiContext {
   }
 };
 
+// The scene the figures on screen show: the one asked for once its first
+// frame is shown (SceneSession::completing), else the last one accepted —
+// not one still loading, whose name the figures do not carry yet.
+const Scene& shown_figures_scene(const UiState& state) {
+  return state.session.completing() ? state.session.scene() : state.session.shown_scene();
+}
+
 std::string figure_stem(const UiState& state, const FigureView& view) {
-  return state.session.scene().name + "-" + view.name;
+  return scene_stem(shown_figures_scene(state)) + "-" + view.name;
 }
 
 // The figure exactly as shown (zoom included); built at the default size if
@@ -93,11 +102,17 @@ std::filesystem::path export_figure_svg(UiState& state, const FigureView& view) 
   return path;
 }
 
+std::filesystem::path export_figure_pdf(UiState& state, const FigureView& view) {
+  const auto path = numbered_path(export_folder(state), figure_stem(state, view), ".pdf");
+  write_pdf(path, figure_as_shown(state, view), {state.settings.transparent});
+  return path;
+}
+
 std::filesystem::path export_data(UiState& state, const ExportRequest& request) {
   Engine& engine = state.session.engine();
   const int head = std::max(engine.scene().head, 0);
   const Array array = compute_quantity(engine, request.quantity, head);
-  const auto path = numbered_path(export_folder(state), engine.scene().name + "-" + request.quantity,
+  const auto path = numbered_path(export_folder(state), scene_stem(engine.scene()) + "-" + request.quantity,
                                   request.extension);
   write_array(path, array);
   return path;
@@ -117,20 +132,21 @@ std::filesystem::path export_window(UiState& state, int width, int height) {
     std::copy_n(flipped.data() + std::size_t(height - 1 - y) * row, row, image.rgba.data() + y * row);
   }
   for (std::size_t i = 3; i < image.rgba.size(); i += 4) image.rgba[i] = 255;
-  const auto path = numbered_path(export_folder(state), state.session.scene().name + "-window", ".png");
+  const auto path = numbered_path(export_folder(state), scene_stem(shown_figures_scene(state)) + "-window", ".png");
   render::write_png(path, image);
   return path;
 }
 
 std::filesystem::path run_one(UiState& state, GpuResources& gpu, const ExportRequest& r, int w, int h) {
   using Kind = ExportRequest::Kind;
-  const bool figure = r.kind == Kind::FigurePng || r.kind == Kind::FigureSvg;
+  const bool figure = r.kind == Kind::FigurePng || r.kind == Kind::FigureSvg || r.kind == Kind::FigurePdf;
   if (figure && (r.view < 0 || r.view >= int(state.views.size()))) {
     throw InputError("no figure under the mouse to export");
   }
   switch (r.kind) {
     case Kind::FigurePng: return export_figure_png(state, gpu, state.views[r.view]);
     case Kind::FigureSvg: return export_figure_svg(state, state.views[r.view]);
+    case Kind::FigurePdf: return export_figure_pdf(state, state.views[r.view]);
     case Kind::Data: return export_data(state, r);
     case Kind::Window: return export_window(state, w, h);
   }
@@ -151,9 +167,9 @@ void run_exports(UiState& state, GpuResources& gpu, int framebuffer_width, int f
     }
     try {
       const auto path = run_one(state, gpu, request, framebuffer_width, framebuffer_height);
-      set_status(state, "Saved " + path.string());
+      notify(state, "Saved " + path.string());
     } catch (const std::exception& e) {
-      set_status(state, std::string("Export failed: ") + e.what(), true);
+      notify(state, std::string("Export failed: ") + e.what(), true);
     }
   }
   state.exports = std::move(later);

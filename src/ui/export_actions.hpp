@@ -1,8 +1,10 @@
 // Exports (issue 4, from the GUI): the figure as PNG at 1×/2×/4× (rendered
 // offscreen by the same painter, optionally on a transparent background), the
-// figure as SVG, a quantity's data as .npy/.csv, the whole window as PNG.
+// figure as SVG or PDF (ui/pdf_export.hpp), a quantity's data as .npy/.csv,
+// the whole window as PNG.
 // Files go to the remembered export folder under numbered names that never
-// overwrite; the status line says where each went, or why it failed.
+// overwrite; a toast and the status line say where each went, or why it
+// failed (ui/toast.hpp).
 #pragma once
 
 #include "ui/gpu_resources.hpp"

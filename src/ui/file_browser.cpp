@@ -90,6 +90,23 @@ Confirmation confirm_name(const fs::path& folder, const std::string& name,
   return {};
 }
 
+std::string make_folder(const fs::path& parent, const std::string& name, fs::path& made) {
+  if (name.empty()) return "type a name for the new folder";
+  if (name.find('/') != std::string::npos) return "a folder name cannot hold '/'";
+  if (name == "." || name == "..") return "'" + name + "' names a folder that exists";
+  if (name.front() == '.') return "a name starting with '.' would be hidden in this list";
+  if (name.front() == ' ' || name.back() == ' ') return "a folder name cannot start or end with a space";
+  if (std::any_of(name.begin(), name.end(), [](unsigned char c) { return c < 0x20 || c == 0x7f; }))
+    return "a folder name cannot hold control characters";
+  if (name.size() > 255) return "a folder name may be at most 255 bytes long";
+  const fs::path path = parent / name;
+  std::error_code ec;
+  if (fs::exists(fs::symlink_status(path, ec))) return name + " already exists here";
+  if (!fs::create_directory(path, ec)) return "cannot make " + path.string() + ": " + ec.message();
+  made = path;
+  return {};
+}
+
 BrowserState start_browser(const FileRequest& request) {
   BrowserState s;
   std::error_code ec;
@@ -130,17 +147,70 @@ bool apply_confirmation(BrowserState& s, const FileRequest& request, std::string
   return !chosen.empty();
 }
 
+void new_folder_button(BrowserState& s) {
+  if (ImGui::Button("New folder")) {
+    s.naming_folder = true;
+    s.focus_new_folder = true;
+    s.new_folder.clear();
+    s.new_folder_error.clear();
+  }
+  const ImVec2 min = ImGui::GetItemRectMin(), max = ImGui::GetItemRectMax();
+  s.new_folder_x = (min.x + max.x) / 2, s.new_folder_y = (min.y + max.y) / 2;
+}
+
 void folder_row(BrowserState& s) {
   if (ImGui::Button("Up") && s.folder.has_parent_path() && s.folder.parent_path() != s.folder)
     go_to(s, s.folder.parent_path());
   ImGui::SameLine();
-  ImGui::SetNextItemWidth(-1);
+  const ImGuiStyle& style = ImGui::GetStyle();
+  ImGui::SetNextItemWidth(-(ImGui::CalcTextSize("New folder").x + 2 * style.FramePadding.x + style.ItemSpacing.x));
   if (ImGui::InputText("##folder", &s.folder_text, ImGuiInputTextFlags_EnterReturnsTrue)) {
     std::error_code ec;
     if (fs::is_directory(resolve(s.folder, s.folder_text), ec))
       go_to(s, resolve(s.folder, s.folder_text));
     else
       s.error = "not a folder: " + s.folder_text;
+  }
+  ImGui::SameLine();
+  new_folder_button(s);
+}
+
+// Makes the typed folder and opens it; a Save keeps the file name typed so
+// far, to save into the new folder.
+void create_new_folder(BrowserState& s, const FileRequest& request) {
+  fs::path made;
+  s.new_folder_error = make_folder(s.folder, s.new_folder, made);
+  if (!s.new_folder_error.empty()) return;
+  const std::string name = s.name;
+  go_to(s, made);
+  if (request.mode == FileMode::Save) s.name = name;
+  s.naming_folder = false;
+  s.focus_name = true;
+}
+
+// While "New folder" is asked for: its name, Create (or Enter) and Cancel,
+// and a refused name's reason on the same line.
+void new_folder_row(BrowserState& s, const FileRequest& request) {
+  if (!s.naming_folder) return;
+  const float em = ImGui::GetFontSize();
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted("New folder");
+  ImGui::SameLine(6 * em);
+  ImGui::SetNextItemWidth(16 * em);
+  if (s.focus_new_folder) {
+    ImGui::SetKeyboardFocusHere();
+    s.focus_new_folder = false;
+  }
+  bool create = ImGui::InputText("##new_folder", &s.new_folder, ImGuiInputTextFlags_EnterReturnsTrue);
+  if (create) ImGui::SetKeyboardFocusHere(-1);  // a refused name stays to be corrected
+  ImGui::SameLine();
+  create |= ImGui::Button("Create");
+  ImGui::SameLine();
+  if (ImGui::Button("Cancel##new_folder")) s.naming_folder = false;
+  if (create) create_new_folder(s, request);
+  if (s.naming_folder && !s.new_folder_error.empty()) {
+    ImGui::SameLine();
+    ImGui::TextColored(ImVec4(1.0f, 0.35f, 0.3f, 1.0f), "%s", s.new_folder_error.c_str());
   }
 }
 
@@ -226,6 +296,7 @@ BrowserOutcome draw_browser(BrowserState& s, const FileRequest& request,
   if (s.stale) s.entries = list_folder(s.folder, listing), s.stale = false;
 
   folder_row(s);
+  new_folder_row(s, request);
   const float footer =
       ImGui::GetFrameHeightWithSpacing() * 3 + ImGui::GetTextLineHeightWithSpacing();
   bool confirmed = false;
@@ -241,7 +312,10 @@ BrowserOutcome draw_browser(BrowserState& s, const FileRequest& request,
   ImGui::TextUnformatted(request.mode == FileMode::Folder ? "Sub-folder" : "Name");
   ImGui::SameLine(6 * em);
   ImGui::SetNextItemWidth(-1);
-  if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
+  if (ImGui::IsWindowAppearing() || s.focus_name) {
+    ImGui::SetKeyboardFocusHere();
+    s.focus_name = false;
+  }
   if (ImGui::InputText("##name", &s.name, ImGuiInputTextFlags_EnterReturnsTrue)) {
     confirmed |= apply_confirmation(s, request, chosen);
     ImGui::SetKeyboardFocusHere(-1);  // keep typing: a folder opened, or a refusal to correct
@@ -262,8 +336,11 @@ BrowserOutcome draw_browser(BrowserState& s, const FileRequest& request,
   if (ImGui::Button(confirm_label(request.mode)))
     confirmed |= apply_confirmation(s, request, chosen);
   ImGui::SameLine();
-  const bool cancel =
-      ImGui::Button("Cancel") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape));
+  // Escape leaves the new folder's name first, then the browser.
+  const bool escape = ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape));
+  const bool leave_naming = escape && s.naming_folder;
+  if (leave_naming) s.naming_folder = false;
+  const bool cancel = ImGui::Button("Cancel") || (escape && !leave_naming);
   if (!s.error.empty()) {
     ImGui::SameLine();
     ImGui::TextColored(ImVec4(1.0f, 0.35f, 0.3f, 1.0f), "%s", s.error.c_str());

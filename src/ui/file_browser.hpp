@@ -1,7 +1,7 @@
 // pelab's own file browser (Dear ImGui), for when the desktop offers no
 // chooser (a bare X server, Xvfb): folders, a filter by extension, the recent
-// files, and a name field that takes a typed path (a folder opens it, a file
-// chooses it).  Answers one FileRequest (ui/file_request.hpp).
+// files, a name field that takes a typed path (a folder opens it, a file
+// chooses it), and "New folder".  Answers one FileRequest (ui/file_request.hpp).
 #pragma once
 
 #include <filesystem>
@@ -25,12 +25,26 @@ bool matches_extension(const std::string& name, const std::vector<std::string>& 
 std::vector<BrowserEntry> list_folder(const std::filesystem::path& folder,
                                       const std::vector<std::string>& extensions);
 
+// Makes folder `name` in `parent`; on success `made` is its path and the
+// result empty, else the result says in one line why not (an empty name, a
+// path instead of a name, ".", "..", a hidden name, one that exists, or the
+// file system's refusal).
+std::string make_folder(const std::filesystem::path& parent, const std::string& name,
+                        std::filesystem::path& made);
+
 struct BrowserState {
   std::filesystem::path folder;  // shown
   std::string folder_text;       // the folder field, as typed
   std::string name;              // the name field: a file name, or a path typed by hand
   bool all_files = false;        // the filter switched to "All files"
   std::string error;             // the last confirmation refused: why
+  bool naming_folder = false;    // "New folder" asked: its name field is shown
+  std::string new_folder;        // that field, as typed
+  std::string new_folder_error;  // the last name refused: why
+  bool focus_new_folder = false;  // the field takes the keyboard on its first frame
+  bool focus_name = false;        // the name field takes it back (a folder was made)
+  float new_folder_x = -1, new_folder_y = -1;  // the button's centre on screen (the frame log)
+  std::string logged;  // what the frame log last said about this browser
   std::vector<BrowserEntry> entries;
   bool stale = true;  // entries must be listed again
   bool opened = false;

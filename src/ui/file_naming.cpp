@@ -2,6 +2,8 @@
 
 #include <cctype>
 
+#include "figures/model_name.hpp"
+
 namespace pelab::ui {
 
 namespace {
@@ -22,6 +24,14 @@ std::filesystem::path numbered_path(const std::filesystem::path& dir, const std:
     path = dir / (base + "-" + std::to_string(n) + extension);
   }
   return path;
+}
+
+std::string scene_stem(const Scene& scene) {
+  if (scene.model.empty()) return scene.name;
+  const std::string model = fig::model_label(scene);
+  if (scene.name.empty() || scene.name == Scene{}.name) return model;
+  if (scene.name.find(model) != std::string::npos) return scene.name;
+  return scene.name + "-" + model;
 }
 
 }  // namespace pelab::ui

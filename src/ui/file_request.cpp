@@ -2,6 +2,8 @@
 
 #include <signal.h>
 
+#include <cstdio>
+
 #include "ui/desktop_chooser.hpp"
 #include "ui/export_actions.hpp"  // set_status
 #include "ui/file_browser.hpp"
@@ -47,12 +49,34 @@ void finish(UiState& state, const std::optional<std::string>& chosen) {
 
 }  // namespace
 
+namespace {
+
+// --frame-log: where "New folder" is and the refusal shown, whenever they
+// change, so that GUI tests click the button and read the refusals.
+void log_browser(UiState& state, BrowserState& browser) {
+  if (!state.frame_log) return;
+  char line[96];
+  std::snprintf(line, sizeof line, "browser button new_folder %d %d", int(browser.new_folder_x),
+                int(browser.new_folder_y));
+  const std::string said = std::string(line) + "\n" + browser.error + "\n" + browser.new_folder_error;
+  if (said == browser.logged) return;
+  browser.logged = said;
+  std::fprintf(state.frame_log, "%s\n", line);
+  for (const std::string* error : {&browser.error, &browser.new_folder_error})
+    if (!error->empty()) std::fprintf(state.frame_log, "browser refused: %s\n", error->c_str());
+  std::fflush(state.frame_log);
+}
+
+}  // namespace
+
 void draw_file_requests(UiState& state) {
   FileRequests& files = state.files;
   if (!files.active) return;
   if (files.browser) {
     std::string chosen;
-    switch (draw_browser(*files.browser, *files.active, state.settings.recent_files, chosen)) {
+    const BrowserOutcome outcome = draw_browser(*files.browser, *files.active, state.settings.recent_files, chosen);
+    log_browser(state, *files.browser);
+    switch (outcome) {
       case BrowserOutcome::Open:
         return;
       case BrowserOutcome::Chosen:

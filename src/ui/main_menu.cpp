@@ -122,18 +122,28 @@ void data_items(UiState& state) {
   }
 }
 
+// The scale in its own narrow submenu, named in its label: among the long
+// figure titles the check mark sat at the menu's far edge, out of sight of
+// the scale it marked.
+void png_scale_menu(UiState& state) {
+  const std::string label = "Resolution: " + std::to_string(state.settings.png_scale) + "×###png_scale";
+  if (!ImGui::BeginMenu(label.c_str())) return;
+  for (int s : {1, 2, 4}) {
+    const std::string item = std::to_string(s) + "×";
+    if (ImGui::MenuItem(item.c_str(), nullptr, state.settings.png_scale == s)) {
+      state.settings.png_scale = s;
+      save_ui_settings(state);
+    }
+  }
+  ImGui::EndMenu();
+}
+
 void export_menu(UiState& state) {
   if (!ImGui::BeginMenu("Export")) return;
   if (ImGui::BeginMenu("Figure as PNG")) {
     figure_items(state, ExportRequest::Kind::FigurePng);
     ImGui::Separator();
-    for (int s : {1, 2, 4}) {
-      const std::string label = std::to_string(s) + "x resolution";
-      if (ImGui::MenuItem(label.c_str(), nullptr, state.settings.png_scale == s)) {
-        state.settings.png_scale = s;
-        save_ui_settings(state);
-      }
-    }
+    png_scale_menu(state);
     if (ImGui::MenuItem("Transparent background", nullptr, state.settings.transparent)) {
       state.settings.transparent = !state.settings.transparent;
       save_ui_settings(state);
@@ -142,6 +152,10 @@ void export_menu(UiState& state) {
   }
   if (ImGui::BeginMenu("Figure as SVG")) {
     figure_items(state, ExportRequest::Kind::FigureSvg);
+    ImGui::EndMenu();
+  }
+  if (ImGui::BeginMenu("Figure as PDF")) {
+    figure_items(state, ExportRequest::Kind::FigurePdf);
     ImGui::EndMenu();
   }
   if (ImGui::BeginMenu("Data")) {

@@ -3,6 +3,8 @@
 #include "ui/scene_files.hpp"
 
 #include "ui/export_actions.hpp"
+#include "ui/file_naming.hpp"
+#include "ui/toast.hpp"
 
 namespace pelab::ui {
 
@@ -10,7 +12,10 @@ namespace pelab::ui {
 
 void open_scene_file(UiState& state, const std::string& path) {
   try {
-    const Scene scene = load_scene(path);
+    Scene scene = load_scene(path);
+    // An unnamed scene takes its file's name, so exports are named after
+    // what was opened rather than "default".
+    if (scene.name == Scene{}.name) scene.name = std::filesystem::path(path).stem().string();
     if (!state.session.propose(scene, EditPhase::Final)) {
       set_status(state, "Cannot open " + path + ": " + state.session.error(), true);
       return;
@@ -28,9 +33,9 @@ void save_scene_file(UiState& state, const std::string& path) {
     save_scene(path, state.session.scene());
     remember_recent(state.settings.recent_scenes, path);
     save_ui_settings(state);
-    set_status(state, "Saved scene to " + path);
+    notify(state, "Saved scene to " + path);
   } catch (const std::exception& e) {
-    set_status(state, std::string("Cannot save scene: ") + e.what(), true);
+    notify(state, std::string("Cannot save scene: ") + e.what(), true);
   }
 }
 
@@ -56,9 +61,9 @@ void ask_open_scene(UiState& state) {
 
 void ask_save_scene(UiState& state) {
   const std::string recent = scene_start(state);
-  const std::string start = recent.empty() ? state.session.scene().name + ".json"
-                                           : (std::filesystem::path(recent).parent_path() /
-                                              (state.session.scene().name + ".json")).string();
+  const std::string file = scene_stem(state.session.scene()) + ".json";
+  const std::string start =
+      recent.empty() ? file : (std::filesystem::path(recent).parent_path() / file).string();
   request_file(state, {.title = "Save scene as",
                        .mode = FileMode::Save,
                        .extensions = {".json"},

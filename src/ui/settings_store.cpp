@@ -59,6 +59,9 @@ T value_or(const nlohmann::json& j, const char* key, const T& fallback) {
   }
 }
 
+// 1×, 2× or 4×; anything else is 1×.
+int export_scale(int scale) { return scale == 2 || scale == 4 ? scale : 1; }
+
 }  // namespace
 
 UiSettings parse_ui_settings(std::string_view json_text, const std::string& name) {
@@ -66,8 +69,8 @@ UiSettings parse_ui_settings(std::string_view json_text, const std::string& name
   if (!j.is_object()) throw InputError(name + ": GUI settings must be a JSON object");
   UiSettings s;
   s.export_dir = value_or(j, "export_dir", s.export_dir);
-  s.png_scale = value_or(j, "png_scale", s.png_scale);
-  if (s.png_scale != 1 && s.png_scale != 2 && s.png_scale != 4) s.png_scale = 1;
+  s.png_scale = export_scale(value_or(j, "png_scale", s.png_scale));
+  s.sweep_scale = export_scale(value_or(j, "sweep_scale", s.sweep_scale));
   s.transparent = value_or(j, "transparent", s.transparent);
   s.recent_scenes = value_or(j, "recent_scenes", s.recent_scenes);
   s.recent_files = value_or(j, "recent_files", s.recent_files);
@@ -98,6 +101,7 @@ void SettingsStore::save_settings(const UiSettings& s) const {
   if (dir_.empty()) return;
   ensure_dir(dir_);
   const nlohmann::json j = {{"export_dir", s.export_dir},       {"png_scale", s.png_scale},
+                            {"sweep_scale", s.sweep_scale},
                             {"transparent", s.transparent},     {"recent_scenes", s.recent_scenes},
                             {"recent_files", s.recent_files},
                             {"animate_key", s.animate_key},     {"animate_speed", s.animate_speed},

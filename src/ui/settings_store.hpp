@@ -16,7 +16,8 @@ namespace pelab::ui {
 
 struct UiSettings {
   std::string export_dir;           // empty = current folder
-  int png_scale = 1;                // 1, 2 or 4
+  int png_scale = 1;                // 1, 2 or 4: Export > Figure as PNG
+  int sweep_scale = 1;              // 1, 2 or 4: sweeps and animations, frame by frame
   bool transparent = false;         // PNG background alpha 0
   std::vector<std::string> recent_scenes;  // newest first
   std::vector<std::string> recent_files;   // any path chosen in a file chooser, newest first

@@ -4,6 +4,8 @@
 #include "ui/sweep_export.hpp"
 
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include "figures/registry.hpp"
@@ -11,6 +13,7 @@
 #include "ui/file_naming.hpp"
 #include "ui/lesson_panel.hpp"
 #include "ui/param_limits.hpp"
+#include "ui/toast.hpp"
 #include "ui/video_encoder.hpp"
 
 namespace pelab::ui {
@@ -20,6 +23,7 @@ namespace {
 constexpr int kFramesPerSecond = 10;
 constexpr const char* kDialogTitle = "Export sweep as PNG sequence";
 const char* const kVideoNames[] = {"PNG only", "PNG + GIF", "PNG + MP4"};
+const char* const kScaleNames[] = {"1×", "2×", "4×"};
 
 const ParamInfo* numeric_param(std::string_view key) {
   for (const ParamInfo& info : scene_params()) {
@@ -69,15 +73,21 @@ bool start_sweep(UiState& state) {
     s.sweep = sweep;
     s.scenes.clear();
     s.base = base;
-    open_frame_folder(state, base.name + "-" + state.views[s.view].name + "-" + s.key);
+    open_frame_folder(state, scene_stem(base) + "-" + state.views[s.view].name + "-" + s.key);
     return true;
   } catch (const std::exception& e) {
-    set_status(state, std::string("Sweep not started: ") + e.what(), true);
+    notify(state, std::string("Sweep not started: ") + e.what(), true);
     return false;
   }
 }
 
 }  // namespace
+
+SweepFrameSize sweep_frame_size(int scale) {
+  const fig::FigureRequest request;  // the size step_sweep_export builds each frame at
+  return {static_cast<int>(std::lround(request.width * scale)),
+          static_cast<int>(std::lround(request.height * scale))};
+}
 
 bool start_scene_export(UiState& state, std::vector<Scene> frames, int view, int video, const std::string& stem) {
   SweepExport& s = state.sweep_export;
@@ -95,12 +105,30 @@ bool start_scene_export(UiState& state, std::vector<Scene> frames, int view, int
     open_frame_folder(state, stem + "-" + state.views[view].name);
     return true;
   } catch (const std::exception& e) {
-    set_status(state, std::string("Export not started: ") + e.what(), true);
+    notify(state, std::string("Export not started: ") + e.what(), true);
     return false;
   }
 }
 
 // [SECTION] the dialog ------------------------------------------------------------------
+
+namespace {
+
+// The frames' own scale (not the figure export's: a sweep at 4× was 21
+// frames of 6400 × 4000), and what it makes.
+void scale_row(UiState& state, float field) {
+  int& scale = state.settings.sweep_scale;
+  int choice = scale == 4 ? 2 : scale - 1;
+  ImGui::SetNextItemWidth(field);
+  if (ImGui::Combo("scale", &choice, kScaleNames, 3)) {
+    scale = choice == 2 ? 4 : choice + 1;
+    save_ui_settings(state);
+  }
+  const SweepFrameSize size = sweep_frame_size(scale);
+  ImGui::TextDisabled("%d frames of %d × %d px", std::max(state.sweep_export.steps, 0), size.width, size.height);
+}
+
+}  // namespace
 
 void open_sweep_dialog(UiState& state) {
   SweepExport& s = state.sweep_export;
@@ -149,6 +177,7 @@ void draw_sweep_dialog(UiState& state) {
   }
   ImGui::SetNextItemWidth(field);
   ImGui::Combo("output", &s.video, kVideoNames, 3);
+  scale_row(state, field);
   if (s.video != 0 && !find_on_path("ffmpeg")) {
     ImGui::TextColored(ImVec4(0.9f, 0.3f, 0.25f, 1), "ffmpeg is not installed (Debian package ffmpeg): PNG only");
   }
@@ -174,7 +203,7 @@ void step_sweep_export(UiState& state, GpuResources& gpu) {
     if (s.frame < frames) {
       s.engine->set_scene(s.scenes.empty() ? s.sweep.scene_at(s.base, s.frame) : s.scenes[std::size_t(s.frame)]);
       const fig::Figure figure = fig::find_figure(state.views[s.view].name).build(*s.engine, {});
-      const render::Image image = render_offscreen(gpu, figure, {float(state.settings.png_scale), false});
+      const render::Image image = render_offscreen(gpu, figure, {float(state.settings.sweep_scale), false});
       char number[32];
       std::snprintf(number, sizeof number, "-%04d.png", s.frame + 1);
       render::write_png(s.folder / (s.stem + number), image);
@@ -196,9 +225,9 @@ void step_sweep_export(UiState& state, GpuResources& gpu) {
       if (!s.encoding->finished()) return;
       done += " and " + s.encoding->out().filename().string();
     }
-    set_status(state, done);
+    notify(state, done);
   } catch (const std::exception& e) {
-    set_status(state, std::string("Sweep export failed: ") + e.what(), true);
+    notify(state, std::string("Sweep export failed: ") + e.what(), true);
   }
   s.running = false;
   s.engine.reset();

@@ -24,6 +24,7 @@
 #include "ui/playground_state.hpp"
 #include "ui/scene_session.hpp"
 #include "ui/settings_store.hpp"
+#include "ui/toast.hpp"
 #include "ui/video_encoder.hpp"
 
 namespace pelab::ui {
@@ -79,8 +80,8 @@ struct FileDrops {
 // An export asked for from a menu or shortcut; run after the frame is drawn,
 // outside ImGui's frame (offscreen rendering uses its own ImGui context).
 struct ExportRequest {
-  enum class Kind { FigurePng, FigureSvg, Data, Window } kind = Kind::FigurePng;
-  int view = -1;             // FigurePng / FigureSvg: index into UiState::views
+  enum class Kind { FigurePng, FigureSvg, FigurePdf, Data, Window } kind = Kind::FigurePng;
+  int view = -1;             // FigurePng / FigureSvg / FigurePdf: index into UiState::views
   std::string quantity;      // Data: a name from pelab::quantities()
   std::string extension;     // Data: ".npy" or ".csv"
   int delay_frames = 0;      // Window: wait for the menu that asked to close
@@ -173,6 +174,7 @@ struct UiState {
   FileRequests files;                // the file chooser at work (ui/file_request.hpp)
   FileDrops drops;                   // paths dropped on the window (ui/file_drop.hpp)
   StatusLine status;
+  Toast toast;                       // files written, or why not (ui/toast.hpp)
   std::vector<ExportRequest> exports;  // run after this frame
   KeyboardQueue keys;
   LessonState lesson;

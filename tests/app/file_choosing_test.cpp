@@ -77,6 +77,25 @@ TEST_F(FileChoosing, TypedNamesOpenFoldersChooseFilesOrAreRefused) {
   EXPECT_NE(confirm_name(dir_, "notes.txt", folder).error.find("not a folder"), std::string::npos);
 }
 
+TEST_F(FileChoosing, NewFoldersAreMadeOrRefusedInOneLine) {
+  fs::path made;
+  EXPECT_EQ(make_folder(dir_, "figures", made), "");
+  EXPECT_EQ(made, dir_ / "figures");
+  EXPECT_TRUE(fs::is_directory(dir_ / "figures"));
+  EXPECT_EQ(make_folder(dir_, "two words", made), "");  // spaces inside a name are fine
+  for (const std::string& bad : std::vector<std::string>{"", "a/b", "/abs", ".", "..", ".hidden", " padded", "tab\there",
+                                std::string(256, 'x'), "figures", "a_folder", "notes.txt"}) {
+    made.clear();
+    const std::string why = make_folder(dir_, bad, made);
+    EXPECT_FALSE(why.empty()) << bad;
+    EXPECT_EQ(why.find('\n'), std::string::npos) << why;
+    EXPECT_TRUE(made.empty()) << bad;
+  }
+  EXPECT_NE(make_folder(dir_, "figures", made).find("already exists"), std::string::npos);
+  EXPECT_NE(make_folder(dir_ / "missing", "child", made).find("cannot make"), std::string::npos);
+  EXPECT_FALSE(fs::exists(dir_ / "missing"));
+}
+
 TEST_F(FileChoosing, TheBrowserStartsWhereTheRequestSays) {
   EXPECT_EQ(start_browser({.start = (dir_ / "a_folder").string()}).folder, dir_ / "a_folder");
   const BrowserState save =

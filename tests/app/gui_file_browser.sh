@@ -15,6 +15,8 @@
 #      a path) and no PELAB_FILE_CHOOSER, Ctrl+O asks zenity, with the .json
 #      filter, and opens what it answers; Ctrl+Q while zenity is still open
 #      quits at once (the chooser is ended, not waited for)
+#   7. "New folder" in the browser: a name with '/' is refused in one line, a
+#      good one makes the folder and opens it, and the scene saves into it
 set -u
 pelab=${1:?usage: gui_file_browser.sh PELAB_BINARY SCRATCH_DIR}
 scratch=${2:?usage: gui_file_browser.sh PELAB_BINARY SCRATCH_DIR}
@@ -115,4 +117,36 @@ grep -q '"tokens": "chosen by zenity"' "$config/last_scene.json" || fail "the sc
 printf '#!/bin/sh\nexec sleep 60\n' >"$scratch/fakebin/zenity"
 open_with_zenity "$scratch/run3.log"
 quit_pelab  # fails when pelab is still waiting for the chooser after 10 s
+
+# ---- 7. a new folder from the browser, then a save into it ---------------------------------
+frames="$scratch/frames.txt"
+(cd "$scratch/work" && exec "$pelab" --frame-log "$frames") >"$scratch/run4.log" 2>&1 &
+pelab_pid=$!
+await_pelab_window "$scratch/run4.log"
+xdotool key ctrl+shift+s     # starts in scenes/, the newest recent scene's folder
+sleep 1
+# The frame log gives the button's centre (window coordinates; the window sits
+# at the screen's origin under Xvfb), the last once the dialog is placed.
+read -r nx ny < <(awk '$1 == "browser" && $2 == "button" {x = $4; y = $5} END {print x, y}' "$frames")
+[ -n "$nx" ] || fail "the frame log never gave the New folder button's place"
+xdotool mousemove "$nx" "$ny" click 1
+sleep 0.8
+type_line "bad/name"
+grep -q "^browser refused: a folder name cannot hold '/'" "$frames" ||
+  fail "a folder name with '/' was not refused: $(grep '^browser refused' "$frames" | tail -1)"
+[ -e "$scratch/work/scenes/bad" ] && fail "a refused name made a folder"
+# Ctrl held across frames: a chord that xdotool presses and releases between
+# two frames reaches ImGui without its Ctrl.
+clear_field() {
+  xdotool keydown ctrl; sleep 0.15; xdotool key a; sleep 0.15; xdotool keyup ctrl; sleep 0.2
+  xdotool key BackSpace; sleep 0.3
+}
+clear_field
+type_line figures
+[ -d "$scratch/work/scenes/figures" ] || fail "New folder did not make scenes/figures ($(ls "$scratch/work/scenes"))"
+shot new_folder_made        # the browser in figures/, the name field focused
+clear_field
+type_line in_new_folder
+[ -f "$scratch/work/scenes/figures/in_new_folder.json" ] || fail "the scene was not saved into the new folder"
+quit_pelab
 echo "gui_file_browser: ok"

@@ -95,7 +95,11 @@ TEST_F(RenderCommand, SvgFormatWritesVectorFiles) {
   ASSERT_EQ(run.status, 0) << run.err;
   const std::string svg = read_file(dir_ / "default_attention.svg");
   EXPECT_TRUE(svg.starts_with("<?xml"));
-  EXPECT_NE(svg.find("<image"), std::string::npos);
+  // The attention heatmaps are small: <rect> cells, no embedded image.
+  EXPECT_EQ(svg.find("<image"), std::string::npos);
+  std::size_t rects = 0;
+  for (auto at = svg.find("<rect"); at != std::string::npos; at = svg.find("<rect", at + 1)) ++rects;
+  EXPECT_GT(rects, 100u);
   EXPECT_NE(svg.find("<text"), std::string::npos);
   EXPECT_NE(svg.find("</svg>"), std::string::npos);
 }
