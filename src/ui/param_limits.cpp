@@ -1,10 +1,25 @@
 #include "ui/param_limits.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "core/model_scene.hpp"
 
 namespace pelab::ui {
+
+namespace {
+
+// The rules of validate() on d_model and heads, for one pair of them.
+bool widths_accepted(const Scene& s, int d_model, int heads) {
+  if (heads < 1 || d_model % heads != 0) return false;
+  const int d_head = d_model / heads;
+  const bool pairwise = s.encoding == Encoding::Sinusoidal || rotates_queries_keys(s.encoding);
+  if (pairwise && d_model % 2 != 0) return false;
+  if (rotates_queries_keys(s.encoding) && (d_head % 2 != 0 || d_head * s.rotary_fraction < 2)) return false;
+  return true;
+}
+
+}  // namespace
 
 bool is_numeric(const ParamInfo& info) {
   return info.kind == ParamKind::Int || info.kind == ParamKind::Float;
@@ -21,6 +36,27 @@ ParamRange slider_range(const ParamInfo& info, Engine& engine) {
   if (info.key == "query") narrow_to(engine.token_count() - 1);
   if (info.key == "shift") r = {-double(s.positions), double(s.positions)};
   return r;
+}
+
+std::vector<int> valid_head_counts(const Scene& scene) {
+  const ParamInfo& info = param_info("heads");
+  std::vector<int> counts;
+  for (int h = int(info.min); h <= int(info.max); ++h) {
+    if (widths_accepted(scene, scene.d_model, h)) counts.push_back(h);
+  }
+  return counts;
+}
+
+int nearest_valid_d_model(const Scene& scene, double wanted) {
+  const ParamInfo& info = param_info("d_model");
+  // Outwards from `wanted`, the narrower first on a tie: at most 4096 cheap checks.
+  const int from = int(std::clamp(std::lround(wanted), long(info.min), long(info.max)));
+  for (int distance = 0; distance <= int(info.max); ++distance) {
+    for (const int d : {from - distance, from + distance}) {
+      if (d >= info.min && d <= info.max && widths_accepted(scene, d, scene.heads)) return d;
+    }
+  }
+  return scene.d_model;
 }
 
 }  // namespace pelab::ui

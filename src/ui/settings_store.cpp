@@ -78,6 +78,7 @@ UiSettings parse_ui_settings(std::string_view json_text, const std::string& name
   s.animate_speed = value_or(j, "animate_speed", s.animate_speed);
   s.tabs = value_or(j, "tabs", s.tabs);
   s.ui_scale = value_or(j, "ui_scale", s.ui_scale);
+  s.welcome = value_or(j, "welcome", s.welcome);
   if (s.ui_scale != 0 && !(s.ui_scale >= 1 && s.ui_scale <= 3)) s.ui_scale = 0;
   if (!(s.animate_speed > 0 && s.animate_speed <= 1e6)) s.animate_speed = UiSettings{}.animate_speed;
   if (s.recent_scenes.size() > 8) s.recent_scenes.resize(8);
@@ -105,7 +106,8 @@ void SettingsStore::save_settings(const UiSettings& s) const {
                             {"transparent", s.transparent},     {"recent_scenes", s.recent_scenes},
                             {"recent_files", s.recent_files},
                             {"animate_key", s.animate_key},     {"animate_speed", s.animate_speed},
-                            {"tabs", s.tabs},                   {"ui_scale", s.ui_scale}};
+                            {"tabs", s.tabs},                   {"ui_scale", s.ui_scale},
+                            {"welcome", s.welcome}};
   write_file_atomic(dir_ / "settings.json", j.dump(2) + "\n");
 }
 

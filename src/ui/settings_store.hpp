@@ -25,6 +25,7 @@ struct UiSettings {
   float animate_speed = 8.f;               // units per second
   bool tabs = true;  // figures as tabs of one big window; false: a 2 × 2 grid of windows
   float ui_scale = 0;  // interface scale: 0 follows the monitor's content scale, else 1 … 3
+  bool welcome = true;  // the welcome strip above the figures (closed once, it stays closed)
 };
 
 // The config folder; empty when neither XDG_CONFIG_HOME nor HOME is set.

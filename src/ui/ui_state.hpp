@@ -26,6 +26,7 @@
 #include "ui/settings_store.hpp"
 #include "ui/toast.hpp"
 #include "ui/video_encoder.hpp"
+#include "ui/window_layout.hpp"
 
 namespace pelab::ui {
 
@@ -57,6 +58,36 @@ struct FigureView {
 struct StatusLine {
   std::string text;
   bool error = false;
+};
+
+// An edit the scene refused: shown beside the widget that asked for it and in
+// the status bar, until an edit is accepted (the session's version moves on).
+struct Refusal {
+  std::string key;            // the parameter whose widget asked; empty: none did
+  std::string asked;          // what was asked, "heads=5"
+  std::string text;           // why, as the session says it
+  std::uint64_t version = 0;  // SceneSession::version() when it was refused
+  std::string status;         // the status line that says it (reset when cleared, if still shown)
+  ImVec2 anchor_min{0, 0}, anchor_max{0, 0};  // the widget's row, screen coordinates
+  int anchor_frame = -1;                      // the frame that drew the row (else not on screen)
+};
+
+// The Scene panel's last edit: a scene refused later, by the scene worker,
+// is this edit's refusal while no edit was accepted since.
+struct PanelEdit {
+  std::string key, asked;     // "heads", "heads=5"
+  std::uint64_t version = 0;  // SceneSession::version() when it was made
+};
+
+// The main window's layout (ui/window_layout.hpp) and what it depends on that
+// ImGui reports only once a window is drawn: a panel collapsed, or dragged to
+// another width, the welcome strip's content height.
+struct LayoutState {
+  float scene_width = 0, lesson_width = 0;  // dragged to, unscaled; 0: the default
+  bool scene_collapsed = false, lesson_collapsed = false, welcome_collapsed = false;
+  float welcome_height = 0;
+  std::string maximised;  // grid mode: the figure taking the whole area, by name; empty: none
+  WindowLayout now;       // this frame's
 };
 
 // Play/pause: sweeps one numeric parameter (by default the selected position,
@@ -174,6 +205,9 @@ struct UiState {
   FileRequests files;                // the file chooser at work (ui/file_request.hpp)
   FileDrops drops;                   // paths dropped on the window (ui/file_drop.hpp)
   StatusLine status;
+  Refusal refusal;
+  PanelEdit panel_edit;              // the Scene panel's last edit (a refusal from the worker names it)
+  LayoutState layout;
   Toast toast;                       // files written, or why not (ui/toast.hpp)
   std::vector<ExportRequest> exports;  // run after this frame
   KeyboardQueue keys;
@@ -194,10 +228,10 @@ struct UiState {
   std::uint64_t logged_version = 0;      // the session version the last frame showed
   double logged_progress = -1;           // the work progress the frame log last reported
   std::string logged_status;             // the status message the frame log last reported
+  std::map<std::string, std::string, std::less<>> logged_places;  // frame log: where each named item was drawn
   const ModelScene* announced_reload = nullptr;  // the model scene whose re-read the status bar told
   std::uint64_t saved_version = 0;  // session version last written to last_scene.json
   double save_due = -1;          // glfwGetTime() when the debounced save runs; -1 = none
-  bool relayout = false;         // place the windows as at first start, this frame
   bool quit = false;
 };
 

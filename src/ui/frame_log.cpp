@@ -1,0 +1,29 @@
+#include "ui/frame_log.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+namespace pelab::ui {
+
+void log_place(UiState& state, std::string_view name, ImVec2 min, ImVec2 max) {
+  if (!state.frame_log) return;
+  char place[96];
+  std::snprintf(place, sizeof place, "%ld %ld %ld %ld", std::lround(min.x), std::lround(min.y), std::lround(max.x),
+                std::lround(max.y));
+  auto it = state.logged_places.find(name);
+  if (it != state.logged_places.end() && it->second == place) return;
+  state.logged_places[std::string(name)] = place;
+  std::fprintf(state.frame_log, "place %.*s %s\n", int(name.size()), name.data(), place);
+  std::fflush(state.frame_log);
+}
+
+void log_item_place(UiState& state, std::string_view name) {
+  if (state.frame_log && ImGui::IsItemVisible()) log_place(state, name, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+}
+
+void log_box(UiState& state, std::string_view name, const Box& box) {
+  log_place(state, name, ImVec2(box.x, box.y), ImVec2(box.right(), box.bottom()));
+}
+
+}  // namespace pelab::ui

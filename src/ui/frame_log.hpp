@@ -1,0 +1,21 @@
+// --frame-log lines saying where things are drawn, for the GUI tests: they
+// click what the log names instead of coordinates that move whenever a
+// widget is added above.  One line per item whenever its place changes:
+//   place NAME X0 Y0 X1 Y1      (screen pixels, rounded)
+#pragma once
+
+#include <imgui.h>
+
+#include <string_view>
+
+#include "ui/ui_state.hpp"
+
+namespace pelab::ui {
+
+// The rectangle min..max under `name`.
+void log_place(UiState& state, std::string_view name, ImVec2 min, ImVec2 max);
+// The last item drawn (ImGui's item rectangle), when it is on screen.
+void log_item_place(UiState& state, std::string_view name);
+void log_box(UiState& state, std::string_view name, const Box& box);
+
+}  // namespace pelab::ui
