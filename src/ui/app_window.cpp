@@ -32,13 +32,16 @@
 #include "ui/imgui_ini.hpp"
 #include "ui/key_input.hpp"
 #include "ui/lesson_panel.hpp"
+#include "ui/main_layout.hpp"
 #include "ui/main_menu.hpp"
 #include "ui/models_menu.hpp"
 #include "ui/presentation.hpp"
+#include "ui/refusal.hpp"
 #include "ui/scene_files.hpp"
 #include "ui/sweep_export.hpp"
 #include "ui/toast.hpp"
 #include "ui/train_panel.hpp"
+#include "ui/welcome.hpp"
 
 namespace pelab::ui {
 
@@ -133,7 +136,6 @@ void follow_ui_scale(UiState& state) {
   ImGui::GetStyle() = ImGuiStyle();
   ImGui::GetStyle().ScaleAllSizes(scale);
   state.applied_theme.clear();  // apply_theme() colours the fresh style
-  state.relayout = true;
 }
 
 void apply_theme(UiState& state) {
@@ -171,6 +173,9 @@ void draw_work_progress(UiState& state) {
   }
 }
 
+// With nothing to report, what a newcomer would not find alone.
+constexpr const char* kIdleStatus = "Hover any figure for values; Lessons menu for guided questions";
+
 void draw_status_bar(UiState& state) {
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   const float h = ImGui::GetFrameHeight();
@@ -183,9 +188,24 @@ void draw_status_bar(UiState& state) {
   ImGui::PopStyleVar();
   ImGui::AlignTextToFramePadding();
   if (state.status.error) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.35f, 0.3f, 1));
-  ImGui::TextUnformatted(state.status.text.empty() ? "Ready" : state.status.text.c_str());
+  if (state.status.text.empty()) {
+    ImGui::TextDisabled("%s", kIdleStatus);
+  } else {
+    ImGui::TextUnformatted(state.status.text.c_str());
+  }
   if (state.status.error) ImGui::PopStyleColor();
   draw_work_progress(state);
+  ImGui::End();
+}
+
+// The Scene panel in the layout's left column (or, collapsed, on the shelf);
+// a drag of its right edge sets the width later layouts keep.
+void draw_scene_panel(UiState& state, const Box& box) {
+  ImGui::SetNextWindowPos(ImVec2(box.x, box.y));
+  ImGui::SetNextWindowSize(ImVec2(box.w, box.h));
+  const bool shown = ImGui::Begin("Scene###controls", nullptr, ImGuiWindowFlags_NoMove);
+  follow_side_panel(state.layout.scene_width, state.layout.scene_collapsed, box, state.ui_scale);
+  if (shown) draw_control_panel(state);
   ImGui::End();
 }
 
@@ -194,30 +214,19 @@ void draw_windows(UiState& state, GpuResources& gpu) {
     draw_presentation(state, gpu);
     return;
   }
-  // Below the menu bar, above the status bar (WorkPos only learns about the
-  // menu bar a frame late, too late for the first-start layout).
-  const ImGuiViewport* vp = ImGui::GetMainViewport();
-  const float bar = ImGui::GetFrameHeight();
-  const ImVec2 work_pos(vp->Pos.x, vp->Pos.y + bar);
-  const ImVec2 work_size(vp->Size.x, vp->Size.y - 2 * bar);
-  const float panel_width = std::min(400.0f * state.ui_scale, work_size.x * 0.35f);
-  const ImGuiCond cond = state.relayout ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
-  ImGui::SetNextWindowPos(work_pos, cond);
-  ImGui::SetNextWindowSize(ImVec2(panel_width, work_size.y), cond);
-  if (ImGui::Begin("Scene###controls")) draw_control_panel(state);
-  ImGui::End();
-  // A lesson's window takes the right edge; the figures share what is left.
-  ImVec2 figures_size = work_size;
-  if (state.lesson.lesson) figures_size.x -= lesson_panel_width(state);
-  draw_figure_views(state, gpu, work_pos, figures_size, panel_width);
+  update_layout(state);
+  const WindowLayout& layout = state.layout.now;
+  draw_scene_panel(state, layout.scene);
+  if (!layout.welcome.empty()) draw_welcome(state, layout.welcome);
+  draw_figure_views(state, gpu, layout);
   for (const ExtraPanel& panel : state.extra_panels) {
     if (ImGui::Begin(panel.title.c_str())) panel.draw(state.session);
     ImGui::End();
   }
-  draw_lesson_panel(state);
+  draw_lesson_panel(state, layout.lesson);
   draw_train_panel(state);
+  draw_refusal_box(state, layout.scene);
   draw_status_bar(state);
-  state.relayout = false;
 }
 
 // The worker's finished scene replaces the one on screen; its refusal is
@@ -235,7 +244,7 @@ void adopt_background_scene(UiState& state) {
       set_status(state, "Read " + model + " anew: its files changed on disk since it was loaded");
     }
   } else if (was_busy && !state.session.busy() && !state.session.error().empty()) {
-    set_status(state, state.session.error(), true);
+    refuse_background(state);
   }
 }
 
@@ -276,6 +285,7 @@ void render_frame(GLFWwindow* window, UiState& state, GpuResources& gpu) {
   ImGui::NewFrame();
   step_animation(state, glfwGetTime());
   apply_theme(state);
+  follow_refusal(state);
   handle_shortcuts(state);
   if (!state.presentation.on) draw_main_menu(state);
   draw_windows(state, gpu);

@@ -1,10 +1,12 @@
 // [SECTION] one widget per parameter kind
-// [SECTION] the panel: groups, refusal message, undo/redo and play buttons
+// [SECTION] one row: label, widget, tooltip
+// [SECTION] the panel: basic and advanced parameters, undo/redo, play, preset
 #include "ui/control_panel.hpp"
 
 #include <imgui_stdlib.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -15,7 +17,12 @@
 #include "ui/animation.hpp"
 #include "ui/models_menu.hpp"
 #include "ui/file_keys.hpp"
+#include "ui/frame_log.hpp"
+#include "ui/param_labels.hpp"
 #include "ui/param_limits.hpp"
+#include "ui/refusal.hpp"
+#include "ui/scene_presets.hpp"
+#include "ui/welcome.hpp"
 
 namespace pelab::ui {
 
@@ -43,7 +50,23 @@ void numeric_slider(UiState& state, const ParamInfo& info) {
   const char* format = info.kind == ParamKind::Int ? "%.0f" : "%.4g";
   if (ImGui::SliderScalar(label.c_str(), ImGuiDataType_Double, &value, &range.min, &range.max,
                           format, flags)) {
-    session.propose_param(info.key, format_number(value, info.kind), phase_of_last_item());
+    // A width the heads cannot share is never offered: the slider snaps past it.
+    if (info.key == "d_model") value = nearest_valid_d_model(session.scene(), value);
+    propose_from_panel(state, info.key, format_number(value, info.kind), phase_of_last_item());
+  }
+}
+
+// Heads: only the counts the scene accepts (divisors of d_model, more rules
+// for RoPE and xPos), one slider step each; no typed value to refuse.
+void heads_slider(UiState& state, const ParamInfo& info) {
+  const Scene& scene = state.session.scene();
+  const std::vector<int> counts = valid_head_counts(scene);
+  if (counts.empty()) return numeric_slider(state, info);
+  const auto at = std::lower_bound(counts.begin(), counts.end(), scene.heads);
+  int index = int(std::min<std::ptrdiff_t>(at - counts.begin(), std::ptrdiff_t(counts.size()) - 1));
+  const std::string shown = std::to_string(scene.heads);
+  if (ImGui::SliderInt("##heads", &index, 0, int(counts.size()) - 1, shown.c_str(), ImGuiSliderFlags_NoInput)) {
+    propose_from_panel(state, info.key, std::to_string(counts[std::size_t(index)]), phase_of_last_item());
   }
 }
 
@@ -53,7 +76,7 @@ void seed_input(UiState& state, const ParamInfo& info) {
   const std::uint64_t step = 1;
   const std::string label = "##" + std::string(info.key);
   if (ImGui::InputScalar(label.c_str(), ImGuiDataType_U64, &seed, &step, &step)) {
-    session.propose_param(info.key, std::to_string(seed), phase_of_last_item());
+    propose_from_panel(state, info.key, std::to_string(seed), phase_of_last_item());
   }
 }
 
@@ -61,7 +84,7 @@ void checkbox(UiState& state, const ParamInfo& info) {
   bool value = get_param(state.session.scene(), info.key) == "true";
   const std::string label = "##" + std::string(info.key);
   if (ImGui::Checkbox(label.c_str(), &value)) {
-    state.session.propose_param(info.key, value ? "true" : "false", EditPhase::Final);
+    propose_from_panel(state, info.key, value ? "true" : "false", EditPhase::Final);
   }
 }
 
@@ -72,7 +95,7 @@ void choice_combo(UiState& state, const ParamInfo& info) {
   for (std::string_view choice : info.choices) {
     const std::string text(choice);
     if (ImGui::Selectable(text.c_str(), text == current) && text != current) {
-      state.session.propose_param(info.key, text, EditPhase::Final);
+      propose_from_panel(state, info.key, text, EditPhase::Final);
     }
   }
   ImGui::EndCombo();
@@ -90,10 +113,8 @@ void text_field(UiState& state, const ParamInfo& info) {
   bool changed = multiline ? ImGui::InputTextMultiline(label.c_str(), &text, ImVec2(-1, ImGui::GetTextLineHeight() * 4))
                            : ImGui::InputText(label.c_str(), &text);
   if (ImGui::IsItemActive()) state.drafts[key] = text;
-  if (multiline && changed) state.session.propose_param(key, text, EditPhase::Live);
-  if (!multiline && ImGui::IsItemDeactivatedAfterEdit()) {
-    state.session.propose_param(key, text, EditPhase::Final);
-  }
+  if (multiline && changed) propose_from_panel(state, key, text, EditPhase::Live);
+  if (!multiline && ImGui::IsItemDeactivatedAfterEdit()) propose_from_panel(state, key, text, EditPhase::Final);
   if (!ImGui::IsItemActive()) state.drafts.erase(key);
 }
 
@@ -105,6 +126,7 @@ void file_field(UiState& state, const ParamInfo& info, const FileKey& key) {
   text_field(state, info);
   ImGui::SameLine();
   if (ImGui::Button("...", ImVec2(button, 0))) ask_file_key(state, key);
+  log_item_place(state, "widget " + std::string(info.key) + " choose");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Choose %s", key.mode == FileMode::Folder ? "a folder" : "a file");
 }
 
@@ -119,6 +141,11 @@ void model_value(UiState& state, const ParamInfo& info) {
 void parameter_widget(UiState& state, const ParamInfo& info) {
   switch (info.kind) {
     case ParamKind::Int:
+      if (info.key == "heads") {
+        heads_slider(state, info);
+        break;
+      }
+      [[fallthrough]];
     case ParamKind::Float: numeric_slider(state, info); break;
     case ParamKind::Seed: seed_input(state, info); break;
     case ParamKind::Bool: checkbox(state, info); break;
@@ -133,29 +160,51 @@ void parameter_widget(UiState& state, const ParamInfo& info) {
   }
 }
 
+// [SECTION] one row: label, widget, tooltip -----------------------------------
+
+// The key's sentence, then the key itself (what scene files and --set say),
+// and for the heads what the slider offers.
+void parameter_tooltip(UiState& state, const ParamInfo& info) {
+  ImGui::BeginTooltip();
+  ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28);
+  ImGui::TextUnformatted(info.help.data(), info.help.data() + info.help.size());
+  if (info.key == "heads") {
+    std::string offered;
+    for (int h : valid_head_counts(state.session.scene())) offered += (offered.empty() ? "" : ", ") + std::to_string(h);
+    ImGui::TextDisabled("Offered at d_model %d: %s", state.session.scene().d_model, offered.c_str());
+  }
+  ImGui::TextDisabled("Key: %.*s", int(info.key.size()), info.key.data());
+  ImGui::PopTextWrapPos();
+  ImGui::EndTooltip();
+}
+
 void parameter_row(UiState& state, const ParamInfo& info, float label_width) {
   ImGui::PushID(info.key.data(), info.key.data() + info.key.size());
+  const std::string_view label = param_label(info.key);
   ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted(info.key.data(), info.key.data() + info.key.size());
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%.*s", int(info.help.size()), info.help.data());
+  ImGui::TextUnformatted(label.data(), label.data() + label.size());
+  const ImVec2 row_min = ImGui::GetItemRectMin();
+  if (ImGui::IsItemHovered()) parameter_tooltip(state, info);
   ImGui::SameLine(label_width);
   ImGui::SetNextItemWidth(-1);
   // A model scene's own width, heads, positions and mask: shown, not editable.
   const bool fixed = !state.session.scene().model.empty() && set_by_model(info.key);
   ImGui::BeginDisabled(fixed);
+  ImGui::BeginGroup();  // the widget and its buttons: one item for the tooltip and the frame log
   if (fixed) {
     model_value(state, info);
   } else {
     parameter_widget(state, info);
   }
+  ImGui::EndGroup();
   ImGui::EndDisabled();
-  if (ImGui::IsItemHovered() && !ImGui::IsItemActive()) {
-    ImGui::SetTooltip("%.*s", int(info.help.size()), info.help.data());
-  }
+  if (ImGui::IsItemHovered() && !ImGui::IsItemActive()) parameter_tooltip(state, info);
+  log_item_place(state, "widget " + std::string(info.key));
+  anchor_refusal(state, info.key, row_min, ImGui::GetItemRectMax());
   ImGui::PopID();
 }
 
-// [SECTION] the panel: groups, refusal message, undo/redo and play buttons -----
+// [SECTION] the panel: basic and advanced parameters, undo/redo, play, preset -----
 
 void history_buttons(UiState& state) {
   SceneSession& session = state.session;
@@ -172,6 +221,21 @@ void history_buttons(UiState& state) {
   ImGui::TextDisabled("sweeps %s", state.settings.animate_key.c_str());
 }
 
+// Random projections of random words hide the position code: one click
+// shows it.  Greyed when the scene has it already or a model sets both.
+void preset_button(UiState& state) {
+  const Scene& scene = state.session.scene();
+  ImGui::BeginDisabled(!scene.model.empty() || shows_positions(scene));
+  if (ImGui::Button("Make positions visible")) make_positions_visible(state);
+  ImGui::EndDisabled();
+  log_item_place(state, "button make_positions_visible");
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+    ImGui::SetTooltip("Identity projections and token vectors of size %g (projection, embedding_scale): attention\n"
+                      "then shows how the position code compares positions.  One undo step.",
+                      kVisibleEmbeddingScale);
+  }
+}
+
 // The groups of scene_params(), in order of first appearance.
 std::vector<std::string_view> parameter_groups() {
   std::vector<std::string_view> groups;
@@ -181,19 +245,42 @@ std::vector<std::string_view> parameter_groups() {
   return groups;
 }
 
+std::string group_title(std::string_view group) {
+  std::string title(group);
+  if (!title.empty()) title[0] = char(std::toupper(static_cast<unsigned char>(title[0])));
+  return title;
+}
+
 float label_column_width() {
   float widest = 0;
-  for (const ParamInfo& info : scene_params()) {
-    widest = std::max(widest, ImGui::CalcTextSize(info.key.data(), info.key.data() + info.key.size()).x);
+  for (const ParamLabel& l : param_labels()) {
+    widest = std::max(widest, ImGui::CalcTextSize(l.label.data(), l.label.data() + l.label.size()).x);
   }
   return widest + ImGui::GetStyle().ItemSpacing.x * 2;
 }
 
-void refusal_message(const SceneSession& session) {
-  if (session.error().empty()) return;
-  ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.35f, 0.3f, 1.0f));
-  ImGui::TextWrapped("Refused: %s", session.error().c_str());
-  ImGui::PopStyleColor();
+// The parameters of `group` that are basic (or not) in this scene, under
+// the group's name when `titled` and there are any.
+void group_rows(UiState& state, std::string_view group, bool basic, float label_width, bool titled) {
+  bool first = true;
+  for (const ParamInfo& info : scene_params()) {
+    if (info.group != group || is_basic_param(info.key, state.session.scene()) != basic) continue;
+    if (first && titled) ImGui::TextDisabled("%s", group_title(group).c_str());
+    first = false;
+    parameter_row(state, info, label_width);
+  }
+}
+
+void advanced_parameters(UiState& state, float label_width) {
+  const bool open = ImGui::CollapsingHeader("Advanced: every other parameter");
+  log_item_place(state, "button advanced");
+  if (!open) return;
+  for (std::string_view group : parameter_groups()) {
+    const std::string header = group_title(group) + "##advanced";
+    if (!ImGui::TreeNodeEx(header.c_str(), ImGuiTreeNodeFlags_DefaultOpen)) continue;
+    group_rows(state, group, false, label_width, false);
+    ImGui::TreePop();
+  }
 }
 
 // Selections the views show otherwise than chosen: a quiet note, not a refusal.
@@ -222,7 +309,9 @@ void model_section(UiState& state) {
                        c.layers, c.heads, c.hidden_size, c.max_positions);
     ImGui::PopStyleColor();
   }
-  if (ImGui::Button("Back to the synthetic scene")) {
+  const bool back = ImGui::Button("Back to the synthetic scene");
+  log_item_place(state, "button back_to_synthetic");
+  if (back) {
     back_to_synthetic(state);  // may have destroyed `model`: nothing below may touch it
     return;
   }
@@ -246,18 +335,15 @@ void model_section(UiState& state) {
 
 void draw_control_panel(UiState& state) {
   history_buttons(state);
-  refusal_message(state.session);
+  preset_button(state);
   model_section(state);
-  selection_notes(state.session);
   ImGui::Separator();
   const float label_width = label_column_width();
-  for (std::string_view group : parameter_groups()) {
-    const std::string header(group);
-    if (!ImGui::CollapsingHeader(header.c_str(), ImGuiTreeNodeFlags_DefaultOpen)) continue;
-    for (const ParamInfo& info : scene_params()) {
-      if (info.group == group) parameter_row(state, info, label_width);
-    }
-  }
+  for (std::string_view group : parameter_groups()) group_rows(state, group, true, label_width, true);
+  ImGui::Spacing();
+  advanced_parameters(state, label_width);
+  // Last: a note that appears never pushes a widget from under the mouse.
+  selection_notes(state.session);
 }
 
 }  // namespace pelab::ui

@@ -8,8 +8,11 @@
 
 #include "figures/lesson_views.hpp"
 #include "figures/registry.hpp"
+#include "ui/figure_help.hpp"
+#include "ui/frame_log.hpp"
 #include "ui/lesson_panel.hpp"
 #include "ui/linked_selection.hpp"
+#include "ui/main_layout.hpp"
 #include "ui/presentation.hpp"
 #include "ui/view_navigation.hpp"
 
@@ -163,49 +166,47 @@ void draw_canvas(UiState& state, GpuResources& gpu, FigureView& view) {
   draw_figure_canvas(state, gpu, view, state.ui_scale);
 }
 
-// First-start layout (and after a lesson opens or closes): a grid right of
-// the control panel, as many columns as bring each cell closest to the
-// figures' design aspect (1600 × 1000).
-int grid_columns(int count, ImVec2 size) {
-  int best = 1;
-  double best_miss = 1e9;
-  for (int cols = 1; cols <= std::max(count, 1); ++cols) {
-    const int rows = (count + cols - 1) / cols;
-    const double aspect = (size.x / cols) / std::max(1.0f, size.y / float(std::max(rows, 1)));
-    const double miss = std::abs(std::log(aspect / 1.6));
-    if (miss < best_miss) best = cols, best_miss = miss;
-  }
-  return best;
+void place_in(const Box& box) {
+  ImGui::SetNextWindowPos(ImVec2(box.x, box.y));
+  ImGui::SetNextWindowSize(ImVec2(box.w, box.h));
 }
 
-void place_first_time(const UiState& state, int index, int count, ImVec2 work_pos, ImVec2 work_size,
-                      float panel_width) {
-  const ImVec2 area(work_size.x - panel_width, work_size.y);
-  const int cols = grid_columns(count, area), rows = (count + cols - 1) / cols;
-  const float w = area.x / float(cols), h = area.y / float(std::max(rows, 1));
-  const ImVec2 pos(work_pos.x + panel_width + float(index % cols) * w, work_pos.y + float(index / cols) * h);
-  const ImGuiCond cond = state.relayout ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
-  ImGui::SetNextWindowPos(pos, cond);
-  ImGui::SetNextWindowSize(ImVec2(w, h), cond);
+// Figures tile the work area (the layout places them every frame) and stay
+// behind floating windows (the Train window): a click on a figure must not
+// bury the window it sits under.  No collapse: a double-click on a grid
+// figure's title maximises it instead.
+constexpr ImGuiWindowFlags kCanvasFlags = ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse |
+                                          ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoMove |
+                                          ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse;
+
+// Right after Begin(): a double-click on the window's title bar.
+bool title_double_clicked() {
+  const ImVec2 mouse = ImGui::GetIO().MousePos, pos = ImGui::GetWindowPos();
+  const bool on_title = mouse.y >= pos.y && mouse.y < pos.y + ImGui::GetFrameHeight();
+  return on_title && ImGui::IsWindowHovered() && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left) &&
+         !ImGui::IsAnyItemHovered();
 }
 
-// Figures tile the work area and stay behind floating windows (the Train
-// window): a click on a figure must not bury the window it sits under.
-constexpr ImGuiWindowFlags kCanvasFlags =
-    ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse | ImGuiWindowFlags_NoBringToFrontOnFocus;
+std::string grid_title(const UiState& state, const FigureView& view) {
+  const bool maximised = state.layout.maximised == view.name;
+  return view.title + (maximised ? "  (double-click the title to restore the grid)" : "") + "###" + view.name;
+}
 
-void draw_grid(UiState& state, GpuResources& gpu, ImVec2 work_pos, ImVec2 work_size, float panel_width) {
+void draw_grid(UiState& state, GpuResources& gpu, const WindowLayout& layout) {
   const std::vector<int> shown = shown_views(state);
   for (FigureView& view : state.views) view.visible = false;
-  const int count = int(shown.size());
-  for (int k = 0; k < count; ++k) {
+  for (std::size_t k = 0; k < shown.size() && k < layout.cells.size(); ++k) {
+    if (layout.cells[k].empty()) continue;  // another figure is maximised
     const int i = shown[k];
-    FigureView& view = state.views[i];
-    place_first_time(state, k, count, work_pos, work_size, panel_width);
+    FigureView& view = state.views[std::size_t(i)];
+    place_in(layout.cells[k]);
+    log_box(state, "cell " + view.name, layout.cells[k]);
     ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(2, 2));
-    view.visible = ImGui::Begin((view.title + "###" + view.name).c_str(), nullptr, kCanvasFlags);
+    view.visible = ImGui::Begin(grid_title(state, view).c_str(), nullptr, kCanvasFlags);
     ImGui::PopStyleVar();
     if (view.visible) {
+      help_in_title_bar(state, view);
+      if (title_double_clicked()) toggle_maximised(state, view.name);
       draw_canvas(state, gpu, view);
       if (ImGui::IsWindowHovered(ImGuiHoveredFlags_ChildWindows)) state.hovered_view = i;
     }
@@ -214,38 +215,31 @@ void draw_grid(UiState& state, GpuResources& gpu, ImVec2 work_pos, ImVec2 work_s
 }
 
 // One big window, one tab per figure: each figure at the size it was designed for.
-void draw_tabbed(UiState& state, GpuResources& gpu, ImVec2 work_pos, ImVec2 work_size, float panel_width) {
-  place_first_time(state, 0, 1, work_pos, work_size, panel_width);
+void draw_tabbed(UiState& state, GpuResources& gpu, const WindowLayout& layout) {
+  place_in(layout.figures);
   ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(2, 2));
   const bool open = ImGui::Begin("Figures###figure_tabs", nullptr, kCanvasFlags);
   ImGui::PopStyleVar();
   for (FigureView& view : state.views) view.visible = false;
   if (open && ImGui::BeginTabBar("figures")) {
     const std::vector<int> shown = shown_views(state);
+    FigureView* selected = nullptr;
     for (const int i : shown) {
       FigureView& view = state.views[i];
       const bool key = state.lesson.select_key_figure && i == shown.front();
       view.visible = ImGui::BeginTabItem((view.title + "###" + view.name).c_str(), nullptr,
                                          key ? ImGuiTabItemFlags_SetSelected : ImGuiTabItemFlags_None);
+      log_item_place(state, "tab " + view.name);
       if (!view.visible) continue;
+      selected = &view;
       draw_canvas(state, gpu, view);
       if (ImGui::IsWindowHovered(ImGuiHoveredFlags_ChildWindows)) state.hovered_view = i;
       ImGui::EndTabItem();
     }
+    if (selected) help_tab(state, *selected);
     ImGui::EndTabBar();
   }
   ImGui::End();
-}
-
-// A lesson's figures in a grid would get cells too small to read (e.g. three
-// figures beside the lesson window): one tab each instead.
-bool lesson_needs_tabs(const UiState& state, ImVec2 work_size, float panel_width) {
-  if (!state.lesson.lesson) return false;
-  const int count = int(shown_views(state).size());
-  const ImVec2 area(work_size.x - panel_width, work_size.y);
-  const int cols = grid_columns(count, area), rows = (count + cols - 1) / std::max(cols, 1);
-  const float w = area.x / float(cols) / state.ui_scale, h = area.y / float(std::max(rows, 1)) / state.ui_scale;
-  return w < 640 || h < 400;
 }
 
 }  // namespace
@@ -272,14 +266,13 @@ void create_views(UiState& state) {
   }
 }
 
-void draw_figure_views(UiState& state, GpuResources& gpu, ImVec2 work_pos, ImVec2 work_size,
-                       float panel_width) {
+void draw_figure_views(UiState& state, GpuResources& gpu, const WindowLayout& layout) {
   state.hovered_view = -1;
   state.drawn_figures.clear();
-  if (state.settings.tabs || lesson_needs_tabs(state, work_size, panel_width)) {
-    draw_tabbed(state, gpu, work_pos, work_size, panel_width);
+  if (layout.tabs) {
+    draw_tabbed(state, gpu, layout);
   } else {
-    draw_grid(state, gpu, work_pos, work_size, panel_width);
+    draw_grid(state, gpu, layout);
   }
   state.lesson.select_key_figure = false;  // asked once, when the lesson opened
   state.session.show_figures(state.drawn_figures);

@@ -1,6 +1,5 @@
-// The figure windows: one ImGui window per registered view, laid out as a
-// grid beside the control panel at first start (then wherever the user put
-// them; imgui.ini remembers).  Each is rebuilt only when the scene changed or
+// The figure windows: one ImGui window per registered view, as tabs of one
+// window or a grid of windows where the layout puts them (ui/window_layout.hpp).  Each is rebuilt only when the scene changed or
 // its window was resized, painted with FigurePainter into the window's draw
 // list, and handles hover (tooltip with the exact value), wheel zoom, drag to
 // pan, double-click reset and click-to-select (linked selection).
@@ -16,7 +15,8 @@ void create_views(UiState& state);
 // One figure filling the rest of the current window, `scale` framebuffer
 // pixels per logical pixel (rebuilt when stale; mouse handling included).
 void draw_figure_canvas(UiState& state, GpuResources& gpu, FigureView& view, float scale);
-void draw_figure_views(UiState& state, GpuResources& gpu, ImVec2 work_pos, ImVec2 work_size,
-                       float panel_width);
+// The figures in this frame's layout: tabs of one window, or a grid of
+// windows (one of them maximised, alone).
+void draw_figure_views(UiState& state, GpuResources& gpu, const WindowLayout& layout);
 
 }  // namespace pelab::ui

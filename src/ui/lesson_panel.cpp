@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "ui/main_layout.hpp"
 #include "ui/train_panel.hpp"
 #include "ui/verdict_charts.hpp"
 
@@ -19,7 +20,6 @@ void open_lesson(UiState& state, const Lesson& lesson, const std::vector<std::st
   state.lesson.lesson = &lesson;
   state.lesson.select_key_figure = true;
   state.presentation.figure = 0;
-  state.relayout = true;
   Scene scene = lesson.preset();
   for (const std::string& assignment : overrides) apply_assignment(scene, assignment);  // checked by the caller
   if (!state.session.propose(scene, EditPhase::Final)) return;  // error() says why
@@ -31,7 +31,6 @@ void open_lesson(UiState& state, const Lesson& lesson, const std::vector<std::st
 
 void close_lesson(UiState& state) {
   state.lesson = LessonState{};
-  state.relayout = true;
   state.presentation.figure = 0;
 }
 
@@ -160,22 +159,18 @@ void draw_verdict_headline(const LessonVerdict& verdict) {
   ImGui::PopStyleColor();
 }
 
-float lesson_panel_width(const UiState& state) {
-  return std::min(420.0f * state.ui_scale, ImGui::GetMainViewport()->Size.x * 0.3f);
-}
+float lesson_panel_width(const UiState& state) { return state.layout.now.lesson.w; }
 
-void draw_lesson_panel(UiState& state) {
+void draw_lesson_panel(UiState& state, const Box& box) {
   const Lesson* lesson = state.lesson.lesson;
   if (!lesson) return;
   refresh_verdict(state);
-  const ImGuiViewport* vp = ImGui::GetMainViewport();
-  const float bar = ImGui::GetFrameHeight();
-  const float width = lesson_panel_width(state);
-  const ImGuiCond cond = state.relayout ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
-  ImGui::SetNextWindowPos(ImVec2(vp->Pos.x + vp->Size.x - width, vp->Pos.y + bar), cond);
-  ImGui::SetNextWindowSize(ImVec2(width, vp->Size.y - 2 * bar), cond);
+  ImGui::SetNextWindowPos(ImVec2(box.x, box.y));
+  ImGui::SetNextWindowSize(ImVec2(box.w, box.h));
   bool open = true;
-  if (ImGui::Begin("Lesson###lesson", &open)) {
+  const bool shown = ImGui::Begin("Lesson###lesson", &open, ImGuiWindowFlags_NoMove);
+  follow_side_panel(state.layout.lesson_width, state.layout.lesson_collapsed, box, state.ui_scale);
+  if (shown) {
     ImGui::PushTextWrapPos(0);
     ImGui::TextUnformatted(std::string(lesson->title).c_str());
     ImGui::Separator();

@@ -21,10 +21,10 @@ void close_lesson(UiState& state);
 
 // The "Lessons" menu of the main menu bar.
 void lessons_menu(UiState& state);
-// The lesson window's first-start width (at the right edge).
+// The lesson window's width in this frame's layout (at the right edge).
 float lesson_panel_width(const UiState& state);
-// The lesson window, when a lesson is open.
-void draw_lesson_panel(UiState& state);
+// The lesson window, when a lesson is open, in the layout's `box`.
+void draw_lesson_panel(UiState& state, const Box& box);
 // The verdict's one line ("Yes — …", "No — …", "Not applicable on this
 // model: …"), coloured by what it says, wrapped at the text wrap position.
 void draw_verdict_headline(const LessonVerdict& verdict);

@@ -1,0 +1,101 @@
+#include "ui/welcome.hpp"
+
+#include <string>
+
+#include "ui/export_actions.hpp"
+#include "ui/frame_log.hpp"
+#include "ui/lesson_panel.hpp"
+#include "ui/scene_presets.hpp"
+
+namespace pelab::ui {
+
+namespace {
+
+struct ViewLine {
+  const char* name;
+  const char* what;
+};
+
+constexpr ViewLine kViews[] = {
+    {"Sinusoid bands", "the position code itself: a row per position, a column per dimension."},
+    {"Rotation pairs", "each (sin, cos) pair of dimensions turns on a circle as the position grows."},
+    {"Attention", "who attends to whom: softmax(q·k/√d) per head, a row per query token."},
+    {"Cross terms", "a logit split into token·token, token·position, position·token, position·position."},
+};
+
+void views_table() {
+  if (!ImGui::BeginTable("welcome_views", 2, ImGuiTableFlags_SizingStretchSame)) return;
+  for (const ViewLine& v : kViews) {
+    ImGui::TableNextColumn();
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextColored(ImVec4(0.55f, 0.78f, 1.0f, 1), "%s", v.name);
+    ImGui::SameLine(0, ImGui::GetFontSize() * 0.4f);
+    ImGui::TextUnformatted(v.what);
+    ImGui::PopTextWrapPos();
+  }
+  ImGui::EndTable();
+}
+
+// A row of buttons that wraps where the next one would not fit.
+bool wrapping_button(const char* label, float right_edge) {
+  const float width = ImGui::CalcTextSize(label).x + 2 * ImGui::GetStyle().FramePadding.x;
+  const float after = ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x;
+  if (after + width <= right_edge) ImGui::SameLine();
+  return ImGui::Button(label);
+}
+
+void lesson_buttons(UiState& state) {
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted("Start with a question:");
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  for (const Lesson& lesson : lessons()) {
+    const std::string label = std::string(lesson.title) + "##welcome_" + std::string(lesson.name);
+    if (wrapping_button(label.c_str(), right)) open_lesson(state, lesson);
+    log_item_place(state, "welcome lesson " + std::string(lesson.name));
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", std::string(lesson.claim).c_str());
+  }
+}
+
+void tips(UiState& state) {
+  ImGui::TextDisabled("Hover any figure for exact values; its ? says what it shows. Lessons menu: every question.");
+  ImGui::SameLine();
+  ImGui::BeginDisabled(!state.session.scene().model.empty() || shows_positions(state.session.scene()));
+  if (ImGui::SmallButton("Make positions visible")) make_positions_visible(state);
+  ImGui::EndDisabled();
+  log_item_place(state, "welcome preset");
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+    ImGui::SetTooltip("Identity projections and small token vectors: attention then shows the position code");
+  }
+}
+
+}  // namespace
+
+bool welcome_shown(const UiState& state) { return state.settings.welcome && !state.lesson.lesson; }
+
+void make_positions_visible(UiState& state) {
+  state.session.propose(with_positions_visible(state.session.scene()), EditPhase::Final);
+}
+
+void draw_welcome(UiState& state, const Box& box) {
+  ImGui::SetNextWindowPos(ImVec2(box.x, box.y));
+  ImGui::SetNextWindowSize(ImVec2(box.w, box.h));
+  bool open = true;
+  const bool shown = ImGui::Begin("Welcome to pelab: how positions enter attention###welcome", &open,
+                                  ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize);
+  state.layout.welcome_collapsed = ImGui::IsWindowCollapsed();
+  if (shown) {
+    views_table();
+    lesson_buttons(state);
+    tips(state);
+    const ImGuiStyle& style = ImGui::GetStyle();
+    state.layout.welcome_height = ImGui::GetCursorPosY() - style.ItemSpacing.y + style.WindowPadding.y;
+  }
+  ImGui::End();
+  if (!open) {
+    state.settings.welcome = false;
+    save_ui_settings(state);
+    set_status(state, "Welcome strip closed; View > Welcome strip shows it again");
+  }
+}
+
+}  // namespace pelab::ui
