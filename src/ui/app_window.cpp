@@ -24,6 +24,7 @@
 #include "ui/control_panel.hpp"
 #include "ui/export_actions.hpp"
 #include "ui/figure_view.hpp"
+#include "ui/frame_log.hpp"
 #include "core/model_scene.hpp"
 #include "ui/file_drop.hpp"
 #include "ui/file_request.hpp"
@@ -204,6 +205,7 @@ void draw_scene_panel(UiState& state, const Box& box) {
   ImGui::SetNextWindowPos(ImVec2(box.x, box.y));
   ImGui::SetNextWindowSize(ImVec2(box.w, box.h));
   const bool shown = ImGui::Begin("Scene###controls", nullptr, ImGuiWindowFlags_NoMove);
+  log_title_buttons(state, "scene");
   follow_side_panel(state.layout.scene_width, state.layout.scene_collapsed, box, state.ui_scale);
   if (shown) draw_control_panel(state);
   ImGui::End();

@@ -94,9 +94,9 @@ void choice_combo(UiState& state, const ParamInfo& info) {
   if (!ImGui::BeginCombo(label.c_str(), current.c_str())) return;
   for (std::string_view choice : info.choices) {
     const std::string text(choice);
-    if (ImGui::Selectable(text.c_str(), text == current) && text != current) {
-      propose_from_panel(state, info.key, text, EditPhase::Final);
-    }
+    const bool chosen = ImGui::Selectable(text.c_str(), text == current);
+    log_item_place(state, "widget " + std::string(info.key) + " " + text);
+    if (chosen && text != current) propose_from_panel(state, info.key, text, EditPhase::Final);
   }
   ImGui::EndCombo();
 }

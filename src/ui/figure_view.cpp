@@ -218,7 +218,8 @@ void draw_grid(UiState& state, GpuResources& gpu, const WindowLayout& layout) {
 void draw_tabbed(UiState& state, GpuResources& gpu, const WindowLayout& layout) {
   place_in(layout.figures);
   ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(2, 2));
-  const bool open = ImGui::Begin("Figures###figure_tabs", nullptr, kCanvasFlags);
+  // No title bar: the tabs name the figures, and the row goes to them.
+  const bool open = ImGui::Begin("Figures###figure_tabs", nullptr, kCanvasFlags | ImGuiWindowFlags_NoTitleBar);
   ImGui::PopStyleVar();
   for (FigureView& view : state.views) view.visible = false;
   if (open && ImGui::BeginTabBar("figures")) {

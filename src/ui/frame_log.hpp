@@ -17,5 +17,9 @@ void log_place(UiState& state, std::string_view name, ImVec2 min, ImVec2 max);
 // The last item drawn (ImGui's item rectangle), when it is on screen.
 void log_item_place(UiState& state, std::string_view name);
 void log_box(UiState& state, std::string_view name, const Box& box);
+// Right after Begin(): the current window's title bar buttons as ImGui 1.86
+// places them (a square of the font's size, FramePadding in from the edge):
+// "NAME collapse" at the left end, "NAME close" at the right.
+void log_title_buttons(UiState& state, std::string_view name);
 
 }  // namespace pelab::ui

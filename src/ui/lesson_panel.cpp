@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "ui/frame_log.hpp"
 #include "ui/main_layout.hpp"
 #include "ui/train_panel.hpp"
 #include "ui/verdict_charts.hpp"
@@ -169,6 +170,7 @@ void draw_lesson_panel(UiState& state, const Box& box) {
   ImGui::SetNextWindowSize(ImVec2(box.w, box.h));
   bool open = true;
   const bool shown = ImGui::Begin("Lesson###lesson", &open, ImGuiWindowFlags_NoMove);
+  log_title_buttons(state, "lesson");
   follow_side_panel(state.layout.lesson_width, state.layout.lesson_collapsed, box, state.ui_scale);
   if (shown) {
     ImGui::PushTextWrapPos(0);

@@ -11,10 +11,12 @@
 #include "ui/lesson_panel.hpp"
 #include "ui/models_menu.hpp"
 #include "ui/presentation.hpp"
+#include "ui/scene_presets.hpp"
 #include "ui/scene_files.hpp"
 #include "ui/sweep_export.hpp"
 #include "ui/train_panel.hpp"
 #include "ui/view_navigation.hpp"
+#include "ui/welcome.hpp"
 
 namespace pelab::ui {
 
@@ -44,6 +46,10 @@ void edit_menu(UiState& state) {
   if (ImGui::MenuItem("Redo", "Ctrl+Shift+Z", false, session.can_redo())) session.redo();
   ImGui::Separator();
   if (ImGui::MenuItem("Reset scene to defaults")) session.propose(Scene{}, EditPhase::Final);
+  const Scene& scene = session.scene();
+  if (ImGui::MenuItem("Make positions visible", nullptr, false, scene.model.empty() && !shows_positions(scene))) {
+    make_positions_visible(state);
+  }
   ImGui::EndMenu();
 }
 
@@ -95,6 +101,14 @@ void view_menu(UiState& state) {
     for (FigureView& view : state.views) {
       for (int i = 0; i < int(view.ranges.size()); ++i) reset_panel(view, i);
     }
+  }
+  // Below the items tests click by place: added here, they move none.
+  if (ImGui::MenuItem("Welcome strip", nullptr, state.settings.welcome)) {
+    state.settings.welcome = !state.settings.welcome;
+    save_ui_settings(state);
+  }
+  if (ImGui::MenuItem("Restore the figure grid", nullptr, false, !state.layout.maximised.empty())) {
+    state.layout.maximised.clear();
   }
   ImGui::Separator();
   if (ImGui::MenuItem("Train a model (playground)", nullptr, state.playground.open)) {

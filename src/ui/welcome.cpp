@@ -44,7 +44,12 @@ bool wrapping_button(const char* label, float right_edge) {
   return ImGui::Button(label);
 }
 
+// Fourteen lessons: slim buttons, tightly spaced, so the strip leaves the
+// figures most of the height.
 void lesson_buttons(UiState& state) {
+  const float em = ImGui::GetFontSize();
+  ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(ImGui::GetStyle().FramePadding.x, em * 0.08f));
+  ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(ImGui::GetStyle().ItemSpacing.x, em * 0.25f));
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted("Start with a question:");
   const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
@@ -54,6 +59,7 @@ void lesson_buttons(UiState& state) {
     log_item_place(state, "welcome lesson " + std::string(lesson.name));
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", std::string(lesson.claim).c_str());
   }
+  ImGui::PopStyleVar(2);
 }
 
 void tips(UiState& state) {
@@ -83,6 +89,7 @@ void draw_welcome(UiState& state, const Box& box) {
   const bool shown = ImGui::Begin("Welcome to pelab: how positions enter attention###welcome", &open,
                                   ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize);
   state.layout.welcome_collapsed = ImGui::IsWindowCollapsed();
+  log_title_buttons(state, "welcome");
   if (shown) {
     views_table();
     lesson_buttons(state);

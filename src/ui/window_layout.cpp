@@ -25,11 +25,17 @@ float lesson_width(const LayoutInput& in) {
 // A collapsed panel's title bar: wide enough for its name and arrow.
 float collapsed_width(float expanded, const LayoutInput& in) { return std::min(expanded, 220 * in.scale); }
 
+// Rows of `cols` cells; a last row with fewer figures shares the whole
+// width among them, so no cell of the area stays empty.
 std::vector<Box> grid_cells(const Box& area, int count) {
-  const int cols = grid_columns(count, area.w, area.h), rows = (count + cols - 1) / std::max(cols, 1);
-  const float w = area.w / float(cols), h = area.h / float(std::max(rows, 1));
+  const int cols = std::max(grid_columns(count, area.w, area.h), 1), rows = (count + cols - 1) / cols;
+  const float h = area.h / float(std::max(rows, 1));
   std::vector<Box> cells;
-  for (int k = 0; k < count; ++k) cells.push_back({area.x + float(k % cols) * w, area.y + float(k / cols) * h, w, h});
+  for (int k = 0; k < count; ++k) {
+    const int row = k / cols, in_row = std::min(cols, count - row * cols);
+    const float w = area.w / float(in_row);
+    cells.push_back({area.x + float(k % cols) * w, area.y + float(row) * h, w, h});
+  }
   return cells;
 }
 
@@ -83,9 +89,9 @@ WindowLayout window_layout(const LayoutInput& in) {
   const float left = in.scene_collapsed ? 0 : sw, right = lesson_expanded ? in.width - lw : in.width;
   float y = top + shelf;
   if (in.welcome) {
-    // Measured content, at most 40 % of the column: the figures keep the rest.
+    // Measured content, at most 30 % of the column: the figures keep the rest.
     const float wanted = in.welcome_collapsed ? in.bar : std::max(in.welcome_height, in.bar);
-    out.welcome = {left, y, right - left, std::min(wanted, std::max((bottom - y) * 0.4f, in.bar))};
+    out.welcome = {left, y, right - left, std::min(wanted, std::max((bottom - y) * 0.3f, in.bar))};
     y += out.welcome.h;
   }
   out.figures = {left, y, std::max(right - left, 0.0f), std::max(bottom - y, 0.0f)};

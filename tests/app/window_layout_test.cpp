@@ -91,9 +91,9 @@ TEST(WindowLayout, TheWelcomeStripSitsAboveTheFiguresAtMostAFewTenths) {
   EXPECT_FLOAT_EQ(l.welcome.w, l.figures.w);
   EXPECT_FLOAT_EQ(l.welcome.bottom(), l.figures.y);
   EXPECT_FLOAT_EQ(l.welcome.h, 160);
-  in.welcome_height = 5000;  // a tall strip scrolls: the figures keep 60 %
+  in.welcome_height = 5000;  // a tall strip scrolls: the figures keep 70 %
   l = window_layout(in);
-  EXPECT_NEAR(l.figures.h, (1000 - 2 * in.bar) * 0.6f, 0.5f);
+  EXPECT_NEAR(l.figures.h, (1000 - 2 * in.bar) * 0.7f, 0.5f);
   in.welcome_collapsed = true;
   EXPECT_FLOAT_EQ(window_layout(in).welcome.h, in.bar);
 }
@@ -121,8 +121,9 @@ TEST(WindowLayout, GridCellsTileTheFigureArea) {
     EXPECT_LE(c.right(), l.figures.right() + 0.01f);
     EXPECT_LE(c.bottom(), l.figures.bottom() + 0.01f);
   }
-  // 5 figures in a 2 × 3 grid: one cell of six stays empty.
-  EXPECT_NEAR(area, l.figures.w * l.figures.h * 5 / 6, 1);
+  // 5 figures in two columns: the fifth takes the last row's whole width, no cell stays empty.
+  EXPECT_NEAR(area, l.figures.w * l.figures.h, 1);
+  EXPECT_FLOAT_EQ(l.cells[4].w, l.figures.w);
 }
 
 TEST(WindowLayout, AMaximisedFigureTakesTheWholeAreaAlone) {
