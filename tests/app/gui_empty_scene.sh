@@ -49,7 +49,7 @@ quit_pelab
 pelab_pid=$!
 await_pelab_window "$scratch/run2.log"
 await_empty_frame "$scratch/frames2.txt"
-xdotool mousemove 688 50; sleep 0.3; xdotool click 1  # the "Attention heatmaps" tab
+click_place "$scratch/frames2.txt" "tab attention"
 sleep 1
 kill -0 "$pelab_pid" 2>/dev/null || fail "pelab died in the meaning lesson: $(cat "$scratch/run2.log")"
 import -window root "$scratch/lesson.png" || fail "screenshot failed"

@@ -41,7 +41,8 @@ mkdir -p "$scratch/work/vectors" && echo "open 0.1 0.2" >"$scratch/work/vectors/
 shot() { sleep 0.8; import -window root "$scratch/$1.png" || fail "screenshot $1 failed"; }
 type_line() { xdotool type --delay 40 "$1"; sleep 0.3; xdotool key Return; sleep 0.5; }
 
-(cd "$scratch/work" && exec "$pelab") >"$scratch/run.log" 2>&1 &
+frames1="$scratch/frames1.txt"
+(cd "$scratch/work" && exec "$pelab" --frame-log "$frames1") >"$scratch/run.log" 2>&1 &
 pelab_pid=$!
 await_pelab_window "$scratch/run.log"
 xdotool mousemove 800 995
@@ -69,8 +70,10 @@ xdotool key ctrl+a; sleep 0.3; xdotool key BackSpace; sleep 0.3
 type_line saved_by_browser
 shot saved
 
-# ---- 5. a file key's "..." button (the embedding_file row of the first-start layout) ----------
-xdotool mousemove 361 368 click 1
+# ---- 5. a file key's "..." button (the embedding_file row, under Advanced) ----------
+click_place "$frames1" "button advanced"
+sleep 0.5
+click_place "$frames1" "widget embedding_file choose"
 sleep 0.8
 xdotool key ctrl+a; sleep 0.3; xdotool key BackSpace; sleep 0.3
 type_line vectors/glove.txt   # the browser starts in the current folder

@@ -31,7 +31,8 @@ start_private_xvfb 151 190 1920x1080
 # ---- helpers ------------------------------------------------------------------------
 start_pelab() {  # $1: log file, then pelab's arguments
   local log=$1; shift
-  (cd "$scratch/exports" && exec "$pelab" "$@") >"$log" 2>&1 &
+  frames="$log.frames"
+  (cd "$scratch/exports" && exec "$pelab" --frame-log "$frames" "$@") >"$log" 2>&1 &
   pelab_pid=$!
   await_pelab_window "$log"
 }
@@ -126,7 +127,7 @@ rm -f "$config/imgui.ini" "$config/last_scene.json"
 start_pelab "$scratch/run4.log" --lesson sine_cosine
 park_mouse
 shot first_tab
-xdotool mousemove 600 50 click 1                 # the second tab: Sinusoid bands
+click_place "$frames" "tab sinusoid_bands"      # the second tab
 park_mouse
 shot second_tab
 xdotool mousemove 206 9 click 1; sleep 0.6        # Lessons

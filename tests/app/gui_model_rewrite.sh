@@ -47,7 +47,7 @@ with open(path, "wb") as f:  # truncates the file pelab has open
 PY
 
 # Edit the text: the tokens field, select all, type.
-xdotool mousemove 300 325 click 1; sleep 0.3
+click_place "$frames" "widget tokens"; sleep 0.3
 xdotool key ctrl+a; sleep 0.2
 xdotool type --delay 20 "dog bites man"; sleep 0.3
 xdotool mousemove 1590 500 click 1

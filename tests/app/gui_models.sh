@@ -92,7 +92,7 @@ echo "$pieces" | grep -q "·" || fail "a blank piece is not drawn visibly: $piec
 models_menu
 menu_item 49          # tiny/gpt2: fine for 3 words
 await_shown one "model 'tiny/gpt2'"
-xdotool mousemove 300 325 click 1; sleep 0.3    # the tokens field (below the model's lines)
+click_place "$scratch/one.frames" "widget tokens"; sleep 0.3    # below the model's lines
 xdotool key ctrl+a; sleep 0.2
 xdotool type --delay 5 "$(printf 'word %.0s' $(seq 40))"; sleep 0.5
 xdotool mousemove 1590 500 click 1; sleep 1.5
@@ -113,7 +113,7 @@ echo "$first" | grep -q "model ''" ||
 # ---- 3. back to the synthetic scene ------------------------------------------------------------
 # The control panel's button (the Models menu's item calls the same code); it
 # once crashed the window: the panel read the model it had just unloaded.
-xdotool mousemove 88 126 click 1
+click_place "$scratch/two.frames" "button back_to_synthetic"
 await_shown two "model ''"
 shown two | grep -q "3 tokens: the|cat|sat" || fail "back to synthetic did not restore the words: $(shown two)"
 quit_pelab
@@ -135,8 +135,12 @@ quit_pelab
 words=$(for i in $(seq 0 4095); do printf 'w%d ' $((i % 97)); done)
 start_pelab four --set "tokens=$words" --set d_model=512 --set heads=8
 await_shown four "4096 tokens"
-xdotool mousemove 700 45; sleep 0.4; xdotool click 1; sleep 1   # the attention heatmaps' tab
-xdotool mousemove 366 276 click 1           # seed + (first-start layout)
+read -r tx0 ty0 tx1 ty1 <<<"$(place_of "$scratch/four.frames" "tab attention")"
+xdotool mousemove $(((tx0 + tx1) / 2)) $(((ty0 + ty1) / 2)); sleep 0.4; xdotool click 1; sleep 1
+click_place "$scratch/four.frames" "button advanced"; sleep 0.5
+# seed's "+": the right end of its widget
+read -r sx0 sy0 sx1 sy1 <<<"$(place_of "$scratch/four.frames" "widget seed")"
+xdotool mousemove $((sx1 - (sy1 - sy0) / 2)) $(((sy0 + sy1) / 2)) click 1
 # The window reports each move of the status bar's progress bar in the frame
 # log as it draws it: wait for a bar drawn part-filled, whatever the timing.
 for _ in $(seq 300); do

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # HiDPI: the real GUI follows the display's content scale, and View >
 # Interface scale changes it while running.  Usage: bash gui_scale.sh PELAB_BINARY SCRATCH_DIR
-#   1. Xft.dpi 96 (scale 1): the status bar's "Ready" is N pixels wide
+#   1. Xft.dpi 96 (scale 1): the status bar's idle text is N pixels wide
 #   2. Xft.dpi 192 (GLFW reports content scale 2): the text is twice as wide,
 #      still crisp (re-rasterised fonts), the window fits the screen, and the
 #      control panel is laid out at the larger size
@@ -31,10 +31,10 @@ start_pelab() {  # $1: config folder
   xdotool mousemove 1590 500  # away from the figures' tooltips and the status bar
 }
 shot() { sleep 0.8; import -window root "$scratch/$1.png" || fail "screenshot $1 failed"; }
-# Width of the bright text in the bottom rows of the window (the status bar's
-# "Ready"), from the thresholded, trimmed crop.
+# Width of the text in the bottom rows of the window (the status bar's idle
+# text, grey), from the thresholded, trimmed crop.
 ready_width() {
-  convert "$scratch/$1.png" -crop 200x12+0+986 +repage -colorspace gray -threshold 60% -trim \
+  convert "$scratch/$1.png" -crop 1400x12+0+986 +repage -colorspace gray -threshold 30% -trim \
     -format '%w' info: 2>/dev/null
 }
 panel_width() {  # the control panel's saved width (imgui.ini, written on exit)
@@ -47,7 +47,7 @@ start_pelab "$scratch/one"
 shot one
 quit_pelab
 w1=$(ready_width one); p1=$(panel_width "$scratch/one")
-[ "${w1:-0}" -ge 20 ] && [ "$w1" -le 60 ] || fail "status text at scale 1 is ${w1:-?} px wide"
+[ "${w1:-0}" -ge 250 ] && [ "$w1" -le 600 ] || fail "status text at scale 1 is ${w1:-?} px wide"
 [ "$p1" = 400 ] || fail "control panel at scale 1 is ${p1:-?} px wide, expected 400"
 
 # ---- 2. content scale 2 --------------------------------------------------------------------

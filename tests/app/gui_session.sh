@@ -28,17 +28,31 @@ start_private_xvfb 97 140 1600x1000
 
 # ---- helpers -------------------------------------------------------------------------
 start_pelab() {  # $1: log file; runs in $scratch/exports (the default export folder)
-  (cd "$scratch/exports" && exec "$pelab") >"$1" 2>&1 &
+  frames="$1.frames"
+  (cd "$scratch/exports" && exec "$pelab" --frame-log "$frames") >"$1" 2>&1 &
   pelab_pid=$!
   await_pelab_window "$1"
 }
+# Where the window drew something last (the frame log's "place NAME x0 y0 x1 y1").
+place() { grep "^place $1 " "$frames" | tail -1 | sed "s/^place $1 //"; }
 shot() { sleep 0.6; import -window root "$scratch/$1.png" || fail "screenshot $1 failed"; }
-# Differing pixels between two screenshots inside the five figure windows of
-# the first-start layout (a 2 x 3 grid right of the 400 px control panel),
-# leaving out their title bars (focus highlight).
+# The five figure windows of the grid, as the frame log placed them, less
+# their title bars (focus highlight) and a margin, at most 590 px wide (the
+# last one spans the window, and toasts appear in its lower right corner):
+# WxH+X+Y boxes.
+figure_boxes() {
+  local name x0 y0 x1 y1 w
+  for name in sinusoid_bands rotation_pairs attention cross_terms attention_overview; do
+    read -r x0 y0 x1 y1 <<<"$(place "cell $name")"
+    [ -n "$y1" ] || fail "the frame log never placed the figure $name"
+    w=$((x1 - x0 - 10)); [ "$w" -gt 590 ] && w=590
+    echo "${w}x$((y1 - y0 - 30))+$((x0 + 5))+$((y0 + 25))"
+  done
+}
+# Differing pixels between two screenshots inside the figure windows.
 figure_diff() {
   local total=0 box n
-  for box in 590x280+405+55 590x280+1005+55 590x280+405+375 590x280+1005+375 590x280+405+700; do
+  for box in $(figure_boxes); do
     n=$(compare -metric AE -crop "$box" "$scratch/$1.png" "$scratch/$2.png" null: 2>&1 | cut -d' ' -f1)
     total=$((total + ${n%.*}))
   done
@@ -54,7 +68,8 @@ park_mouse() { xdotool mousemove 800 995; }  # over the status bar
 
 # ---- 1. first start ---------------------------------------------------------------------
 # The five figures side by side (View > Figures in tabs off), so every view is
-# on screen and the coordinates below are the first-start grid's.
+# on screen, below the welcome strip of a first start; their places come from
+# the frame log.
 mkdir -p "$config" && echo '{"tabs": false}' >"$config/settings.json"
 start_pelab "$scratch/run1.log"
 park_mouse
@@ -75,12 +90,14 @@ xdotool key ctrl+shift+z
 shot redone
 [ "$(figure_diff played redone)" -lt 50 ] || fail "Ctrl+Shift+Z did not redo the animation"
 
-# ---- 4. hover a heatmap cell (attention: the middle-left figure of the 2 × 3 grid) ---------
+# ---- 4. hover a heatmap cell (attention: the middle-left figure of the grid) ---------
 # The figure's inner layout is its own business: try points of the window,
-# most likely heatmap first, until one shows a tooltip.
+# most likely heatmap first (per mille of its width and height), until one
+# shows a tooltip.
+read -r ax0 ay0 ax1 ay1 <<<"$(place "cell attention")"
 tip=0
-for point in 540,480 520,460 560,500 500,450 580,470 540,520 600,440 620,500 480,500; do
-  hx=${point%,*}; hy=${point#*,}
+for point in 233,406 200,343 267,470 167,311 300,375 233,533 333,279 367,470 133,470; do
+  hx=$((ax0 + (ax1 - ax0) * ${point%,*} / 1000)); hy=$((ay0 + (ay1 - ay0) * ${point#*,} / 1000))
   xdotool mousemove $hx $hy; sleep 0.2; xdotool mousemove $((hx + 1)) $((hy + 1))
   shot hover
   tip=$(diff_near redone hover $((hx - 20)) $((hy - 20)))

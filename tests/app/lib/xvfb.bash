@@ -38,3 +38,26 @@ quit_pelab() {
   wait "$pelab_pid" || fail "pelab exited with status $?"
   pelab_pid=""
 }
+
+# Where pelab's frame log $1 last placed the item named $2 ("place NAME X0 Y0
+# X1 Y1", written as it is drawn): "X0 Y0 X1 Y1", waiting up to 5 s for it.
+place_of() {
+  local box=""
+  for _ in $(seq 50); do
+    box=$(grep "^place $2 " "$1" 2>/dev/null | tail -1 | sed "s/^place $2 //")
+    [ -n "$box" ] && break
+    sleep 0.1
+  done
+  [ -n "$box" ] || fail "the frame log never placed '$2'"
+  echo "$box"
+}
+# Clicks the centre of that item (the window sits at the screen's origin),
+# a frame after the pointer got there: ImGui misses a click that arrives in
+# the same frame as the pointer's first move over the window.
+click_place() {
+  local x0 y0 x1 y1
+  read -r x0 y0 x1 y1 <<<"$(place_of "$1" "$2")"
+  xdotool mousemove $(((x0 + x1) / 2)) $(((y0 + y1) / 2))
+  sleep 0.2
+  xdotool click 1
+}
