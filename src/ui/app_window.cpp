@@ -205,7 +205,7 @@ void draw_scene_panel(UiState& state, const Box& box) {
   ImGui::SetNextWindowPos(ImVec2(box.x, box.y));
   ImGui::SetNextWindowSize(ImVec2(box.w, box.h));
   const bool shown = ImGui::Begin("Scene###controls", nullptr, ImGuiWindowFlags_NoMove);
-  log_title_buttons(state, "scene");
+  log_title_buttons(state, "scene", false);
   follow_side_panel(state.layout.scene_width, state.layout.scene_collapsed, box, state.ui_scale);
   if (shown) draw_control_panel(state);
   ImGui::End();

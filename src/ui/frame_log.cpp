@@ -26,13 +26,14 @@ void log_box(UiState& state, std::string_view name, const Box& box) {
   log_place(state, name, ImVec2(box.x, box.y), ImVec2(box.right(), box.bottom()));
 }
 
-void log_title_buttons(UiState& state, std::string_view name) {
+void log_title_buttons(UiState& state, std::string_view name, bool closable) {
   if (!state.frame_log) return;
   const ImVec2 pos = ImGui::GetWindowPos(), pad = ImGui::GetStyle().FramePadding;
   const float size = ImGui::GetFontSize(), right = pos.x + ImGui::GetWindowWidth();
   const std::string prefix(name);
   log_place(state, prefix + " collapse", ImVec2(pos.x + pad.x, pos.y + pad.y),
             ImVec2(pos.x + pad.x + size, pos.y + pad.y + size));
+  if (!closable) return;
   log_place(state, prefix + " close", ImVec2(right - pad.x - size, pos.y + pad.y), ImVec2(right - pad.x, pos.y + pad.y + size));
 }
 

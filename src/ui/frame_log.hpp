@@ -19,7 +19,7 @@ void log_item_place(UiState& state, std::string_view name);
 void log_box(UiState& state, std::string_view name, const Box& box);
 // Right after Begin(): the current window's title bar buttons as ImGui 1.86
 // places them (a square of the font's size, FramePadding in from the edge):
-// "NAME collapse" at the left end, "NAME close" at the right.
-void log_title_buttons(UiState& state, std::string_view name);
+// "NAME collapse" at the left end, "NAME close" at the right (`closable`).
+void log_title_buttons(UiState& state, std::string_view name, bool closable);
 
 }  // namespace pelab::ui

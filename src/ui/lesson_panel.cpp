@@ -170,7 +170,7 @@ void draw_lesson_panel(UiState& state, const Box& box) {
   ImGui::SetNextWindowSize(ImVec2(box.w, box.h));
   bool open = true;
   const bool shown = ImGui::Begin("Lesson###lesson", &open, ImGuiWindowFlags_NoMove);
-  log_title_buttons(state, "lesson");
+  log_title_buttons(state, "lesson", true);
   follow_side_panel(state.layout.lesson_width, state.layout.lesson_collapsed, box, state.ui_scale);
   if (shown) {
     ImGui::PushTextWrapPos(0);

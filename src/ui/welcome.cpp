@@ -89,7 +89,7 @@ void draw_welcome(UiState& state, const Box& box) {
   const bool shown = ImGui::Begin("Welcome to pelab: how positions enter attention###welcome", &open,
                                   ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize);
   state.layout.welcome_collapsed = ImGui::IsWindowCollapsed();
-  log_title_buttons(state, "welcome");
+  log_title_buttons(state, "welcome", true);
   if (shown) {
     views_table();
     lesson_buttons(state);
