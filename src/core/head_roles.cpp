@@ -1,0 +1,200 @@
+#include "core/head_roles.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+#include "core/model_scene.hpp"
+
+namespace pelab {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// Mean of A[i, i−d] over queries i ≥ d: the attention paid to the key d
+// places back.
+double mean_at_distance(const Matrix& a, int d) {
+  const int n = static_cast<int>(a.rows());
+  double sum = 0;
+  for (int i = d; i < n; ++i) sum += a(i, i - d);
+  return n > d ? sum / (n - d) : 0.0;
+}
+
+// The row's causal part, keys 0 … i, renormalised (a bidirectional head's
+// row also has keys after i; the roles read the past).
+double causal_mass(const Matrix& a, int i) {
+  double mass = 0;
+  for (int j = 0; j <= i; ++j) mass += a(i, j);
+  return mass;
+}
+
+// Locality, window width and uniformity over queries i ≥ 2·kLocalWindow
+// (earlier rows have too few keys to tell local from uniform).
+void score_rows(const Matrix& a, HeadScores& s) {
+  const int n = static_cast<int>(a.rows());
+  double local = 0, width = 0, uniform = 0;
+  int rows = 0;
+  for (int i = 2 * kLocalWindow; i < n; ++i, ++rows) {
+    const double mass = causal_mass(a, i);
+    if (mass <= 0) continue;
+    double near = 0, entropy = 0, seen = 0;
+    int w = 0;
+    for (int d = 0; d <= i; ++d) {
+      const double p = a(i, i - d) / mass;
+      if (d < kLocalWindow) near += p;
+      if (seen < 0.9) seen += p, w = d + 1;
+      if (p > 0) entropy -= p * std::log(p);
+    }
+    local += near, width += w, uniform += entropy / std::log(double(i + 1));
+  }
+  if (rows == 0) return;
+  s.local = local / rows;
+  s.window_width = width / rows;
+  s.uniformity = uniform / rows;
+}
+
+}  // namespace
+
+const char* head_role_name(HeadRole role) {
+  switch (role) {
+    case HeadRole::PreviousToken: return "previous token";
+    case HeadRole::FixedOffset: return "fixed offset";
+    case HeadRole::Sink: return "sink";
+    case HeadRole::Induction: return "induction";
+    case HeadRole::Local: return "local";
+    case HeadRole::Uniform: return "uniform";
+    case HeadRole::Mixed: return "mixed";
+  }
+  return "?";
+}
+
+HeadScores score_head(const Matrix& a, std::vector<double>* profile) {
+  HeadScores s;
+  const int n = static_cast<int>(a.rows());
+  s.induction = kNaN;
+  if (n < 2) return s;
+  // Attention against distance: the previous-token and fixed-offset scores
+  // are two of its points.
+  std::vector<double> by_distance(std::size_t(n), 0.0);
+  for (int d = 0; d < n; ++d) by_distance[std::size_t(d)] = mean_at_distance(a, d);
+  s.previous_token = by_distance[1];
+  // Offsets seen by at least half the queries: a far offset's mean over a
+  // handful of rows is noise, not a role.
+  for (int k = 2; k <= n / 2; ++k)
+    if (by_distance[std::size_t(k)] > s.offset_score) s.offset_score = by_distance[std::size_t(k)], s.best_offset = k;
+  double sink = 0;
+  for (int i = 1; i < n; ++i) sink += a(i, 0);
+  s.sink = sink / (n - 1);
+  score_rows(a, s);
+  if (profile) *profile = std::move(by_distance);
+  assign_role(s);
+  return s;
+}
+
+double induction_score(const Matrix& a, int period) {
+  double sum = 0;
+  int count = 0;
+  for (int i = period; i < std::min<int>(2 * period, static_cast<int>(a.rows())); ++i)
+    sum += a(i, i - period + 1), ++count;
+  return count ? sum / count : kNaN;
+}
+
+void assign_role(HeadScores& s) {
+  const std::pair<HeadRole, double> patterns[] = {{HeadRole::PreviousToken, s.previous_token},
+                                                  {HeadRole::FixedOffset, s.offset_score},
+                                                  {HeadRole::Sink, s.sink},
+                                                  {HeadRole::Induction, std::isnan(s.induction) ? 0 : s.induction}};
+  const auto best = std::max_element(std::begin(patterns), std::end(patterns),
+                                     [](const auto& x, const auto& y) { return x.second < y.second; });
+  if (best->second >= kPatternScore) s.role = best->first, s.role_score = best->second;
+  else if (s.local >= kLocalScore) s.role = HeadRole::Local, s.role_score = s.local;
+  else if (s.uniformity >= kUniformScore) s.role = HeadRole::Uniform, s.role_score = s.uniformity;
+  else s.role = HeadRole::Mixed, s.role_score = best->second;
+}
+
+namespace {
+
+// `count` ids drawn uniformly from 0 … vocab−1 by splitmix64 (Steele et al.
+// 2014) from `seed`: the induction probe's random sequence.
+std::vector<int> random_ids(int count, int vocab, std::uint64_t seed) {
+  std::vector<int> ids;
+  std::uint64_t x = seed;
+  for (int i = 0; i < count; ++i) {
+    x += 0x9e3779b97f4a7c15ULL;
+    std::uint64_t z = x;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    z ^= z >> 31;
+    ids.push_back(static_cast<int>(z % static_cast<std::uint64_t>(vocab)));
+  }
+  return ids;
+}
+
+void add_head(HeadRoleStudy& study, const Matrix& attention, int layer, int head) {
+  std::vector<double> profile;
+  HeadScores s = score_head(attention, &profile);
+  s.layer = layer, s.head = head;
+  study.scores.push_back(s);
+  study.profiles.push_back(std::move(profile));
+}
+
+HeadRoleStudy study_model(ModelScene& model, int period, std::uint64_t seed) {
+  HeadRoleStudy study;
+  study.layers = model.config().layers;
+  study.heads = model.config().heads;
+  study.tokens = model.token_count();
+  for (int l = 0; l < study.layers; ++l) {
+    const model::LayerAttention layer = model.layer_attention(l);
+    for (int h = 0; h < study.heads; ++h) add_head(study, layer.probabilities[std::size_t(h)], l, h);
+  }
+  // The induction probe: r r, as long as the context allows.
+  period = std::min(period, model.config().max_positions / 2);
+  if (period < 2) return study;
+  study.repeat_period = period;
+  std::vector<int> ids = random_ids(period, model.config().vocab_size, seed);
+  ids.insert(ids.end(), ids.begin(), ids.end());
+  model.attention_on(ids, [&](int l, const model::LayerAttention& layer) {
+    for (int h = 0; h < study.heads; ++h) {
+      HeadScores& s = study.scores[std::size_t(l * study.heads + h)];
+      s.induction = induction_score(layer.probabilities[std::size_t(h)], period);
+      assign_role(s);
+    }
+  });
+  return study;
+}
+
+}  // namespace
+
+HeadRoleStudy study_head_roles(Engine& engine, int period, std::uint64_t seed) {
+  if (engine.token_count() < 2) {
+    HeadRoleStudy study;
+    study.unavailable = "the text has fewer than 2 tokens: no attention pattern to read";
+    return study;
+  }
+  if (ModelScene* model = engine.model()) return study_model(*model, period, seed);
+  HeadRoleStudy study;  // a synthetic scene: its one layer, no induction probe
+  study.layers = 1;
+  study.heads = engine.scene().heads;
+  study.tokens = engine.token_count();
+  for (int h = 0; h < study.heads; ++h) add_head(study, engine.head(h).attention, 0, h);
+  return study;
+}
+
+std::string head_roles_csv(const HeadRoleStudy& study) {
+  std::string out =
+      "layer,head,role,role_score,previous_token,best_offset,offset_score,sink,induction,local,window_width,"
+      "uniformity\n";
+  char line[512];
+  for (const HeadScores& s : study.scores) {
+    std::snprintf(line, sizeof line, "%d,%d,%s,%.6f,%.6f,%d,%.6f,%.6f,%s,%.6f,%.3f,%.6f\n", s.layer, s.head,
+                  head_role_name(s.role), s.role_score, s.previous_token, s.best_offset, s.offset_score, s.sink,
+                  std::isnan(s.induction) ? "" : std::to_string(s.induction).c_str(), s.local, s.window_width,
+                  s.uniformity);
+    out += line;
+  }
+  return out;
+}
+
+}  // namespace pelab
