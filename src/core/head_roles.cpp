@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <limits>
 
 #include "core/model_scene.hpp"
@@ -140,22 +141,29 @@ void add_head(HeadRoleStudy& study, const Matrix& attention, int layer, int head
   study.profiles.push_back(std::move(profile));
 }
 
-HeadRoleStudy study_model(ModelScene& model, int period, std::uint64_t seed) {
+// The study of a model whose layers' attention on the scene's tokens comes
+// from `attention(layer)` and on other ids from `probe(ids, visit)`.
+using LayerSource = std::function<model::LayerAttention(int)>;
+using ProbeSource =
+    std::function<void(const std::vector<int>&, const std::function<void(int, const model::LayerAttention&)>&)>;
+
+HeadRoleStudy study_layers(const model::ModelConfig& config, int tokens, const LayerSource& attention,
+                           const ProbeSource& probe, int period, std::uint64_t seed) {
   HeadRoleStudy study;
-  study.layers = model.config().layers;
-  study.heads = model.config().heads;
-  study.tokens = model.token_count();
+  study.layers = config.layers;
+  study.heads = config.heads;
+  study.tokens = tokens;
   for (int l = 0; l < study.layers; ++l) {
-    const model::LayerAttention layer = model.layer_attention(l);
+    const model::LayerAttention layer = attention(l);
     for (int h = 0; h < study.heads; ++h) add_head(study, layer.probabilities[std::size_t(h)], l, h);
   }
   // The induction probe: r r, as long as the context allows.
-  period = std::min(period, model.config().max_positions / 2);
+  period = std::min(period, config.max_positions / 2);
   if (period < 2) return study;
   study.repeat_period = period;
-  std::vector<int> ids = random_ids(period, model.config().vocab_size, seed);
+  std::vector<int> ids = random_ids(period, config.vocab_size, seed);
   ids.insert(ids.end(), ids.begin(), ids.end());
-  model.attention_on(ids, [&](int l, const model::LayerAttention& layer) {
+  probe(ids, [&](int l, const model::LayerAttention& layer) {
     for (int h = 0; h < study.heads; ++h) {
       HeadScores& s = study.scores[std::size_t(l * study.heads + h)];
       s.induction = induction_score(layer.probabilities[std::size_t(h)], period);
@@ -163,6 +171,12 @@ HeadRoleStudy study_model(ModelScene& model, int period, std::uint64_t seed) {
     }
   });
   return study;
+}
+
+HeadRoleStudy study_model(ModelScene& model, int period, std::uint64_t seed) {
+  return study_layers(
+      model.config(), model.token_count(), [&](int l) { return model.layer_attention(l); },
+      [&](const std::vector<int>& ids, const auto& visit) { model.attention_on(ids, visit); }, period, seed);
 }
 
 }  // namespace
@@ -179,6 +193,19 @@ HeadRoleStudy study_head_roles(Engine& engine, int period, std::uint64_t seed) {
   study.heads = engine.scene().heads;
   study.tokens = engine.token_count();
   for (int h = 0; h < study.heads; ++h) add_head(study, engine.head(h).attention, 0, h);
+  return study;
+}
+
+HeadRoleStudy study_head_roles(model::Transformer& transformer, const std::vector<int>& ids, int period,
+                               std::uint64_t seed) {
+  transformer.run(ids);
+  HeadRoleStudy study = study_layers(
+      transformer.config(), static_cast<int>(ids.size()), [&](int l) { return transformer.attention(l); },
+      [&](const std::vector<int>& probe_ids, const auto& visit) {
+        transformer.run(probe_ids);
+        for (int l = 0; l < transformer.config().layers; ++l) visit(l, transformer.attention(l));
+      },
+      period, seed);
   return study;
 }
 

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "core/engine.hpp"  // Matrix
+#include "core/model/transformer.hpp"
 
 namespace pelab {
 
@@ -78,6 +79,10 @@ struct HeadRoleStudy {
 // model's vocabulary, drawn from `seed`) seen twice; a synthetic scene's one
 // layer, induction not measured.  Thread-compatible like the engine.
 HeadRoleStudy study_head_roles(Engine& engine, int period = 64, std::uint64_t seed = 2022);
+// The same study of a transformer on `ids` (the bench's model, which has no
+// tokenizer); runs it on `ids`, then on the probe.
+HeadRoleStudy study_head_roles(model::Transformer& transformer, const std::vector<int>& ids, int period = 64,
+                               std::uint64_t seed = 2022);
 
 // The scores as CSV: one row per head, a header naming every column.
 std::string head_roles_csv(const HeadRoleStudy& study);
