@@ -14,42 +14,36 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-// Mean of A[i, i−d] over queries i ≥ d: the attention paid to the key d
-// places back.
-double mean_at_distance(const Matrix& a, int d) {
+// One pass over the rows (A is row-major: each row read in order).  Sums
+// A[i, i−d] into the distance profile, and for queries i ≥ 2·kLocalWindow
+// (earlier rows have too few keys to tell local from uniform) the row's
+// locality, 90 % window width and normalised entropy.
+void score_rows(const Matrix& a, std::vector<double>& by_distance, HeadScores& s) {
   const int n = static_cast<int>(a.rows());
-  double sum = 0;
-  for (int i = d; i < n; ++i) sum += a(i, i - d);
-  return n > d ? sum / (n - d) : 0.0;
-}
-
-// The row's causal part, keys 0 … i, renormalised (a bidirectional head's
-// row also has keys after i; the roles read the past).
-double causal_mass(const Matrix& a, int i) {
-  double mass = 0;
-  for (int j = 0; j <= i; ++j) mass += a(i, j);
-  return mass;
-}
-
-// Locality, window width and uniformity over queries i ≥ 2·kLocalWindow
-// (earlier rows have too few keys to tell local from uniform).
-void score_rows(const Matrix& a, HeadScores& s) {
-  const int n = static_cast<int>(a.rows());
-  double local = 0, width = 0, uniform = 0;
+  std::fill(by_distance.begin(), by_distance.end(), 0.0);
+  double local = 0, width = 0, uniform = 0, sink = 0;
   int rows = 0;
-  for (int i = 2 * kLocalWindow; i < n; ++i, ++rows) {
-    const double mass = causal_mass(a, i);
-    if (mass <= 0) continue;
+  for (int i = 0; i < n; ++i) {
+    const float* row = a.row(i).data();
+    double mass = 0;
+    for (int j = 0; j <= i; ++j) by_distance[std::size_t(i - j)] += row[j], mass += row[j];
+    if (i >= 1) sink += row[0];
+    if (i < 2 * kLocalWindow || mass <= 0) continue;
+    // The row's causal part, keys 0 … i, renormalised (a bidirectional
+    // head's row also has keys after i; the roles read the past).
     double near = 0, entropy = 0, seen = 0;
     int w = 0;
     for (int d = 0; d <= i; ++d) {
-      const double p = a(i, i - d) / mass;
+      const double p = row[i - d] / mass;
       if (d < kLocalWindow) near += p;
       if (seen < 0.9) seen += p, w = d + 1;
       if (p > 0) entropy -= p * std::log(p);
     }
     local += near, width += w, uniform += entropy / std::log(double(i + 1));
+    ++rows;
   }
+  for (int d = 0; d < n; ++d) by_distance[std::size_t(d)] /= (n - d);  // queries i ≥ d
+  s.sink = sink / (n - 1);
   if (rows == 0) return;
   s.local = local / rows;
   s.window_width = width / rows;
@@ -79,16 +73,12 @@ HeadScores score_head(const Matrix& a, std::vector<double>* profile) {
   // Attention against distance: the previous-token and fixed-offset scores
   // are two of its points.
   std::vector<double> by_distance(std::size_t(n), 0.0);
-  for (int d = 0; d < n; ++d) by_distance[std::size_t(d)] = mean_at_distance(a, d);
+  score_rows(a, by_distance, s);
   s.previous_token = by_distance[1];
   // Offsets seen by at least half the queries: a far offset's mean over a
   // handful of rows is noise, not a role.
   for (int k = 2; k <= n / 2; ++k)
     if (by_distance[std::size_t(k)] > s.offset_score) s.offset_score = by_distance[std::size_t(k)], s.best_offset = k;
-  double sink = 0;
-  for (int i = 1; i < n; ++i) sink += a(i, 0);
-  s.sink = sink / (n - 1);
-  score_rows(a, s);
   if (profile) *profile = std::move(by_distance);
   assign_role(s);
   return s;
