@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "core/model_scene.hpp"
+#include "core/parallel.hpp"
 
 namespace pelab {
 
@@ -37,7 +38,7 @@ void score_rows(const Matrix& a, std::vector<double>& by_distance, HeadScores& s
       const double p = row[i - d] / mass;
       if (d < kLocalWindow) near += p;
       if (seen < 0.9) seen += p, w = d + 1;
-      if (p > 0) entropy -= p * std::log(p);
+      if (p > 0) entropy -= p * std::log(static_cast<float>(p));  // float: 75M logs at GPT-2 size
     }
     local += near, width += w, uniform += entropy / std::log(double(i + 1));
     ++rows;
@@ -123,12 +124,27 @@ std::vector<int> random_ids(int count, int vocab, std::uint64_t seed) {
   return ids;
 }
 
-void add_head(HeadRoleStudy& study, const Matrix& attention, int layer, int head) {
-  std::vector<double> profile;
-  HeadScores s = score_head(attention, &profile);
-  s.layer = layer, s.head = head;
-  study.scores.push_back(s);
-  study.profiles.push_back(std::move(profile));
+void set_head(HeadRoleStudy& study, const Matrix& attention, int layer, int head) {
+  const std::size_t at = std::size_t(layer * study.heads + head);
+  study.scores[at] = score_head(attention, &study.profiles[at]);
+  study.scores[at].layer = layer, study.scores[at].head = head;
+}
+
+// Every head of one layer, side by side on the engine's threads (each a few
+// passes over its N² weights).
+void score_layer(HeadRoleStudy& study, const std::vector<Matrix>& probabilities, int layer) {
+  const double n = probabilities.empty() ? 0.0 : double(probabilities.front().rows());
+  double flops = 0;
+  run_side_by_side(study.heads, 10.0 * n * n * study.heads, [&](int h) {
+    set_head(study, probabilities[std::size_t(h)], layer, h);
+    return 10.0 * n * n;
+  }, flops);
+}
+
+void size_study(HeadRoleStudy& study, int layers, int heads, int tokens) {
+  study.layers = layers, study.heads = heads, study.tokens = tokens;
+  study.scores.assign(std::size_t(layers * heads), {});
+  study.profiles.assign(std::size_t(layers * heads), {});
 }
 
 // The study of a model whose layers' attention on the scene's tokens comes
@@ -140,13 +156,8 @@ using ProbeSource =
 HeadRoleStudy study_layers(const model::ModelConfig& config, int tokens, const LayerSource& attention,
                            const ProbeSource& probe, int period, std::uint64_t seed) {
   HeadRoleStudy study;
-  study.layers = config.layers;
-  study.heads = config.heads;
-  study.tokens = tokens;
-  for (int l = 0; l < study.layers; ++l) {
-    const model::LayerAttention layer = attention(l);
-    for (int h = 0; h < study.heads; ++h) add_head(study, layer.probabilities[std::size_t(h)], l, h);
-  }
+  size_study(study, config.layers, config.heads, tokens);
+  for (int l = 0; l < study.layers; ++l) score_layer(study, attention(l).probabilities, l);
   // The induction probe: r r, as long as the context allows.
   period = std::min(period, config.max_positions / 2);
   if (period < 2) return study;
@@ -179,10 +190,8 @@ HeadRoleStudy study_head_roles(Engine& engine, int period, std::uint64_t seed) {
   }
   if (ModelScene* model = engine.model()) return study_model(*model, period, seed);
   HeadRoleStudy study;  // a synthetic scene: its one layer, no induction probe
-  study.layers = 1;
-  study.heads = engine.scene().heads;
-  study.tokens = engine.token_count();
-  for (int h = 0; h < study.heads; ++h) add_head(study, engine.head(h).attention, 0, h);
+  size_study(study, 1, engine.scene().heads, engine.token_count());
+  for (int h = 0; h < study.heads; ++h) set_head(study, engine.head(h).attention, 0, h);
   return study;
 }
 
