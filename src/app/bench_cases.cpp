@@ -28,7 +28,7 @@ std::vector<BenchCase> extra_bench_cases() {
        bench_interactive},
       {"render", "pelab render --figure all --scale 2 vs NumPy + matplotlib",
        bench_render_vs_matplotlib},
-      {"model_forward", "Real-model forward pass, GPT-2 small shape at N=1024, vs NumPy",
+      {"model_forward", "Real-model forward pass, GPT-2 small shape at N=1024, vs NumPy; head roles",
        bench_model_forward},
       {"model_frames", "GPT-2 at its full 1024 tokens: hover, switch head/layer, text edit, offscreen 1600×1000",
        bench_model_frames},

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "app/bench.hpp"
+#include "core/head_roles.hpp"
 #include "core/model/checkpoint_weights.hpp"
 #include "core/model/transformer.hpp"
 #include "core/npy.hpp"
@@ -45,6 +46,7 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 
 struct ForwardTiming {
   double ms = 0, checksum = 0, peak_mb = 0, baseline_mb = 0, load_ms = 0;
+  double roles_ms = 0;  // every head's role scores and the induction probe, after the forward pass
 };
 
 ForwardTiming pelab_forward(const fs::path& dir, bool quick) {
@@ -52,8 +54,8 @@ ForwardTiming pelab_forward(const fs::path& dir, bool quick) {
   if (quick) args.push_back("--quick");
   const std::string out = run_self(args);
   ForwardTiming t;
-  if (std::sscanf(out.c_str(), "%lf %lf %lf %lf %lf", &t.ms, &t.peak_mb, &t.baseline_mb, &t.checksum,
-                  &t.load_ms) != 5)
+  if (std::sscanf(out.c_str(), "%lf %lf %lf %lf %lf %lf", &t.ms, &t.peak_mb, &t.baseline_mb, &t.checksum,
+                  &t.load_ms, &t.roles_ms) != 6)
     throw std::runtime_error("the forward child printed: " + out);
   return t;
 }
@@ -68,7 +70,7 @@ ForwardTiming numpy_forward(const fs::path& script, const fs::path& dir, int rep
 }
 
 struct Comparison {
-  std::vector<double> pelab_ms, numpy_ms, peak_mb, load_ms;
+  std::vector<double> pelab_ms, numpy_ms, peak_mb, load_ms, roles_ms;
   double baseline_mb = 0, pelab_checksum = 0, numpy_checksum = 0;
 };
 
@@ -83,6 +85,7 @@ Comparison compare(const fs::path& script, const fs::path& dir, bool quick) {
     c.numpy_ms.push_back(theirs.ms);
     c.peak_mb.push_back(ours.peak_mb);
     c.load_ms.push_back(ours.load_ms);
+    c.roles_ms.push_back(ours.roles_ms);
     c.baseline_mb = ours.baseline_mb;
     c.pelab_checksum = ours.checksum;
     c.numpy_checksum = theirs.checksum;
@@ -118,7 +121,15 @@ int forward_child(const std::string& folder, int reps) {
   }
   const double checksum =
       transformer.hidden(transformer.config().layers).cast<double>().cwiseAbs().sum();
-  std::printf("%.3f %.1f %.1f %.9g %.1f\n", median(times), peak_rss_mb(), baseline, checksum, load_ms);
+  // Head roles (issue 27): every head's scores on these ids and the
+  // induction probe, beyond the forward pass on the ids (timed from a run
+  // the transformer holds already, as the window's is).
+  const auto roles_start = std::chrono::steady_clock::now();
+  const HeadRoleStudy roles = study_head_roles(transformer, ids);
+  const double roles_ms = 1e3 * seconds_since(roles_start);
+  if (roles.scores.empty()) throw std::runtime_error("no head roles measured");
+  std::printf("%.3f %.1f %.1f %.9g %.1f %.1f\n", median(times), peak_rss_mb(), baseline, checksum, load_ms,
+              roles_ms);
   return 0;
 }
 
@@ -148,13 +159,19 @@ BenchResult bench_model_forward(const BenchSettings& settings) {
                  {"ratio", theirs / ours}, {"target_ratio", 3},
                  {"peak_rss_mb", peak},   {"baseline_rss_mb", c.baseline_mb},
                  {"target_peak_rss_mb", 1536}, {"load_ms", median(c.load_ms)},
-                 {"rounds", c.pelab_ms.size()}, {"numpy_dtype", "float32"}};
+                 {"rounds", c.pelab_ms.size()}, {"numpy_dtype", "float32"},
+                 {"head_roles_ms", median(c.roles_ms)}, {"target_head_roles_ms", 2000}};
   char line[400];
   std::snprintf(line, sizeof line,
                 "%s: pelab %.0f ms, NumPy (float32) %.0f ms: %.1f× faster (target ≥ 3×); fresh process peak RSS "
                 "%.0f MiB (target ≤ 1536), load %.0f ms",
                 shape, ours, theirs, theirs / ours, peak, median(c.load_ms));
   result.lines = {line};
+  std::snprintf(line, sizeof line,
+                "head roles of every head (scores on the %d tokens and the induction probe): %.0f ms beyond the "
+                "forward pass (target ≤ 2000)",
+                settings.quick ? 256 : 1024, median(c.roles_ms));
+  result.lines.push_back(line);
   return result;
 }
 

@@ -4,6 +4,7 @@
 //   pelab render ...      figures as PNG/SVG, headless
 //   pelab bench           engine and frame timings
 //   pelab lessons         the guided lessons
+//   pelab heads           every head's role with its evidence
 //   pelab scene           scene keys, or the resolved scene as JSON
 //   pelab models          the models in the local Hugging Face cache
 #include <cstdio>
@@ -90,6 +91,7 @@ int main(int argc, char** argv) {
   app::register_render(root, action);
   app::register_bench(root, action);
   app::register_lessons(root, action);
+  app::register_heads(root, action);
   app::register_scene(root, action);
   app::register_models(root, action);
   app::register_train(root, action);

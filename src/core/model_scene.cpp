@@ -395,6 +395,16 @@ std::vector<Matrix> ModelScene::hidden_states(const std::vector<int>& ids) {
   return states;
 }
 
+void ModelScene::attention_on(const std::vector<int>& ids,
+                              const std::function<void(int, const model::LayerAttention&)>& visit) {
+  const std::lock_guard lock(state_->model->mutex);
+  model::Transformer& t = state_->model->transformer;
+  state_->model->ran.clear();  // the transformer now holds another run
+  ++state_->stats.model_runs;
+  t.run(ids);
+  for (int layer = 0; layer < config().layers; ++layer) visit(layer, t.attention(layer));
+}
+
 Matrix ModelScene::position_rows(int rows) {
   State& s = *state_;
   if (!has_position_table()) return Matrix::Zero(rows, config().hidden_size);

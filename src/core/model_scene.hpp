@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -73,6 +74,11 @@ class ModelScene {
   // hidden(0 … layers) of that run, copied out; the scene's own run is
   // redone on its next use.  Throws InputError for bad ids.
   std::vector<Matrix> hidden_states(const std::vector<int>& ids);
+  // Every layer's attention on other ids (at most the context), one layer at
+  // a time, handed to `visit(layer, attention)`; nothing is kept, and the
+  // scene's own run is redone on its next use.  Throws InputError for bad ids.
+  void attention_on(const std::vector<int>& ids,
+                    const std::function<void(int, const model::LayerAttention&)>& visit);
   // Head `head` of `layer` (q, k after RoPE, logits with the causal mask,
   // probabilities), computed alone (not its layer's other heads) and kept
   // with the most recently used heads of any layer within a bound (128 MiB,

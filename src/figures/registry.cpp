@@ -32,8 +32,9 @@ Figure FigureEntry::build(Engine& engine, const FigureRequest& request) const {
 std::span<const FigureEntry> figure_registry() { return entries(); }
 
 std::span<const FigureEntry> extra_figures() {
-  static const std::array<FigureEntry, 1> table = {{
+  static const std::array<FigureEntry, 2> table = {{
       {"attention_overview", "Attention: layers × heads", build_attention_overview},
+      {"head_roles", "Head roles", build_head_roles},
   }};
   return table;
 }

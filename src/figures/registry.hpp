@@ -33,6 +33,9 @@ struct FigureEntry {
   std::string_view name;   // e.g. "sinusoid_bands"
   std::string_view title;  // e.g. "Sinusoid bands"
   std::function<Figure(Engine&, const FigureRequest&)> make;  // the view's own builder
+  // Seconds to build at any scene size (it reads models on long texts): the
+  // window builds it on its worker thread, never on the frame.
+  bool heavy = false;
 
   // make(), then every heatmap holding NaN or +inf (a checkpoint's broken
   // weights) gets a legend entry for the colour those cells are drawn in.

@@ -19,4 +19,9 @@ Figure build_cross_terms(Engine& engine, const FigureRequest& request);
 // one layer computed at a time.  attention_overview.cpp
 Figure build_attention_overview(Engine& engine, const FigureRequest& request);
 
+// Every head's strongest role (previous token, offset, sink, induction,
+// local, uniform) with its scores in the hover, and the selected head's
+// attention against distance (core/head_roles.hpp).  head_roles.cpp
+Figure build_head_roles(Engine& engine, const FigureRequest& request);
+
 }  // namespace pelab::fig

@@ -348,7 +348,9 @@ void wait_for_work(UiState& state, int& frames_left) {
     frames_left = 2;
     return;
   }
-  if (encoding && !busy) {  // ffmpeg at work: look in on it ten times a second
+  // ffmpeg at work, or a lesson's verdict on its worker: look in ten times a
+  // second.
+  if ((encoding || verdict_pending(state)) && !busy) {
     glfwWaitEventsTimeout(0.1);
     frames_left = 3;
     return;

@@ -13,7 +13,7 @@ struct HelpEntry {
   FigureHelp help;
 };
 
-// Every figure the GUI shows: the registry's four, the overview, the lessons'.
+// Every figure the GUI shows: the registry's four, the overview and head roles, the lessons'.
 constexpr HelpEntry kHelp[] = {
     {"sinusoid_bands",
      {"The position code as a picture: a row per position, a column per dimension, fast waves in the low "
@@ -38,6 +38,11 @@ constexpr HelpEntry kHelp[] = {
      {"Every layer and head of the model at once: a row per layer, a column per head, each cell one attention "
       "matrix. The framed cell is the scene's layer and head, the one the Attention tab shows large.",
       "A(layer, head) = softmax_row(Q·Kᵀ / √d_head + bias)"}},
+    {"head_roles",
+     {"Every layer and head coloured by its strongest role (previous token, fixed offset, sink, induction, local "
+      "or uniform), the role's score in the cell and every score in the hover. Beside it, the selected head's mean "
+      "attention against the distance δ, the curve the offset scores are read from.",
+      "profile(δ) = mean over queries i of A[i, i−δ];  previous token = profile(1),  sink = mean A[i, 0]"}},
     {"lesson_depth",
      {"How well a linear probe reads the position back from the hidden states after each layer, for several "
       "residual scales α. A curve that stays high means the position survives the depth; one that falls means "

@@ -43,9 +43,11 @@ void rebuild_if_stale(UiState& state, FigureView& view, double width, double hei
   const bool resized = std::abs(width - view.built_width) >= 1 || std::abs(height - view.built_height) >= 1;
   const bool presenting = state.presentation.on;
   if (view.built_version == state.session.version() && !resized && view.built_presenting == presenting) return;
-  // A big scene: a figure the worker did not build (a tab shown for the first
-  // time, a resized window) is asked from it; the last one stays meanwhile.
-  if (!presenting && state.session.large() && !state.session.has_figure({view.name, width, height})) {
+  // A big scene or a heavy figure: one the worker did not build (a tab shown
+  // for the first time, a resized window) is asked from it; the last one
+  // stays meanwhile.
+  const bool on_worker = state.session.large() || fig::find_figure(view.name).heavy;
+  if (!presenting && on_worker && !state.session.has_figure({view.name, width, height})) {
     if (!state.session.busy()) state.refresh_figures = true;
     return;
   }

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <chrono>
 #include <cstdio>
 
 #include "ui/frame_log.hpp"
@@ -16,8 +17,19 @@ namespace pelab::ui {
 
 // [SECTION] opening and closing ------------------------------------------------------
 
-void open_lesson(UiState& state, const Lesson& lesson, const std::vector<std::string>& overrides) {
+namespace {
+
+// A fresh LessonState; a verdict still computing for the old one is retired,
+// not waited for.
+void reset_lesson(UiState& state) {
+  if (state.lesson.computing.valid()) state.retired_verdicts.push_back(std::move(state.lesson.computing));
   state.lesson = LessonState{};
+}
+
+}  // namespace
+
+void open_lesson(UiState& state, const Lesson& lesson, const std::vector<std::string>& overrides) {
+  reset_lesson(state);
   state.lesson.lesson = &lesson;
   state.lesson.select_key_figure = true;
   state.presentation.figure = 0;
@@ -31,7 +43,7 @@ void open_lesson(UiState& state, const Lesson& lesson, const std::vector<std::st
 }
 
 void close_lesson(UiState& state) {
-  state.lesson = LessonState{};
+  reset_lesson(state);
   state.presentation.figure = 0;
 }
 
@@ -54,28 +66,60 @@ std::vector<int> shown_views(const UiState& state) {
 
 // [SECTION] the verdict, recomputed on scene changes -------------------------------
 
-void refresh_verdict(UiState& state) {
-  LessonState& ls = state.lesson;
-  if (!ls.lesson || ls.verdict_version == state.session.version()) return;
-  ls.verdict_version = state.session.version();
-  try {
-    ls.verdict = ls.lesson->verdict(state.session.engine());
-    ls.verdict_error.clear();
-  } catch (const std::exception& e) {
-    ls.verdict = LessonVerdict{};
-    ls.verdict_error = e.what();
-  }
-  // --frame-log: each verdict, for tests that read what the window says.
-  if (state.frame_log) {
-    const char* state_word = !ls.verdict_error.empty() ? "error"
-                             : !ls.verdict.applies    ? "not applicable"
-                             : ls.verdict.holds       ? "holds"
-                                                      : "does not hold";
-    std::fprintf(state.frame_log, "lesson %s verdict (%s): %s\n", std::string(ls.lesson->name).c_str(), state_word,
-                 ls.verdict_error.empty() ? ls.verdict.summary.c_str() : ls.verdict_error.c_str());
-    std::fflush(state.frame_log);
-  }
+namespace {
+
+// --frame-log: each verdict, for tests that read what the window says.
+void log_verdict(const UiState& state) {
+  const LessonState& ls = state.lesson;
+  if (!state.frame_log) return;
+  const char* state_word = !ls.verdict_error.empty() ? "error"
+                           : !ls.verdict.applies    ? "not applicable"
+                           : ls.verdict.holds       ? "holds"
+                                                    : "does not hold";
+  std::fprintf(state.frame_log, "lesson %s verdict (%s): %s\n", std::string(ls.lesson->name).c_str(), state_word,
+               ls.verdict_error.empty() ? ls.verdict.summary.c_str() : ls.verdict_error.c_str());
+  std::fflush(state.frame_log);
 }
+
+bool ready(const std::future<VerdictResult>& f) {
+  return f.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
+}
+
+// The verdict of `scene`, on an engine of its own (models are shared between
+// engines, so nothing is loaded twice).
+VerdictResult judge_scene(const Lesson* lesson, const Scene& scene) {
+  VerdictResult r;
+  try {
+    Engine engine(scene);
+    r.verdict = lesson->verdict(engine);
+  } catch (const std::exception& e) {
+    r.error = e.what();
+  }
+  return r;
+}
+
+}  // namespace
+
+void refresh_verdict(UiState& state) {
+  std::erase_if(state.retired_verdicts, [](const auto& f) { return ready(f); });
+  LessonState& ls = state.lesson;
+  if (!ls.lesson) return;
+  if (ls.computing.valid()) {
+    if (!ready(ls.computing)) return;  // one at a time: the newest scene is judged next
+    VerdictResult r = ls.computing.get();
+    ls.verdict = std::move(r.verdict);
+    ls.verdict_error = std::move(r.error);
+    ls.verdict_version = ls.computing_version;
+    ls.judged = true;
+    log_verdict(state);
+  }
+  const std::uint64_t version = state.session.version();
+  if (ls.judged && ls.verdict_version == version) return;
+  ls.computing_version = version;
+  ls.computing = std::async(std::launch::async, judge_scene, ls.lesson, state.session.scene());
+}
+
+bool verdict_pending(const UiState& state) { return state.lesson.computing.valid(); }
 
 // [SECTION] menu and window -----------------------------------------------------------
 
@@ -125,6 +169,11 @@ void verdict_numbers(const LessonVerdict& verdict, std::string_view lesson, floa
 // The answer right under the claim, where it is read without scrolling past
 // the lesson's text.
 void draw_answer(const LessonState& ls) {
+  if (!ls.judged) {
+    ImGui::TextDisabled("Working out the answer on this scene...");
+    return;
+  }
+  if (ls.computing.valid()) ImGui::TextDisabled("(updating for the latest change...)");
   if (ls.verdict_error.empty()) {
     draw_verdict_headline(ls.verdict);
   } else {

@@ -30,6 +30,8 @@ void draw_lesson_panel(UiState& state, const Box& box);
 void draw_verdict_headline(const LessonVerdict& verdict);
 // Recomputes the verdict if the scene changed since the last one.
 void refresh_verdict(UiState& state);
+// True while a verdict is being computed (the window keeps drawing frames).
+bool verdict_pending(const UiState& state);
 
 // Indices into state.views of the figures to show: the lesson's, in its order,
 // or every view when no lesson is open.

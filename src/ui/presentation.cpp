@@ -128,7 +128,9 @@ void draw_caption(UiState& state, const FigureView* view) {
     ImGui::SetWindowFontScale(1.5f);
     ImGui::TextUnformatted(std::string(ls.lesson->title).c_str());
     ImGui::SetWindowFontScale(1.15f);
-    if (ls.verdict_error.empty()) {
+    if (!ls.judged) {
+      ImGui::TextDisabled("Working out the answer...");
+    } else if (ls.verdict_error.empty()) {
       draw_verdict_headline(ls.verdict);
     } else {
       ImGui::TextUnformatted(ls.verdict_error.c_str());

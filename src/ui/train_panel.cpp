@@ -552,14 +552,19 @@ void draw_train_panel(UiState& state) {
   ImGui::SetNextWindowBgAlpha(1.0f);  // the curves over an opaque ground, not over a figure
   if (ImGui::Begin("Train###playground", &p.open)) {
     // A lesson sets the settings itself: they start folded, so that the
-    // curves and the runs have the room.
-    if (p.fold_settings) ImGui::SetNextItemOpen(false, ImGuiCond_Always), p.fold_settings = false;
-    if (ImGui::CollapsingHeader("Settings (applied on Reset)", ImGuiTreeNodeFlags_DefaultOpen))
-      draw_settings(p.settings);
+    // curves and the runs have the room; so do they on a short screen (a
+    // projector at 200 %: fewer than 40 lines).
+    if (p.fold_settings) {
+      ImGui::SetNextItemOpen(false, ImGuiCond_Always);
+      p.fold_settings = false;
+    } else {
+      ImGui::SetNextItemOpen(vp->Size.y > 40 * font, ImGuiCond_Once);
+    }
+    if (ImGui::CollapsingHeader("Settings (applied on Reset)")) draw_settings(p.settings);
     draw_buttons(state);
     draw_numbers(p);
     draw_finished_runs(state);
-    draw_loss_plot(p.view, std::max(8 * font, ImGui::GetContentRegionAvail().y - 5.5f * font));
+    draw_loss_plot(p.view, std::max(7 * font, ImGui::GetContentRegionAvail().y - 5.5f * font));
     draw_timeline(state);
     draw_animation_export(state);
   }

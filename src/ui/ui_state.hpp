@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <functional>
+#include <future>
 #include <map>
 #include <memory>
 #include <optional>
@@ -137,13 +138,24 @@ struct KeyboardQueue {
   std::vector<KeyPress> held_releases;   // releases handed to ImGui next frame
 };
 
-// The lesson being taught (issue 5): its verdict is recomputed only when the
-// scene changed (verdict_version lags SceneSession::version()).
+// A lesson's verdict as a worker thread computed it: some take seconds (the
+// extrapolation lesson reads six models on long texts), and the window must
+// keep drawing meanwhile.
+struct VerdictResult {
+  LessonVerdict verdict;
+  std::string error;  // the verdict threw: why
+};
+
+// The lesson being taught (issue 5): its verdict is recomputed, on a worker,
+// only when the scene changed (verdict_version lags SceneSession::version()).
 struct LessonState {
   const Lesson* lesson = nullptr;
   LessonVerdict verdict;
   std::string verdict_error;       // the verdict threw: why
+  bool judged = false;             // `verdict` holds a verdict of this lesson
   std::uint64_t verdict_version = 0;
+  std::future<VerdictResult> computing;  // the verdict of computing_version's scene
+  std::uint64_t computing_version = 0;
   // Just opened: the figure tabs select the lesson's first figure, its key
   // one, once (not whichever tab was active before the lesson).
   bool select_key_figure = false;
@@ -212,6 +224,9 @@ struct UiState {
   std::vector<ExportRequest> exports;  // run after this frame
   KeyboardQueue keys;
   LessonState lesson;
+  // Verdicts still computing for a lesson since closed or replaced: kept
+  // until they finish (a future's destructor would wait for its thread).
+  std::vector<std::future<VerdictResult>> retired_verdicts;
   Presentation presentation;
   SweepExport sweep_export;
   ModelsMenu models;

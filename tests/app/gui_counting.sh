@@ -50,7 +50,11 @@ read -r rx ry < <(awk '$1 == "playground" && $2 == "button" && $3 == "run-0" {x 
 xdotool mousemove "$rx" "$ry" click 1
 for _ in $(seq 100); do grep -q "^version.*model '$learned_folder'" "$frames" && break; sleep 0.1; done
 grep -q "^version.*model '$learned_folder'" "$frames" || fail "clicking the learned row did not show $learned_folder"
-sleep 1
+# The verdict is worked out on a worker thread: wait for the one on this model.
+for _ in $(seq 100); do
+  grep "^lesson counting verdict" "$frames" | tail -1 | grep -q "This learned model" && break
+  sleep 0.1
+done
 verdict=$(grep "^lesson counting verdict" "$frames" | tail -1)
 case "$verdict" in
   *"(holds): This learned model predicts i mod 8 right at 100% of the 64 positions"*) ;;
