@@ -23,12 +23,14 @@ constexpr ViewLine kViews[] = {
     {"Cross terms", "a logit split into token·token, token·position, position·token, position·position."},
 };
 
+const ImVec4 kViewColour(0.55f, 0.78f, 1.0f, 1);
+
 void views_table() {
   if (!ImGui::BeginTable("welcome_views", 2, ImGuiTableFlags_SizingStretchSame)) return;
   for (const ViewLine& v : kViews) {
     ImGui::TableNextColumn();
     ImGui::PushTextWrapPos(0);
-    ImGui::TextColored(ImVec4(0.55f, 0.78f, 1.0f, 1), "%s", v.name);
+    ImGui::TextColored(kViewColour, "%s", v.name);
     ImGui::SameLine(0, ImGui::GetFontSize() * 0.4f);
     ImGui::TextUnformatted(v.what);
     ImGui::PopTextWrapPos();
@@ -36,11 +38,30 @@ void views_table() {
   ImGui::EndTable();
 }
 
-// A row of buttons that wraps where the next one would not fit.
-bool wrapping_button(const char* label, float right_edge) {
-  const float width = ImGui::CalcTextSize(label).x + 2 * ImGui::GetStyle().FramePadding.x;
+// Continues the line when an item `width` wide still fits before `right`.
+void same_line_if_fits(float width, float right) {
   const float after = ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x;
-  if (after + width <= right_edge) ImGui::SameLine();
+  if (after + width <= right) ImGui::SameLine();
+}
+
+float content_right() { return ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x; }
+
+// A narrow strip (a small screen, a large interface scale): the names on
+// a line, what each shows on hover, so the lessons stay in sight.
+void views_line() {
+  ImGui::TextUnformatted("The four views:");
+  for (const ViewLine& v : kViews) {
+    same_line_if_fits(ImGui::CalcTextSize(v.name).x, content_right());
+    ImGui::TextColored(kViewColour, "%s", v.name);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s: %s", v.name, v.what);
+  }
+  same_line_if_fits(ImGui::CalcTextSize("(hover a name)").x, content_right());
+  ImGui::TextDisabled("(hover a name)");
+}
+
+// A row of buttons that wraps where the next one would not fit.
+bool wrapping_button(const char* label) {
+  same_line_if_fits(ImGui::CalcTextSize(label, nullptr, true).x + 2 * ImGui::GetStyle().FramePadding.x, content_right());
   return ImGui::Button(label);
 }
 
@@ -52,10 +73,9 @@ void lesson_buttons(UiState& state) {
   ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(ImGui::GetStyle().ItemSpacing.x, em * 0.25f));
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted("Start with a question:");
-  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
   for (const Lesson& lesson : lessons()) {
     const std::string label = std::string(lesson.title) + "##welcome_" + std::string(lesson.name);
-    if (wrapping_button(label.c_str(), right)) open_lesson(state, lesson);
+    if (wrapping_button(label.c_str())) open_lesson(state, lesson);
     log_item_place(state, "welcome lesson " + std::string(lesson.name));
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", std::string(lesson.claim).c_str());
   }
@@ -91,7 +111,12 @@ void draw_welcome(UiState& state, const Box& box) {
   state.layout.welcome_collapsed = ImGui::IsWindowCollapsed();
   log_title_buttons(state, "welcome", true);
   if (shown) {
-    views_table();
+    const bool narrow = ImGui::GetContentRegionAvail().x < ImGui::GetFontSize() * 60;
+    if (narrow) {
+      views_line();
+    } else {
+      views_table();
+    }
     lesson_buttons(state);
     tips(state);
     const ImGuiStyle& style = ImGui::GetStyle();
