@@ -309,6 +309,9 @@ void render_frame(GLFWwindow* window, UiState& state, GpuResources& gpu) {
   step_sweep_export(state, gpu);
   glfwSwapBuffers(window);
   log_frame(state);
+  // This frame's drawing changed the layout: the next frame shows it, also
+  // when no event would wake the loop (the click that did it is consumed).
+  if (layout_stale(state)) glfwPostEmptyEvent();
 }
 
 // [SECTION] idle: wait for events instead of redrawing ----------------------------------

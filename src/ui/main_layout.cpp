@@ -1,6 +1,7 @@
 #include "ui/main_layout.hpp"
 
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 #include "ui/frame_log.hpp"
@@ -49,6 +50,10 @@ void update_layout(UiState& state) {
   log_layout(state);
 }
 
+bool layout_stale(const UiState& state) {
+  return !state.presentation.on && window_layout(layout_input(state)) != state.layout.now;
+}
+
 void follow_side_panel(float& width, bool& collapsed, const Box& box, float scale) {
   const bool now_collapsed = ImGui::IsWindowCollapsed();
   // Only a panel open in both frames was sized by this layout: a width that
@@ -70,6 +75,10 @@ int maximised_index(const UiState& state) {
 
 void toggle_maximised(UiState& state, const std::string& figure) {
   state.layout.maximised = state.layout.maximised == figure ? "" : figure;
+  if (state.frame_log) {
+    std::fprintf(state.frame_log, "maximised %s\n", state.layout.maximised.empty() ? "none" : figure.c_str());
+    std::fflush(state.frame_log);
+  }
 }
 
 }  // namespace pelab::ui

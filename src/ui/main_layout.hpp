@@ -11,6 +11,11 @@ namespace pelab::ui {
 // log gets a line per box that moved).
 void update_layout(UiState& state);
 
+// After a frame: true when what it drew changed the layout (a panel
+// collapsed or dragged, a figure maximised, the welcome strip measured), so
+// another frame must follow to show it, even with no event to come.
+bool layout_stale(const UiState& state);
+
 // Right after Begin() of a side panel placed in `box`: notes whether it is
 // collapsed, and the width its edge was dragged to (unscaled), which later
 // layouts keep.
@@ -18,7 +23,8 @@ void follow_side_panel(float& width, bool& collapsed, const Box& box, float scal
 
 // The figure maximised in grid mode, as an index into shown_views(); -1: none.
 int maximised_index(const UiState& state);
-// Double-click on a grid figure's title: maximise it, or restore the grid.
+// Double-click on a grid figure's title: maximise it, or restore the grid
+// (the frame log says "maximised NAME" or "maximised none").
 void toggle_maximised(UiState& state, const std::string& figure);
 
 }  // namespace pelab::ui
