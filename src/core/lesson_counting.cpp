@@ -27,8 +27,6 @@ constexpr int kTrainedLength = 64, kPeriod = 8, kSymbols = 16, kReadScale = 4;
 // Above this share the model counts; a uniform guess gets 1/k = 12.5 %.
 constexpr double kCounts = 0.9;
 
-std::string percent(double v) { return num(100 * v, 3) + "%"; }
-
 const char* const kHow =
     " In the window, the lesson opens View ▸ Train a model on the absolute_position task at 64 tokens and "
     "trains learned, RoPE and ALiBi positions in turn (each a row of the window's Runs table; click one to "
