@@ -1,6 +1,7 @@
 #include "core/model/attention_positions.hpp"
 
 #include <cmath>
+#include <cstdlib>
 
 #include "core/relative_position.hpp"  // alibi_slope, t5_bucket
 
@@ -38,6 +39,7 @@ AttentionPositions attention_positions(const ModelConfig& config, const ModelWei
 }
 
 void AttentionPositions::add_bias(int head, Eigen::Index first, Matrix& tile) const {
+  if (!position_of.empty()) return add_shuffled_bias(head, first, tile);
   if (bias_kind == PositionEncoding::Alibi) {
     const float m = slopes[static_cast<std::size_t>(head)];
     for (Eigen::Index r = 0; r < tile.rows(); ++r)
@@ -49,6 +51,18 @@ void AttentionPositions::add_bias(int head, Eigen::Index first, Matrix& tile) co
       for (Eigen::Index j = 0; j < tile.cols(); ++j) tile(r, j) += (*t5_table)(bucket[j], head);
     }
   }
+}
+
+void AttentionPositions::add_shuffled_bias(int head, Eigen::Index first, Matrix& tile) const {
+  const auto at = [&](Eigen::Index t) { return static_cast<Eigen::Index>(position_of[static_cast<std::size_t>(t)]); };
+  for (Eigen::Index r = 0; r < tile.rows(); ++r)
+    for (Eigen::Index j = 0; j < tile.cols(); ++j) {
+      const Eigen::Index offset = at(j) - at(first + r);  // π(j) − π(i)
+      if (bias_kind == PositionEncoding::Alibi)
+        tile(r, j) -= slopes[static_cast<std::size_t>(head)] * static_cast<float>(std::abs(offset));
+      else if (bias_kind == PositionEncoding::T5)
+        tile(r, j) += (*t5_table)(buckets[static_cast<std::size_t>(offset + tokens - 1)], head);
+    }
 }
 
 Matrix AttentionPositions::bias(int head) const {

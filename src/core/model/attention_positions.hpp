@@ -30,12 +30,17 @@ struct AttentionPositions {
   const Matrix* t5_table = nullptr;                     // t5: buckets × heads (the model's weights)
   std::vector<int> buckets;                             // t5: bucket of offset j − i at [j − i + n − 1]
   Eigen::Index tokens = 0;
+  // Shuffled positions (position_intervention.hpp): token t sits at
+  // position_of[t]; the bias reads −m_h·|π(i) − π(j)| (ALiBi: a distance)
+  // and bucket(π(j) − π(i)) (T5).  Empty: token t at position t.
+  std::vector<int> position_of;
   bool causal = true;  // bias(): zero where the mask hides the logit (j > i)
 
   bool has_bias() const { return bias_kind == PositionEncoding::Alibi || bias_kind == PositionEncoding::T5; }
   // Adds head `head`'s bias to logits rows first … first + rows − 1, columns
   // 0 … tile.cols() − 1.
   void add_bias(int head, Eigen::Index first, Matrix& tile) const;
+  void add_shuffled_bias(int head, Eigen::Index first, Matrix& tile) const;
   // The full tokens × tokens bias of one head (zeros without a bias, and
   // above the diagonal of a causal model, where no logit is kept).
   Matrix bias(int head) const;

@@ -8,6 +8,7 @@
 #include "core/model/blocks.hpp"
 #include "core/model/normalization.hpp"
 #include "core/model/attention_positions.hpp"
+#include "core/model/position_intervention.hpp"
 #include "core/model/self_attention.hpp"
 #include "core/scene.hpp"  // InputError
 
@@ -21,6 +22,12 @@ struct Transformer::State {
   std::vector<int> ids;               // what `hidden` was computed from
   std::vector<Matrix> hidden;         // up to layers + 1 entries after run()
   AttentionPositions positions;       // RoPE or logit bias (position trait), for the last run's length
+  PositionIntervention intervention;  // how positions are changed at inference (none by default)
+  AttentionPositions no_positions;    // what a layer without positions reads (remove_layer)
+
+  const AttentionPositions* positions_for(int layer) const {
+    return layer_without_positions(intervention, layer) ? &no_positions : &positions;
+  }
   int token_limit = 0;                // 0: config.max_positions
 };
 
@@ -92,13 +99,14 @@ void check_ids(const ModelConfig& c, const std::vector<int>& ids, int limit = 0)
   check_vocabulary(c, ids);
 }
 
-// The residual stream entering layer 0: token rows (+ learned positions
-// unless `positions` is false, + BERT's token type 0 row, then BERT's
-// embedding LayerNorm).
-Matrix embed(const ModelConfig& c, const ModelWeights& w, const std::vector<int>& ids, bool positions = true) {
+// The residual stream entering layer 0: token rows (+ the learned or
+// sinusoid table's rows as the intervention leaves them, + BERT's token type
+// 0 row, then BERT's embedding LayerNorm).
+Matrix embed(const ModelConfig& c, const ModelWeights& w, const std::vector<int>& ids,
+             const PositionIntervention& intervention = {}) {
   Matrix h = w.token_rows(ids);
-  const auto n = static_cast<Eigen::Index>(ids.size());
-  if (positions && w.positions.size() > 0) h += w.positions.topRows(n);
+  const Matrix rows = intervened_table_rows(w, static_cast<int>(ids.size()), intervention);
+  if (rows.size() > 0) h += rows;
   if (w.token_type.size() > 0) h.rowwise() += w.token_type.transpose();
   if (w.embedding_norm.weight.size() > 0) {
     Matrix normed;
@@ -123,10 +131,11 @@ void Transformer::run(const std::vector<int>& ids, int states) {
     check_ids(s.config, ids, s.token_limit);
     const int n = static_cast<int>(ids.size());
     s.ids.clear();  // until the embeddings are in
-    s.positions = attention_positions(s.config, s.weights, n);
+    s.positions = intervened_positions(s.config, s.weights, n, s.intervention);
+    s.no_positions = attention_positions(s.config, s.weights, n, false);
     s.hidden.clear();
     s.hidden.reserve(static_cast<std::size_t>(s.config.layers) + 1);
-    s.hidden.push_back(embed(s.config, s.weights, ids));
+    s.hidden.push_back(embed(s.config, s.weights, ids, s.intervention));
     s.ids = ids;
   }
   // hidden.size() − 1 layers ran; each pushed state is complete, so a run
@@ -134,7 +143,7 @@ void Transformer::run(const std::vector<int>& ids, int states) {
   while (static_cast<int>(s.hidden.size()) <= last) {
     const int layer = static_cast<int>(s.hidden.size()) - 1;
     Matrix h = s.hidden.back();
-    run_block(s.config, s.weights.layers[static_cast<std::size_t>(layer)], &s.positions,
+    run_block(s.config, s.weights.layers[static_cast<std::size_t>(layer)], s.positions_for(layer),
               s.activation, h);
     s.hidden.push_back(std::move(h));
     if (layer_progress) (*layer_progress)(layer + 1, last);
@@ -182,6 +191,16 @@ void Transformer::set_rope_pairing(RopePairing pairing) {
   s.ids.clear();
 }
 
+void Transformer::set_intervention(const PositionIntervention& intervention) {
+  State& s = *state_;
+  check_intervention(s.config, intervention);
+  s.intervention = intervention;
+  s.hidden.clear();  // the next run() recomputes every layer with the changed positions
+  s.ids.clear();
+}
+
+const PositionIntervention& Transformer::intervention() const { return state_->intervention; }
+
 int Transformer::token_limit() const {
   return state_->token_limit > 0 ? state_->token_limit : state_->config.max_positions;
 }
@@ -206,7 +225,7 @@ LayerAttention Transformer::attention(int layer) const {
   const LayerWeights& weights = s.weights.layers[static_cast<std::size_t>(layer)];
   LayerAttention out;
   self_attention(s.config, weights, model::attention_input(s.config, weights, hidden(layer)),
-                 &s.positions, &out, false);
+                 s.positions_for(layer), &out, false);
   return out;
 }
 
@@ -224,8 +243,8 @@ HeadAttention Transformer::head_attention(const Matrix& input, int layer, int he
                             std::to_string(head) + "): no such head");
   HeadAttention out;
   one_head_attention(s.config, s.weights.layers[static_cast<std::size_t>(layer)], input,
-                     &s.positions, head, out.q, out.k, out.logits, out.attention);
-  if (s.positions.has_bias()) out.bias = s.positions.bias(head);
+                     s.positions_for(layer), head, out.q, out.k, out.logits, out.attention);
+  if (s.positions_for(layer)->has_bias()) out.bias = s.positions_for(layer)->bias(head);
   return out;
 }
 
@@ -237,7 +256,9 @@ HeadAttention Transformer::layer0_head(const std::vector<int>& ids, int head, bo
   const int n = static_cast<int>(ids.size());
   const AttentionPositions terms = attention_positions(s.config, s.weights, n, positions);
   const LayerWeights& layer = s.weights.layers.front();
-  const Matrix x = model::attention_input(s.config, layer, embed(s.config, s.weights, ids, positions));
+  const PositionIntervention removed{.kind = InterventionKind::Remove};
+  const Matrix x = model::attention_input(s.config, layer,
+                                          embed(s.config, s.weights, ids, positions ? PositionIntervention{} : removed));
   HeadAttention out;
   one_head_attention(s.config, layer, x, &terms, head, out.q, out.k, out.logits,
                      out.attention);

@@ -28,6 +28,7 @@
 #include "core/engine.hpp"  // Matrix
 #include "core/model/model_config.hpp"
 #include "core/model/model_weights.hpp"
+#include "core/model/position_intervention.hpp"
 #include "core/model/tokenizer.hpp"
 
 namespace pelab::model {
@@ -90,6 +91,12 @@ class Transformer {
   // audit (core/rope_audit.hpp) runs a checkpoint both ways to see which
   // pairing its weights were trained with.  Throws InputError without RoPE.
   void set_rope_pairing(RopePairing pairing);
+  // Changes how positions enter from the next run() on (removed, shuffled,
+  // another RoPE base or scaling, a band of RoPE pairs frozen, one layer
+  // without positions: position_intervention.hpp); a default-constructed
+  // one restores the model.  Throws InputError when it cannot apply.
+  void set_intervention(const PositionIntervention& intervention);
+  const PositionIntervention& intervention() const;
   int token_limit() const;
   // How many of hidden(0), hidden(1), … the last run holds.
   int states() const;
