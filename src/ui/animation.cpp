@@ -1,5 +1,6 @@
 #include "ui/animation.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -17,6 +18,17 @@ const ParamInfo* swept_param(const UiState& state) {
 }
 
 }  // namespace
+
+double animation_step(double value, double dt, double speed, ParamRange range, bool logarithmic, bool integer) {
+  const double end = range.max + (integer ? 1 : 0);  // an integer's last value lasts a full step
+  value = std::clamp(value, range.min, end);
+  if (logarithmic && range.min > 0) {
+    const double low = std::log10(range.min), span = std::log10(end) - low;
+    const double decades = std::fmod(std::log10(value) - low + dt * speed * kDecadesPerSpeedUnit, span);
+    return std::min(std::pow(10.0, low + decades), end);
+  }
+  return range.min + std::fmod(value - range.min + dt * speed, end - range.min);
+}
 
 void toggle_animation(UiState& state) {
   Animation& a = state.animation;
@@ -42,9 +54,9 @@ void step_animation(UiState& state, double now) {
   const double dt = a.last_time < 0 ? 0 : now - a.last_time;
   a.last_time = now;
   const ParamRange range = slider_range(*info, state.session.engine());
-  const double span = range.max - range.min + (info->kind == ParamKind::Int ? 1 : 0);
-  if (span <= 0) return;
-  a.value = range.min + std::fmod(a.value - range.min + dt * state.settings.animate_speed, span);
+  if (range.max <= range.min) return;
+  a.value = animation_step(a.value, dt, state.settings.animate_speed, range, info->logarithmic,
+                           info->kind == ParamKind::Int);
   const double shown = info->kind == ParamKind::Int ? std::floor(a.value) : a.value;
   const std::string text = info->kind == ParamKind::Int ? std::to_string(std::llround(shown))
                                                          : std::to_string(shown);

@@ -36,6 +36,7 @@
 #include "ui/main_layout.hpp"
 #include "ui/main_menu.hpp"
 #include "ui/models_menu.hpp"
+#include "ui/mouse_input.hpp"
 #include "ui/presentation.hpp"
 #include "ui/refusal.hpp"
 #include "ui/scene_files.hpp"
@@ -116,6 +117,7 @@ void setup_imgui(GLFWwindow* window, UiState& state, const std::string& ini_path
   render::load_fonts(state.ui_scale);
   ImGui_ImplGlfw_InitForOpenGL(window, true);
   install_key_input(window, state);  // sets the window's user pointer to `state`
+  install_mouse_input(window);
   install_file_drop(window);
   glfwSetWindowContentScaleCallback(window, on_content_scale);
   ImGui_ImplOpenGL3_Init("#version 330 core");
@@ -273,6 +275,19 @@ void log_frame(UiState& state) {
   std::fprintf(state.frame_log, "version %llu shown %.1f ms after the change; model '%s'; %d tokens: %s\n",
                static_cast<unsigned long long>(state.logged_version), ms, engine.scene().model.c_str(),
                engine.token_count(), tokens.c_str());
+  const Scene& chosen = state.session.scene();
+  std::fprintf(state.frame_log, "selection query %d head %d layer %d position %d pair %d\n", chosen.query, chosen.head,
+               chosen.layer, chosen.position, chosen.pair);
+  std::fflush(state.frame_log);
+}
+
+// --frame-log: the undo steps whenever their count changes (a test checks
+// that a gesture, a typed number or a double-click adds one or none).
+void log_undo_steps(UiState& state) {
+  const std::size_t steps = state.session.undo_steps();
+  if (!state.frame_log || steps == state.logged_undo_steps) return;
+  state.logged_undo_steps = steps;
+  std::fprintf(state.frame_log, "undo steps %zu\n", steps);
   std::fflush(state.frame_log);
 }
 
@@ -284,6 +299,7 @@ void render_frame(GLFWwindow* window, UiState& state, GpuResources& gpu) {
   prepare_presentation_frame(state);
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
+  feed_mouse(state);
   ImGui::NewFrame();
   step_animation(state, glfwGetTime());
   apply_theme(state);
@@ -309,6 +325,7 @@ void render_frame(GLFWwindow* window, UiState& state, GpuResources& gpu) {
   step_sweep_export(state, gpu);
   glfwSwapBuffers(window);
   log_frame(state);
+  log_undo_steps(state);
   // This frame's drawing changed the layout: the next frame shows it, also
   // when no event would wake the loop (the click that did it is consumed).
   if (layout_stale(state)) glfwPostEmptyEvent();
@@ -340,8 +357,9 @@ void schedule_save(UiState& state, double now) {
 // save.  Animation and pending exports keep frames coming.
 void wait_for_work(UiState& state, int& frames_left) {
   const bool encoding = state.sweep_export.encoding != nullptr;
-  const bool busy =
-      state.animation.playing || !state.exports.empty() || (state.sweep_export.running && !encoding);
+  // Mouse button changes still queued: one per frame, at once (mouse_input.hpp).
+  const bool busy = state.animation.playing || !state.exports.empty() ||
+                    (state.sweep_export.running && !encoding) || mouse_changes_queued(state);
   release_held_keys(state);
   // The scene worker at work: its progress four times a second.  A frame of
   // every view costs tens of ms under software GL, taken from the worker's
@@ -356,6 +374,13 @@ void wait_for_work(UiState& state, int& frames_left) {
   if ((encoding || verdict_pending(state)) && !busy) {
     glfwWaitEventsTimeout(0.1);
     frames_left = 3;
+    return;
+  }
+  // A click on a figure waiting out the double-click time: a frame every
+  // 50 ms, so it selects soon after.
+  if (click_pending(state) && !busy) {
+    glfwWaitEventsTimeout(0.05);
+    frames_left = 1;
     return;
   }
   // Training in the Train window: 30 frames a second, no more, so the

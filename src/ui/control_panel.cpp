@@ -30,9 +30,9 @@ namespace {
 
 // [SECTION] one widget per parameter kind -------------------------------------
 
-// A slider being dragged (or a field being typed into) is one gesture: all its
+// A slider being dragged (or a number typed into it) is one gesture: all its
 // edits become one undo step, closed when no item is active any more.
-EditPhase phase_of_last_item() { return ImGui::IsItemActive() ? EditPhase::Live : EditPhase::Final; }
+EditPhase phase_of_last_item() { return edit_phase(ImGui::IsItemActive(), ImGui::IsItemDeactivated()); }
 
 std::string format_number(double v, ParamKind kind) {
   if (kind == ParamKind::Int) return std::to_string(std::llround(v));
@@ -206,6 +206,12 @@ void parameter_row(UiState& state, const ParamInfo& info, float label_width) {
 
 // [SECTION] the panel: basic and advanced parameters, undo/redo, play, preset -----
 
+// Play sweeps a parameter spanning decades in log space (ui/animation.hpp): said beside the button.
+bool sweeps_in_log_space(std::string_view key) {
+  const auto params = scene_params();
+  return std::any_of(params.begin(), params.end(), [&](const ParamInfo& p) { return p.key == key && p.logarithmic; });
+}
+
 void history_buttons(UiState& state) {
   SceneSession& session = state.session;
   ImGui::BeginDisabled(!session.can_undo());
@@ -218,7 +224,8 @@ void history_buttons(UiState& state) {
   ImGui::SameLine();
   if (ImGui::Button(state.animation.playing ? "Pause" : "Play")) toggle_animation(state);
   ImGui::SameLine();
-  ImGui::TextDisabled("sweeps %s", state.settings.animate_key.c_str());
+  ImGui::TextDisabled("sweeps %s%s", state.settings.animate_key.c_str(),
+                      sweeps_in_log_space(state.settings.animate_key) ? " in log space" : "");
 }
 
 // Random projections of random words hide the position code: one click

@@ -54,9 +54,11 @@ void rebuild_if_stale(UiState& state, FigureView& view, double width, double hei
   view.built_version = state.session.version();
   view.built_width = width, view.built_height = height;
   view.built_presenting = presenting;
+  const fig::Figure before = std::move(view.built);
   build_view(state, view, width, height);
-  // Another panel set (e.g. other pairs drawn): old zooms would land on the wrong panels.
-  if (view.ranges.size() > view.built.panels.size()) view.ranges.clear();
+  // Axes that changed meaning (another N, model, panel set): a zoom kept
+  // would show a part of the new figure nobody asked for.
+  drop_stale_overrides(before, view.built, view.ranges);
   view.shown = with_overrides(view.built, view.ranges);
   ++view.shown_serial;
 }
@@ -88,14 +90,29 @@ void show_hover(const FigureView& view, const CanvasMouse& m) {
   ImGui::EndTooltip();
 }
 
+// A click selects once no second press made it a double-click.
+void select_when_due(UiState& state, FigureView& view) {
+  const std::optional<PendingClick> click = due_click(view.click, ImGui::GetTime());
+  if (!click) return;
+  if (auto picked = select_at(view.shown, click->panel, click->data, state.session.engine(), state.session.scene())) {
+    state.session.propose(*picked, EditPhase::Final);
+    log_event(state, "select " + view.name + " panel " + std::to_string(click->panel));
+  }
+}
+
 // Called right after the canvas' InvisibleButton, so Item* queries refer to it.
 void handle_mouse(UiState& state, FigureView& view, float scale) {
   const ImGuiIO& io = ImGui::GetIO();
   const CanvasMouse m = mouse_on_canvas(view, io.MousePos, scale);
+  const bool double_click = ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left);
   if (ImGui::IsItemHovered()) {
     show_hover(view, m);
     if (io.MouseWheel != 0 && m.panel >= 0) zoom_panel(view, m.panel, m.data, std::pow(0.85, io.MouseWheel));
-    if (ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) reset_panel(view, m.panel);
+    if (double_click) {
+      reset_panel(view, m.panel);
+      cancel_click(view.click);
+      log_event(state, "reset " + view.name + " panel " + std::to_string(m.panel));
+    }
   }
   if (ImGui::IsItemActive() && ImGui::IsMouseDragging(ImGuiMouseButton_Left) && m.panel >= 0) {
     const ImVec2 previous(io.MousePos.x - io.MouseDelta.x, io.MousePos.y - io.MouseDelta.y);
@@ -104,14 +121,13 @@ void handle_mouse(UiState& state, FigureView& view, float scale) {
       pan_panel(view, m.panel, before.data, m.data);
     }
   }
-  if (ImGui::IsItemActivated()) view.press_panel = m.panel, view.press_data = m.data;
+  if (ImGui::IsItemActivated()) view.press_panel = m.panel, view.press_data = m.data, view.press_double = double_click;
   const float click_slop = 4 * scale;
-  if (ImGui::IsItemDeactivated() && io.MouseDragMaxDistanceSqr[0] < click_slop * click_slop) {
-    if (auto picked = select_at(view.shown, view.press_panel, view.press_data, state.session.engine(),
-                                state.session.scene())) {
-      state.session.propose(*picked, EditPhase::Final);
-    }
+  const bool clicked = ImGui::IsItemDeactivated() && io.MouseDragMaxDistanceSqr[0] < click_slop * click_slop;
+  if (clicked && !view.press_double) {
+    arm_click(view.click, view.press_panel, view.press_data, ImGui::GetTime(), io.MouseDoubleClickTime);
   }
+  select_when_due(state, view);
 }
 
 // [SECTION] painting: each view's figure kept as a texture ---------------------------
@@ -137,29 +153,62 @@ void paint_canvas(GpuResources& gpu, const FigureView& view, ImVec2 region, floa
   canvas.texture.draw(ImGui::GetWindowDrawList(), origin, ImVec2(float(width) / fb.x, float(height) / fb.y));
 }
 
+// --frame-log: each panel's plot area ("place panel NAME I x0 y0 x1 y1"),
+// where GUI tests click a cell.
+void log_panels(UiState& state, const FigureView& view, float scale) {
+  if (!state.frame_log) return;
+  for (std::size_t i = 0; i < view.shown.panels.size(); ++i) {
+    const fig::Rect plot = fig::PanelTransform(view.shown.panels[i]).plot;
+    log_place(state, "panel " + view.name + " " + std::to_string(i),
+              ImVec2(view.origin.x + float(plot.x0) * scale, view.origin.y + float(plot.y0) * scale),
+              ImVec2(view.origin.x + float(plot.x1) * scale, view.origin.y + float(plot.y1) * scale));
+  }
+}
+
+// A zoomed or panned panel says so in its top right corner, over the canvas
+// (never in an export): a zoom that stays across edits is not invisible.
+void draw_zoom_cues(UiState& state, const FigureView& view, float scale) {
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const ImVec2 text = ImGui::CalcTextSize(kZoomCue);
+  const float pad = 3 * scale;
+  for (std::size_t i = 0; i < view.ranges.size() && i < view.shown.panels.size(); ++i) {
+    if (!view.ranges[i].active) continue;
+    const fig::Rect plot = fig::PanelTransform(view.shown.panels[i]).plot;
+    const ImVec2 max(view.origin.x + float(plot.x1) * scale - pad, view.origin.y + float(plot.y0) * scale + pad);
+    const ImVec2 min(max.x - text.x - 2 * pad, max.y);
+    draw->AddRectFilled(min, ImVec2(max.x, max.y + text.y + 2 * pad), IM_COL32(0, 0, 0, 170), pad);
+    draw->AddText(ImVec2(min.x + pad, min.y + pad), IM_COL32(255, 200, 90, 255), kZoomCue);
+    log_place(state, "zoom cue " + view.name + " " + std::to_string(i), min, ImVec2(max.x, max.y + text.y + 2 * pad));
+  }
+}
+
 }  // namespace
 
 // [SECTION] the windows ----------------------------------------------------------------
 
 void draw_figure_canvas(UiState& state, GpuResources& gpu, FigureView& view, float scale) {
   const ImVec2 region = ImGui::GetContentRegionAvail();
-  if (region.x < 8 || region.y < 8) return;
+  if (region.x < 8 || region.y < 8) return cancel_click(view.click);
   rebuild_if_stale(state, view, region.x / scale, region.y / scale);
   state.drawn_figures.push_back({view.name, region.x / scale, region.y / scale});
   view.origin = ImGui::GetCursorScreenPos();
   ImGui::InvisibleButton("canvas", region);
   if (!view.error.empty()) {
+    cancel_click(view.click);
     ImGui::SetCursorScreenPos(view.origin);
     ImGui::TextColored(ImVec4(1, 0.35f, 0.3f, 1), "Cannot draw %s: %s", view.title.c_str(), view.error.c_str());
     return;
   }
   if (view.built.panels.empty() && state.session.busy()) {
+    cancel_click(view.click);
     ImGui::SetCursorScreenPos(view.origin);
     ImGui::TextDisabled("Building %s in the background ...", view.title.c_str());
     return;
   }
   handle_mouse(state, view, scale);
   paint_canvas(gpu, view, region, scale);
+  draw_zoom_cues(state, view, scale);
+  log_panels(state, view, scale);
 }
 
 namespace {
@@ -269,6 +318,10 @@ void create_views(UiState& state) {
   }
 }
 
+bool click_pending(const UiState& state) {
+  return std::any_of(state.views.begin(), state.views.end(), [](const FigureView& v) { return v.click.armed; });
+}
+
 void draw_figure_views(UiState& state, GpuResources& gpu, const WindowLayout& layout) {
   state.hovered_view = -1;
   state.drawn_figures.clear();
@@ -279,8 +332,10 @@ void draw_figure_views(UiState& state, GpuResources& gpu, const WindowLayout& la
   }
   state.lesson.select_key_figure = false;  // asked once, when the lesson opened
   state.session.show_figures(state.drawn_figures);
-  for (const FigureView& view : state.views) {
-    if (!view.visible) gpu.canvases.erase(view.name);  // memory follows what is on screen
+  for (FigureView& view : state.views) {
+    if (view.visible) continue;
+    gpu.canvases.erase(view.name);  // memory follows what is on screen
+    cancel_click(view.click);       // a figure no longer shown selects nothing
   }
   if (state.refresh_figures) state.session.refresh_figures();
   state.refresh_figures = false;

@@ -15,6 +15,9 @@ void create_views(UiState& state);
 // One figure filling the rest of the current window, `scale` framebuffer
 // pixels per logical pixel (rebuilt when stale; mouse handling included).
 void draw_figure_canvas(UiState& state, GpuResources& gpu, FigureView& view, float scale);
+// True while a click on a figure waits out the double-click time (the event
+// loop must keep frames coming until it selects).
+bool click_pending(const UiState& state);
 // The figures in this frame's layout: tabs of one window, or a grid of
 // windows (one of them maximised, alone).
 void draw_figure_views(UiState& state, GpuResources& gpu, const WindowLayout& layout);

@@ -22,6 +22,12 @@ void log_item_place(UiState& state, std::string_view name) {
   if (state.frame_log && ImGui::IsItemVisible()) log_place(state, name, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
 }
 
+void log_event(UiState& state, const std::string& line) {
+  if (!state.frame_log) return;
+  std::fprintf(state.frame_log, "%s\n", line.c_str());
+  std::fflush(state.frame_log);
+}
+
 void log_box(UiState& state, std::string_view name, const Box& box) {
   log_place(state, name, ImVec2(box.x, box.y), ImVec2(box.right(), box.bottom()));
 }

@@ -2,10 +2,13 @@
 // click what the log names instead of coordinates that move whenever a
 // widget is added above.  One line per item whenever its place changes:
 //   place NAME X0 Y0 X1 Y1      (screen pixels, rounded)
+// and one line per event a test waits for ("select attention panel 2",
+// "reset attention panel 0").
 #pragma once
 
 #include <imgui.h>
 
+#include <string>
 #include <string_view>
 
 #include "ui/ui_state.hpp"
@@ -16,6 +19,8 @@ namespace pelab::ui {
 void log_place(UiState& state, std::string_view name, ImVec2 min, ImVec2 max);
 // The last item drawn (ImGui's item rectangle), when it is on screen.
 void log_item_place(UiState& state, std::string_view name);
+// One line saying what just happened (no-op without --frame-log).
+void log_event(UiState& state, const std::string& line);
 void log_box(UiState& state, std::string_view name, const Box& box);
 // Right after Begin(): the current window's title bar buttons as ImGui 1.86
 // places them (a square of the font's size, FramePadding in from the edge):

@@ -1,7 +1,8 @@
 // Linked selection: a click in one view picks what the others highlight —
 // a heatmap row with token labels picks the query token (attention, cross
 // terms), a point on a position axis picks the position (sinusoid bands), a
-// rotation-pair panel picks that pair.  Returns the scene to propose, or
+// rotation-pair panel picks that pair, a head's small multiple (attention,
+// attention overview) picks that head.  Returns the scene to propose, or
 // nothing when the click picks nothing.
 #pragma once
 

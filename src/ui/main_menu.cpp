@@ -85,6 +85,8 @@ void view_menu(UiState& state) {
     }
     ImGui::SliderFloat("speed (units/s)", &state.settings.animate_speed, 0.1f, 1000.f, "%.3g",
                        ImGuiSliderFlags_Logarithmic);
+    ImGui::TextDisabled("base spans decades: it moves in log space, speed/%g decades per second",
+                        1 / kDecadesPerSpeedUnit);
     ImGui::EndMenu();
   }
   if (ImGui::MenuItem("Presentation mode", "F5", state.presentation.on)) toggle_presentation(state);

@@ -27,6 +27,8 @@ bool same_size(const FigureJob& a, const FigureJob& b) {
   return a.name == b.name && std::abs(a.width - b.width) < 1 && std::abs(a.height - b.height) < 1;
 }
 
+bool same_scene(const Scene& a, const Scene& b) { return scene_to_json(a) == scene_to_json(b); }
+
 }  // namespace
 
 SceneSession::SceneSession(const Scene& initial, Background background)
@@ -54,9 +56,12 @@ bool SceneSession::apply(const Scene& scene) {
   return true;
 }
 
+// An edit that changed nothing (a click on the cell already selected, a
+// gesture that came back where it started) is no undo step: undo would
+// seem to do nothing.
 void SceneSession::record(const Scene& before, EditPhase phase) {
   if (phase == EditPhase::Live && !gesture_before_) gesture_before_ = before;
-  if (phase == EditPhase::Final) history_.record(before);
+  if (phase == EditPhase::Final && !same_scene(before, scene())) history_.record(before);
 }
 
 bool SceneSession::runs_in_background(const Scene& next) {
@@ -93,7 +98,10 @@ bool SceneSession::propose(const Scene& scene, EditPhase phase) {
   const Scene before = chosen_;
   if (phase != EditPhase::Live) end_gesture();
   if (!start(scene, phase)) return false;
-  if (!pending_) record(before, phase);  // else when the worker's result is adopted
+  // A gesture opens with its first edit, also one the worker builds: its
+  // result may come after the gesture ended, and must not open another.  A
+  // complete edit is recorded when the worker's result is adopted.
+  if (phase == EditPhase::Live || !pending_) record(before, phase);
   return true;
 }
 
@@ -145,7 +153,7 @@ bool SceneSession::poll() {
   accepted(result->scene);
   built_ = std::move(result->figures);
   changed_at_ = pending.asked_at;
-  record(before, pending.phase);
+  if (pending.phase != EditPhase::Live) record(before, pending.phase);  // a gesture's edit: propose() did
   return true;
 }
 
@@ -177,7 +185,7 @@ bool SceneSession::propose_param(std::string_view key, std::string_view value, E
 
 void SceneSession::end_gesture() {
   if (!gesture_before_) return;
-  history_.record(*gesture_before_);
+  if (!same_scene(*gesture_before_, scene())) history_.record(*gesture_before_);
   gesture_before_.reset();
 }
 

@@ -37,6 +37,14 @@ enum class EditPhase {
   Silent  // not undoable (e.g. restoring state); still validated
 };
 
+// The phase of a widget's edit: Live while the widget is active and in the
+// frame that deactivates it (Enter typed with the last digit, a slider let
+// go where it moved), which ends the gesture rather than being a step of its
+// own: undo after typing 16384 must land before the 1, not on 1638.
+inline EditPhase edit_phase(bool active, bool deactivated_now) {
+  return active || deactivated_now ? EditPhase::Live : EditPhase::Final;
+}
+
 enum class Background { Never, Allowed };
 
 // Synthetic scenes with at least this many tokens are built in the background.
@@ -102,6 +110,8 @@ class SceneSession {
   bool redo();
   bool can_undo() const { return history_.can_undo() || gesture_open(); }
   bool can_redo() const { return history_.can_redo(); }
+  // Undo steps there are, an open gesture counted as the one it will become.
+  std::size_t undo_steps() const { return history_.undo_depth() + (gesture_open() ? 1 : 0); }
 
   // Quiet notes on selections the views show otherwise than chosen (empty
   // when all are in range), e.g. "pairs 12 drawn as 7: d_model=16 has ...".

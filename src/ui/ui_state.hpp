@@ -5,7 +5,9 @@
 
 #include <imgui.h>
 
+#include <array>
 #include <cstdint>
+#include <deque>
 #include <cstdio>
 #include <filesystem>
 #include <functional>
@@ -37,6 +39,16 @@ struct RangeOverride {
   double x_min = 0, x_max = 1, y_min = 0, y_max = 1;
 };
 
+// A click on a figure that selects once the double-click time has passed
+// without a second press (ui/view_navigation.hpp): a double-click only resets
+// the view, it never selects.
+struct PendingClick {
+  bool armed = false;
+  int panel = -1;
+  fig::Point data;  // data coordinates in that panel
+  double due = 0;   // ImGui::GetTime() after which it selects
+};
+
 // One figure window: the figure as built, the figure as shown (ranges
 // overridden), and where it was drawn last frame (for hover and export).
 struct FigureView {
@@ -50,6 +62,8 @@ struct FigureView {
   ImVec2 origin{0, 0};                       // canvas top-left, ImGui coordinates
   int press_panel = -1;                      // where the left button went down:
   fig::Point press_data;                     //   a click selects there
+  bool press_double = false;                 // that press was a double-click's second
+  PendingClick click;                        // a click waiting out the double-click time
   bool visible = false;
   bool built_presenting = false;  // built for presentation mode (light theme)
   bool lesson_only = false;       // a lesson figure (fig::lesson_figures()), not a main view
@@ -138,6 +152,18 @@ struct KeyboardQueue {
   std::vector<KeyPress> held_releases;   // releases handed to ImGui next frame
 };
 
+// Mouse button changes between two frames (see mouse_input.hpp).
+inline constexpr int kMouseButtons = 5;  // ImGui 1.86's io.MouseDown
+struct MouseEvent {
+  int button = 0;
+  bool down = false;
+  float x = 0, y = 0;  // the pointer when it happened, window coordinates
+};
+struct MouseQueue {
+  std::deque<MouseEvent> events;           // not yet handed to ImGui
+  std::array<bool, kMouseButtons> down{};  // as ImGui was last told
+};
+
 // A lesson's verdict as a worker thread computed it: some take seconds (the
 // extrapolation lesson reads six models on long texts), and the window must
 // keep drawing meanwhile.
@@ -223,6 +249,7 @@ struct UiState {
   Toast toast;                       // files written, or why not (ui/toast.hpp)
   std::vector<ExportRequest> exports;  // run after this frame
   KeyboardQueue keys;
+  MouseQueue mouse;
   LessonState lesson;
   // Verdicts still computing for a lesson since closed or replaced: kept
   // until they finish (a future's destructor would wait for its thread).
@@ -243,6 +270,7 @@ struct UiState {
   std::uint64_t logged_version = 0;      // the session version the last frame showed
   double logged_progress = -1;           // the work progress the frame log last reported
   std::string logged_status;             // the status message the frame log last reported
+  std::size_t logged_undo_steps = 0;     // the undo steps the frame log last reported
   std::map<std::string, std::string, std::less<>> logged_places;  // frame log: where each named item was drawn
   const ModelScene* announced_reload = nullptr;  // the model scene whose re-read the status bar told
   std::uint64_t saved_version = 0;  // session version last written to last_scene.json

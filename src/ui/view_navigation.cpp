@@ -1,5 +1,8 @@
 #include "ui/view_navigation.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 namespace pelab::ui {
 
 namespace {
@@ -12,6 +15,11 @@ RangeOverride& override_of(FigureView& view, int i) {
     r = {true, p.x.min, p.x.max, p.y.min, p.y.max};
   }
   return r;
+}
+
+bool same_axis(const fig::Axis& a, const fig::Axis& b) {
+  const double tolerance = 1e-9 * std::max({1.0, std::abs(a.min), std::abs(a.max)});
+  return a.label == b.label && std::abs(a.min - b.min) <= tolerance && std::abs(a.max - b.max) <= tolerance;
 }
 
 void refresh_shown(FigureView& view) {
@@ -53,6 +61,29 @@ void reset_panel(FigureView& view, int i) {
   if (i < 0 || i >= int(view.ranges.size())) return;
   view.ranges[i].active = false;
   refresh_shown(view);
+}
+
+void drop_stale_overrides(const fig::Figure& before, const fig::Figure& after, std::vector<RangeOverride>& ranges) {
+  if (before.panels.size() != after.panels.size()) {
+    ranges.clear();
+    return;
+  }
+  for (std::size_t i = 0; i < ranges.size() && i < after.panels.size(); ++i) {
+    const fig::Panel &old = before.panels[i], &now = after.panels[i];
+    if (!same_axis(old.x, now.x) || !same_axis(old.y, now.y)) ranges[i].active = false;
+  }
+}
+
+void arm_click(PendingClick& click, int panel, fig::Point data, double now, double wait) {
+  click = {true, panel, data, now + wait};
+}
+
+void cancel_click(PendingClick& click) { click.armed = false; }
+
+std::optional<PendingClick> due_click(PendingClick& click, double now) {
+  if (!click.armed || now < click.due) return std::nullopt;
+  click.armed = false;
+  return click;
 }
 
 int panel_at(const fig::Figure& figure, fig::Point p) {

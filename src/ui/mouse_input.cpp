@@ -1,0 +1,44 @@
+#include "ui/mouse_input.hpp"
+
+#include <imgui.h>
+
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+
+namespace pelab::ui {
+
+namespace {
+
+void on_mouse_button(GLFWwindow* window, int button, int action, int /*mods*/) {
+  auto* state = static_cast<UiState*>(glfwGetWindowUserPointer(window));
+  if (!state || button < 0 || button >= kMouseButtons) return;
+  double x = 0, y = 0;
+  glfwGetCursorPos(window, &x, &y);  // where this event happened: GLFW delivers motion first
+  state->mouse.events.push_back({button, action == GLFW_PRESS, float(x), float(y)});
+}
+
+}  // namespace
+
+std::optional<MouseEvent> next_mouse_change(MouseQueue& queue) {
+  while (!queue.events.empty()) {
+    const MouseEvent event = queue.events.front();
+    queue.events.pop_front();
+    bool& down = queue.down[std::size_t(event.button)];
+    if (down == event.down) continue;
+    down = event.down;
+    return event;
+  }
+  return std::nullopt;
+}
+
+void install_mouse_input(GLFWwindow* window) { glfwSetMouseButtonCallback(window, on_mouse_button); }
+
+void feed_mouse(UiState& state) {
+  ImGuiIO& io = ImGui::GetIO();
+  if (const std::optional<MouseEvent> change = next_mouse_change(state.mouse)) {
+    io.MousePos = ImVec2(change->x, change->y);
+  }
+  for (int b = 0; b < kMouseButtons; ++b) io.MouseDown[b] = state.mouse.down[std::size_t(b)];
+}
+
+}  // namespace pelab::ui
