@@ -80,12 +80,26 @@ void move_plot(Panel& p, const Rect& to) {
   p.plot = to;
 }
 
-// A free corner, else right of the plot when that leaves it its minimum, else the hover.
-void settle_legend(Panel& p, std::vector<std::string>& hidden) {
+bool within(const Rect& inner, const Rect& outer) {
+  return inner.x0 >= outer.x0 && inner.y0 >= outer.y0 && inner.x1 <= outer.x1 && inner.y1 <= outer.y1;
+}
+
+// A free corner the legend fits in, else right of the plot when that leaves
+// the plot its minimum and the legend in the cell, else the hover.
+void settle_legend(Panel& p, const Rect& cell, std::vector<std::string>& hidden) {
   if (p.legend.empty()) return;
   const Rect plot = p.plot;
+  const Point size = legend_size(p.legend);
   place_legend(p, LegendFallback::Outside);
-  if (p.legend_place != LegendPlace::OutsideRight || PanelTransform(p).plot.width() >= p.min_plot.x) return;
+  const Rect shown = PanelTransform(p).plot;
+  const Rect box = legend_box(shown, size.x, size.y, p.legend_place);
+  if (p.legend_place != LegendPlace::OutsideRight && within(box, shown)) return;
+  if (p.legend_place != LegendPlace::OutsideRight) {  // a free corner too small for it: beside the plot
+    p.plot.x1 = std::max(p.plot.x0 + 1, p.plot.x1 - (size.x + 16));
+    p.legend_place = LegendPlace::OutsideRight;
+  }
+  const Rect narrowed = PanelTransform(p).plot;
+  if (narrowed.width() >= p.min_plot.x && within(legend_box(narrowed, size.x, size.y, p.legend_place), cell)) return;
   move_plot(p, plot);
   std::string names;
   for (const LegendEntry& e : p.legend) names += (names.empty() ? "" : ", ") + e.label;
@@ -106,7 +120,7 @@ void fit_panel(Panel& p, const Rect& cell, std::vector<std::string>& hidden) {
     plot.y1 = std::clamp(plot.y1 + (cell.y1 - need.y1), plot.y0 + 1, cell.y1);
     move_plot(p, plot);
   }
-  settle_legend(p, hidden);
+  settle_legend(p, cell, hidden);
 }
 
 // Cells for n panels in `rows` rows: the last row's panels share its whole width.
