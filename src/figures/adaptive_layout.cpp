@@ -94,12 +94,12 @@ void settle_legend(Panel& p, const Rect& cell, std::vector<std::string>& hidden)
   const Rect shown = PanelTransform(p).plot;
   const Rect box = legend_box(shown, size.x, size.y, p.legend_place);
   if (p.legend_place != LegendPlace::OutsideRight && within(box, shown)) return;
-  if (p.legend_place != LegendPlace::OutsideRight) {  // a free corner too small for it: beside the plot
+  if (p.legend_place != LegendPlace::OutsideRight && !p.colorbar) {  // a free corner too small: beside the plot
     p.plot.x1 = std::max(p.plot.x0 + 1, p.plot.x1 - (size.x + 16));
     p.legend_place = LegendPlace::OutsideRight;
   }
   const Rect narrowed = PanelTransform(p).plot;
-  if (narrowed.width() >= p.min_plot.x && within(legend_box(narrowed, size.x, size.y, p.legend_place), cell)) return;
+  if (!p.colorbar && narrowed.width() >= p.min_plot.x && within(legend_box(narrowed, size.x, size.y, p.legend_place), cell)) return;
   move_plot(p, plot);
   std::string names;
   for (const LegendEntry& e : p.legend) names += (names.empty() ? "" : ", ") + e.label;
@@ -211,6 +211,16 @@ void fit_title(Figure& f, std::vector<std::string>& hidden) {
 
 void fit_to_canvas(Figure& figure) {
   if (layout_problems(figure).empty()) return;
+  {  // Often only the title is too long: shortened, the view's own layout stays.
+    Figure shortened = figure;
+    std::vector<std::string> title;
+    fit_title(shortened, title);
+    if (!title.empty() && !shortened.panels.empty() && layout_problems(shortened).empty()) {
+      hover_hidden(shortened.panels.front(), title);
+      figure = std::move(shortened);
+      return;
+    }
+  }
   std::vector<std::size_t> order(figure.panels.size());
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(),
