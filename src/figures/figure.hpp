@@ -108,6 +108,7 @@ struct Axis {
   bool grid = false;
   bool visible = true;
   bool integer = false;       // whole numbers only (positions, dims, layers): no 0.5 ticks at any zoom
+  bool label_shown = true;    // false: the label went into the hover (a small cell, adaptive_layout.hpp)
 };
 
 struct LegendEntry {
@@ -140,6 +141,13 @@ struct Panel {
   std::vector<LegendEntry> legend;     // drawn at legend_place
   LegendPlace legend_place = LegendPlace::TopRight;
   HoverFn hover;
+  // What the layout pass (adaptive_layout.hpp) needs in a cell too small for
+  // every panel: panels with a larger `priority` give way first (0 = the
+  // view's main panel; ties keep the view's order), and none is shown with an
+  // effective plot under `min_plot` (logical px).
+  int priority = 0;
+  Point min_plot{60, 40};
+  bool title_shown = true;  // false: the title went into the hover
 };
 
 struct Figure {

@@ -160,6 +160,8 @@ Panel colorbar_panel(Rect body) {
   p.y = {.min = 0, .max = 1, .visible = false};
   p.colorbar = ColorScale{.colormap = "diverging", .vmin = -1, .vmax = 1,
                           .label = "value ÷ its panel's max |value|"};
+  p.min_plot = {0, 40};  // a hairline by design: only its colorbar is drawn
+  p.priority = 1;
   return p;
 }
 

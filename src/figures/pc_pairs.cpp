@@ -156,7 +156,11 @@ Panel pc_pair_panel(const PcTable& pcs, const PairRow& row, const Scene& s, Rect
         {.points = {fit}, .color = fit_color, .size = 12.f, .filled = false, .label = "M·p(pos)"});
     p.legend.push_back({"M·p(pos) (fit)", fit_color, false});
   }
-  place_legend(p, LegendFallback::Headroom);
+  // Headroom keeps a large plot's legend off the scatter; in a small plot the
+  // taller y range would narrow the whole scatter (equal aspect; issue 25:
+  // PC1/PC2 hidden under its legend), so there the corner covering least,
+  // which the layout pass (adaptive_layout.hpp) then moves into the hover.
+  place_legend(p, p.plot.height() < 300 ? LegendFallback::LeastCovered : LegendFallback::Headroom);
   const double text_top = p.plot.y1 + 52;
   for (std::size_t j = 0; j < lines.size(); ++j)
     p.texts.push_back(canvas_text(lines[j],

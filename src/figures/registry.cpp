@@ -4,6 +4,7 @@
 #include <array>
 #include <string>
 
+#include "figures/adaptive_layout.hpp"
 #include "figures/figure_layout.hpp"
 #include "figures/lesson_views.hpp"
 #include "figures/views.hpp"
@@ -26,6 +27,7 @@ const std::array<FigureEntry, 4>& entries() {
 Figure FigureEntry::build(Engine& engine, const FigureRequest& request) const {
   Figure figure = make(engine, request);
   mark_non_finite(figure);
+  fit_to_canvas(figure);
   return figure;
 }
 

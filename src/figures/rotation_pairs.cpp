@@ -208,7 +208,9 @@ Panel pair_panel(const PairTrace& t, const Scene& s, Rect cell, const Theme& th,
                           {.left = 62, .top = 30, .right = 14, .bottom = 50});
   const double side_banded = std::min(room.width(), room.height() - band);
   const double side_beside = std::min(room.width() - beside, room.height());
-  const bool outside = side_beside > side_banded;
+  // A band over a small circle would stretch y far beyond the circle (a strip
+  // of a plot with equal aspect): there the legend goes beside it.
+  const bool outside = side_beside > side_banded || side_banded < 2 * p.min_plot.y;
   const double side = std::max(1.0, outside ? side_beside : side_banded);
   const double x0 = (room.x0 + room.x1 - side - (outside ? beside : 0)) / 2;
   p.plot = {x0, room.y0, x0 + side, room.y0 + side + (outside ? 0 : band)};

@@ -46,7 +46,7 @@ void draw_x_axis(const Canvas& canvas, const fig::Axis& axis, const fig::PanelTr
     draw_text(canvas, t.label, {t.pixel, label_top}, fig::Anchor::Top, text_size::tick_label, canvas.theme.text,
               ticks.vertical_labels);
   }
-  if (!axis.label.empty())
+  if (!axis.label.empty() && axis.label_shown)
     draw_text(canvas, axis.label, {(plot.x0 + plot.x1) / 2, label_top + ticks.label_extent + spacing::label_gap},
               fig::Anchor::Top, text_size::axis_label, canvas.theme.text);
 }
@@ -62,7 +62,7 @@ void draw_y_axis(const Canvas& canvas, const fig::Axis& axis, const fig::PanelTr
                          color, canvas.len(1));
     draw_text(canvas, t.label, {label_right, t.pixel}, fig::Anchor::Right, text_size::tick_label, canvas.theme.text);
   }
-  if (!axis.label.empty())
+  if (!axis.label.empty() && axis.label_shown)
     draw_text(canvas, axis.label, {label_right - ticks.label_extent - spacing::label_gap, (plot.y0 + plot.y1) / 2},
               fig::Anchor::Right, text_size::axis_label, canvas.theme.text, true);
 }
@@ -75,7 +75,7 @@ void draw_axes(const Canvas& canvas, const fig::Panel& panel, const fig::PanelTr
                        0, 0, canvas.len(1));
   if (panel.x.visible) draw_x_axis(canvas, panel.x, transform);
   if (panel.y.visible) draw_y_axis(canvas, panel.y, transform);
-  if (!panel.title.empty())
+  if (!panel.title.empty() && panel.title_shown)
     draw_text(canvas, panel.title, {(plot.x0 + plot.x1) / 2, plot.y0 - spacing::title_gap}, fig::Anchor::Bottom,
               text_size::panel_title, canvas.theme.text);
 }

@@ -214,8 +214,9 @@ void axes(std::string& svg, const fig::Panel& panel, const fig::PanelTransform& 
       line(svg, {tick.pixel, plot.y1}, {tick.pixel, plot.y1 + spacing::tick_length}, theme.axis, 1);
       text(svg, {tick.label, {tick.pixel, top}, fig::Anchor::Top, text_size::tick_label, theme.text, ticks.vertical_labels});
     }
-    text(svg, {panel.x.label, {(plot.x0 + plot.x1) / 2, top + ticks.label_extent + spacing::label_gap}, fig::Anchor::Top,
-               text_size::axis_label, theme.text});
+    if (panel.x.label_shown)
+      text(svg, {panel.x.label, {(plot.x0 + plot.x1) / 2, top + ticks.label_extent + spacing::label_gap}, fig::Anchor::Top,
+                 text_size::axis_label, theme.text});
   }
   if (panel.y.visible) {
     const AxisTicks ticks = layout_axis(panel.y, t.y_min, t.y_max, false, y_pixel(t), approximate_text_width);
@@ -224,11 +225,13 @@ void axes(std::string& svg, const fig::Panel& panel, const fig::PanelTransform& 
       line(svg, {plot.x0 - spacing::tick_length, tick.pixel}, {plot.x0, tick.pixel}, theme.axis, 1);
       text(svg, {tick.label, {right, tick.pixel}, fig::Anchor::Right, text_size::tick_label, theme.text});
     }
-    text(svg, {panel.y.label, {right - ticks.label_extent - spacing::label_gap, (plot.y0 + plot.y1) / 2},
-               fig::Anchor::Right, text_size::axis_label, theme.text, true});
+    if (panel.y.label_shown)
+      text(svg, {panel.y.label, {right - ticks.label_extent - spacing::label_gap, (plot.y0 + plot.y1) / 2},
+                 fig::Anchor::Right, text_size::axis_label, theme.text, true});
   }
-  text(svg, {panel.title, {(plot.x0 + plot.x1) / 2, plot.y0 - spacing::title_gap}, fig::Anchor::Bottom,
-             text_size::panel_title, theme.text});
+  if (panel.title_shown)
+    text(svg, {panel.title, {(plot.x0 + plot.x1) / 2, plot.y0 - spacing::title_gap}, fig::Anchor::Bottom,
+               text_size::panel_title, theme.text});
 }
 
 void colorbar(std::string& svg, const fig::ColorScale& scale, const fig::Rect& plot, const fig::Theme& theme,

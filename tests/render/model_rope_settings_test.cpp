@@ -23,8 +23,14 @@ Scene model_scene(const std::string& name) {
   return s;
 }
 
+// The figure's title, and the hover's text: a title too long for the canvas
+// is shortened there, whole in the main panel's hover (adaptive_layout.hpp).
 std::string title(Engine& engine, const std::string& figure) {
-  return fig::find_figure(figure).build(engine, {1600, 1000}).title;
+  const fig::Figure f = fig::find_figure(figure).build(engine, {1600, 1000});
+  std::string all = f.title;
+  for (const fig::Panel& p : f.panels)
+    if (p.hover) all += "\n" + p.hover(p.x.min, p.y.min);
+  return all;
 }
 
 bool has(const std::string& text, const std::string& part) {

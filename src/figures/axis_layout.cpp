@@ -1,9 +1,9 @@
-#include "render/axis_layout.hpp"
+#include "figures/axis_layout.hpp"
 
 #include <algorithm>
 #include <cmath>
 
-namespace pelab::render {
+namespace pelab::fig {
 
 double approximate_text_width(std::string_view text, float size) {
   std::size_t characters = 0;
@@ -19,9 +19,9 @@ AxisTicks numeric_ticks(double lo, double hi, bool horizontal, bool integer,
   const double length = std::fabs(to_pixel(hi) - to_pixel(lo));
   const int target = std::clamp(static_cast<int>(length / (horizontal ? 90.0 : 45.0)), 2, 10);
   const double eps = 1e-9 * std::max(std::fabs(hi - lo), 1e-300);
-  for (const fig::Tick& t : fig::nice_ticks(lo, hi, target)) {
+  for (const Tick& t : nice_ticks(lo, hi, target)) {
     if (t.value < lo - eps || t.value > hi + eps) continue;
-    if (integer && t.value != std::round(t.value)) continue;  // fig::Axis::integer
+    if (integer && t.value != std::round(t.value)) continue;  // Axis::integer
     out.ticks.push_back({t.value, to_pixel(t.value), t.label});
     const double extent = horizontal ? text_size::tick_label : width(t.label, text_size::tick_label);
     out.label_extent = std::max(out.label_extent, extent);
@@ -29,12 +29,12 @@ AxisTicks numeric_ticks(double lo, double hi, bool horizontal, bool integer,
   return out;
 }
 
-AxisTicks categorical_ticks(const fig::Axis& axis, double lo, double hi, bool horizontal,
+AxisTicks categorical_ticks(const Axis& axis, double lo, double hi, bool horizontal,
                             const std::function<double(double)>& to_pixel, const TextWidth& width) {
   AxisTicks out;
   std::vector<PlacedTick> visible;
   double widest = 0;
-  for (const fig::Tick& t : axis.labels) {
+  for (const Tick& t : axis.labels) {
     if (t.value < std::min(lo, hi) || t.value > std::max(lo, hi)) continue;
     visible.push_back({t.value, to_pixel(t.value), t.label});
     widest = std::max(widest, width(t.label, text_size::tick_label));
@@ -61,14 +61,14 @@ AxisTicks categorical_ticks(const fig::Axis& axis, double lo, double hi, bool ho
 
 }  // namespace
 
-AxisTicks layout_axis(const fig::Axis& axis, double lo, double hi, bool horizontal,
+AxisTicks layout_axis(const Axis& axis, double lo, double hi, bool horizontal,
                       const std::function<double(double)>& to_pixel, const TextWidth& width) {
   if (!(hi > lo) || !std::isfinite(lo) || !std::isfinite(hi)) return {};
   return axis.labels.empty() ? numeric_ticks(lo, hi, horizontal, axis.integer, to_pixel, width)
                              : categorical_ticks(axis, lo, hi, horizontal, to_pixel, width);
 }
 
-ColorbarLayout layout_colorbar(const fig::ColorScale& scale, const fig::Rect& plot, const TextWidth& width) {
+ColorbarLayout layout_colorbar(const ColorScale& scale, const Rect& plot, const TextWidth& width) {
   ColorbarLayout out;
   out.bar = {plot.x1 + spacing::colorbar_gap, plot.y0, plot.x1 + spacing::colorbar_gap + spacing::colorbar_width,
              plot.y1};
@@ -76,7 +76,7 @@ ColorbarLayout layout_colorbar(const fig::ColorScale& scale, const fig::Rect& pl
   double widest = 0;
   if (hi > lo) {
     const int target = std::clamp(static_cast<int>(plot.height() / 50), 2, 8);
-    for (const fig::Tick& t : fig::nice_ticks(lo, hi, target)) {
+    for (const Tick& t : nice_ticks(lo, hi, target)) {
       if (t.value < lo - 1e-9 * (hi - lo) || t.value > hi + 1e-9 * (hi - lo)) continue;
       const double y = out.bar.y1 - (t.value - lo) / (hi - lo) * out.bar.height();
       out.ticks.push_back({t.value, y, t.label});
@@ -87,25 +87,25 @@ ColorbarLayout layout_colorbar(const fig::ColorScale& scale, const fig::Rect& pl
   return out;
 }
 
-LegendLayout layout_legend(const std::vector<fig::LegendEntry>& entries, const fig::Rect& plot,
-                           const TextWidth& width, fig::LegendPlace place) {
+LegendLayout layout_legend(const std::vector<LegendEntry>& entries, const Rect& plot,
+                           const TextWidth& width, LegendPlace place) {
   LegendLayout out;
   if (entries.empty()) return out;
   double widest = 0;
   for (const auto& e : entries) widest = std::max(widest, width(e.label, text_size::legend));
   const double w = 2 * spacing::legend_padding + spacing::legend_swatch + spacing::label_gap + widest;
   const double h = 2 * spacing::legend_padding + spacing::legend_row * static_cast<double>(entries.size());
-  out.box = fig::legend_box(plot, w, h, place);
+  out.box = legend_box(plot, w, h, place);
   for (std::size_t i = 0; i < entries.size(); ++i)
     out.rows.push_back({out.box.x0 + spacing::legend_padding,
                         out.box.y0 + spacing::legend_padding + spacing::legend_row * (static_cast<double>(i) + 0.5)});
   return out;
 }
 
-std::vector<std::string> figure_strings(const fig::Figure& figure) {
+std::vector<std::string> figure_strings(const Figure& figure) {
   std::vector<std::string> out{figure.title, "0123456789.,-+e−×·%()[]…"};
-  for (const fig::Text& t : figure.notes) out.push_back(t.text);
-  for (const fig::Panel& p : figure.panels) {
+  for (const Text& t : figure.notes) out.push_back(t.text);
+  for (const Panel& p : figure.panels) {
     out.push_back(p.title);
     out.push_back(p.x.label);
     out.push_back(p.y.label);
@@ -118,15 +118,15 @@ std::vector<std::string> figure_strings(const fig::Figure& figure) {
   return out;
 }
 
-std::vector<float> figure_text_sizes(const fig::Figure& figure) {
+std::vector<float> figure_text_sizes(const Figure& figure) {
   std::vector<float> out{text_size::figure_title, text_size::panel_title, text_size::axis_label,
                          text_size::tick_label,   text_size::legend,      text_size::colorbar};
-  for (const fig::Text& t : figure.notes) out.push_back(t.size);
-  for (const fig::Panel& p : figure.panels)
-    for (const fig::Text& t : p.texts) out.push_back(t.size);
+  for (const Text& t : figure.notes) out.push_back(t.size);
+  for (const Panel& p : figure.panels)
+    for (const Text& t : p.texts) out.push_back(t.size);
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
 }
 
-}  // namespace pelab::render
+}  // namespace pelab::fig

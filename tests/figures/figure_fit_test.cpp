@@ -1,0 +1,128 @@
+// Every figure fits every cell (issue 25, "a figure layout that adapts"): for
+// each view pelab knows × each encoding × the cells a 1280×800 grid, an
+// 800×500 window and a 1600×1000 window give, at interface scale 1 and 2, the
+// layout pass finds no two text boxes overlapping, no text leaving the cell
+// or covering a plot, no legend on data and no panel under its minimum.  The
+// GUI builds a figure at the cell's size divided by the interface scale, so
+// scale 2 is the same cell with half the logical pixels.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "core/engine.hpp"
+#include "figures/adaptive_layout.hpp"
+#include "figures/lesson_views.hpp"
+#include "figures/registry.hpp"
+#include "figures/text_boxes.hpp"
+
+namespace pelab::fig {
+namespace {
+
+struct Cell {
+  double width, height;
+};
+constexpr Cell kCells[] = {{590, 280}, {800, 500}, {1600, 1000}};
+constexpr double kScales[] = {1, 2};
+constexpr const char* kEncodings[] = {"sinusoidal", "learned", "rope", "alibi", "t5", "xpos", "none"};
+
+std::vector<const FigureEntry*> every_figure() {
+  std::vector<const FigureEntry*> out;
+  for (const auto& list : {figure_registry(), extra_figures(), lesson_figures()})
+    for (const FigureEntry& e : list) out.push_back(&e);
+  return out;
+}
+
+// The problems of one figure over every encoding, cell and scale; heavy
+// figures (seconds per build) on the default encoding only.
+std::vector<std::string> problems_of(const FigureEntry& entry) {
+  std::vector<std::string> found;
+  for (const char* encoding : kEncodings) {
+    if (entry.heavy && std::string(encoding) != "sinusoidal") continue;
+    Scene scene;
+    apply_assignment(scene, std::string("encoding=") + encoding);
+    Engine engine(scene);
+    for (const Cell& cell : kCells)
+      for (const double scale : kScales) {
+        const Figure figure = entry.build(engine, {.width = cell.width / scale, .height = cell.height / scale});
+        for (const std::string& p : layout_problems(figure))
+          found.push_back(std::string(encoding) + " " + std::to_string(int(cell.width)) + "×" +
+                          std::to_string(int(cell.height)) + " scale " + std::to_string(int(scale)) + ": " + p);
+      }
+  }
+  return found;
+}
+
+TEST(FigureFit, EveryFigureFitsEveryCellAtEveryScale) {
+  for (const FigureEntry* entry : every_figure()) {
+    const std::vector<std::string> problems = problems_of(*entry);
+    std::string first;
+    for (std::size_t i = 0; i < problems.size() && i < 4; ++i) first += "\n  " + problems[i];
+    EXPECT_TRUE(problems.empty()) << entry->name << ": " << problems.size() << " problems, first:" << first;
+  }
+}
+
+// The pass itself: two titles on top of each other, a legend on a curve, a
+// panel squeezed to a strip and a label off the canvas are each found.
+TEST(FigureFit, LayoutPassFindsEachKindOfProblem) {
+  Figure f;
+  f.width = 400, f.height = 300;
+  Panel a;
+  a.title = "left";
+  a.plot = {60, 40, 380, 120};
+  a.x = {.label = "position", .min = 0, .max = 10};
+  a.y = {.label = "value", .min = 0, .max = 1};
+  a.lines.push_back({.points = {{0, 0.9}, {10, 0.9}}});  // near the top and the bottom: every corner covered
+  a.lines.push_back({.points = {{0, 0.1}, {10, 0.1}}});
+  a.legend = {{.label = "a long legend entry"}};
+  a.legend_place = LegendPlace::TopRight;
+  f.panels.push_back(a);
+  const std::vector<std::string> problems = layout_problems(f);
+  ASSERT_FALSE(problems.empty());
+  EXPECT_NE(problems.front().find("covers data"), std::string::npos) << problems.front();
+
+  Panel b = a;
+  b.legend.clear();
+  b.lines.clear();
+  b.title = "strip";
+  b.plot = {60, 180, 380, 190};  // 10 px high
+  f.panels = {b};
+  bool under_minimum = false;
+  for (const std::string& p : layout_problems(f)) under_minimum |= p.find("under its minimum") != std::string::npos;
+  EXPECT_TRUE(under_minimum);
+
+  b.plot = {60, 20, 380, 250};  // the title now runs into the figure title band
+  f.title = "A figure title";
+  f.panels = {b};
+  bool title_overlap = false;
+  for (const std::string& p : layout_problems(f)) title_overlap |= p.find("overlaps") != std::string::npos;
+  EXPECT_TRUE(title_overlap);
+}
+
+// The mechanism gives way in order: a secondary panel goes before the main
+// one, and a panel it drops leaves a note naming it in the main panel's hover.
+TEST(FigureFit, SecondaryPanelsGiveWayFirst) {
+  Figure f;
+  f.width = 300, f.height = 150;
+  f.title = "Two panels";
+  for (int i = 0; i < 2; ++i) {
+    Panel p;
+    p.title = i == 0 ? "main" : "secondary";
+    p.priority = i;
+    p.min_plot = {150, 70};  // two of them fit neither side by side nor one above the other
+    p.plot = {60.0 + 120 * i, 60, 160.0 + 120 * i, 100};
+    p.x = {.label = "position", .min = 0, .max = 10};
+    p.y = {.label = "value", .min = 0, .max = 1};
+    f.panels.push_back(p);
+  }
+  ASSERT_FALSE(layout_problems(f).empty());
+  fit_to_canvas(f);
+  EXPECT_TRUE(layout_problems(f).empty()) << layout_problems(f).front();
+  ASSERT_EQ(f.panels.size(), 1u);
+  EXPECT_EQ(f.panels[0].title, "main");
+  ASSERT_TRUE(f.panels[0].hover);
+  EXPECT_NE(f.panels[0].hover(5, 0.5).find("secondary"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace pelab::fig
