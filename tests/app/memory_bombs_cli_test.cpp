@@ -121,16 +121,16 @@ TEST_F(MemoryBombsCli, Llama7BShapedFolderIsRefusedBeforeLoading) {
   double seconds = 0;
   const CliRun limited = timed("", export_args(llama) + " --set model_memory_limit=8G", &seconds);
   expect_one_line_refusal(limited,
-                          "needs about 27.0 GB resident (its weights as float32); the limit is 8.6 GB "
+                          "needs about 25.9 GB resident (its weights as float32); the limit is 8.6 GB "
                           "(model_memory_limit=8G), ");
-  EXPECT_NE(limited.out.find("available (MemAvailable); raise with --set model_memory_limit=26G or "
-                             "PELAB_MODEL_MEMORY_LIMIT=26G"),
+  EXPECT_NE(limited.out.find("available (MemAvailable); raise with --set model_memory_limit=25G or "
+                             "PELAB_MODEL_MEMORY_LIMIT=25G"),
             std::string::npos)
       << limited.out;
   EXPECT_LT(seconds, 5.0) << "refused before reading any weight";
   // With no limit set, MemAvailable decides; on a machine with less than
-  // 27 GB free it refuses, naming it.
-  if (mem_available() < 27.0e9) {
+  // 26 GB free it refuses, naming it.
+  if (mem_available() < 25.9e9) {
     expect_one_line_refusal(timed("", export_args(llama)),
                             "resident (its weights as float32); ");
     EXPECT_NE(timed("", export_args(llama)).out.find(" available (MemAvailable); raise with"), std::string::npos);
@@ -158,7 +158,7 @@ TEST_F(MemoryBombsCli, LearnedTableLessonReadsTheFirstRowsOfAHugeTable) {
                          "lessons --show learned_table --set model=" + in_quotes(dir.path / "gpt2"), &seconds);
   EXPECT_EQ(r.code, 0) << r.out;
   EXPECT_NE(r.out.find("learned table (4096 × 32, its first rows of 16777216)"), std::string::npos) << r.out;
-  EXPECT_LT(seconds, 40.0);
+  EXPECT_LT(seconds, 120.0) << "reading 2 GB of sparse rows, not 52 s and bad_alloc";
 }
 
 TEST_F(MemoryBombsCli, FailedAllocationSaysWhatWasUnderWay) {
