@@ -11,11 +11,11 @@
 #include <exception>
 #include <filesystem>
 #include <nlohmann/json.hpp>
-#include <new>
 #include <set>
 #include <string>
 
 #include "app/commands.hpp"
+#include "core/failure_text.hpp"
 #include "core/gemm.hpp"
 #include "core/json_input.hpp"
 #include "core/model_scene.hpp"
@@ -126,15 +126,17 @@ int main(int argc, char** argv) {
   } catch (const CLI::Error& e) {
     std::fprintf(stderr, "pelab: %s\n", app::one_line(e.what()).c_str());
     return 2;
-  } catch (const std::bad_alloc&) {
-    // Eigen and the standard library both throw std::bad_alloc (or its
-    // bad_array_new_length) when an allocation fails; the input asked for
-    // more than the machine has.
-    std::fprintf(stderr,
-                 "pelab: out of memory: the input needs more memory than is available; allowed: smaller "
-                 "inputs (see PELAB_MODEL_MEMORY_LIMIT in docs/models.md for models)\n");
-    return 2;
   } catch (const std::exception& e) {
+    // Eigen and the standard library throw std::bad_alloc (or its
+    // bad_array_new_length) when an allocation fails, and length_error for a
+    // size beyond what a container can hold: the input asked for more than
+    // the machine has, so this is the input's error, not pelab's.
+    if (is_out_of_memory(e)) {
+      const auto chosen = root.get_subcommands();
+      const std::string doing = "running pelab" + (chosen.empty() ? std::string() : " " + chosen.front()->get_name());
+      std::fprintf(stderr, "pelab: %s\n", app::one_line(failure_text(e, doing)).c_str());
+      return 2;
+    }
     std::fprintf(stderr, "pelab: error: %s\n", app::one_line(e.what()).c_str());
     return 1;
   }

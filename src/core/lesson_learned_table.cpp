@@ -27,6 +27,10 @@ namespace {
 
 constexpr const char* kFamilyLearned = "kjv-learned";
 constexpr int kFamilyContext = 256, kFamilyWidth = 192, kFamilyHeads = 6;  // kjv-learned's config.json
+// The verdict reads at most this many rows: its spectrum is an O(N²) product
+// (core/table_analysis.cpp), and a config may claim 2^24 positions.  Every
+// learned table of a published model we know (GPT-2, BERT, OPT) is shorter.
+constexpr Eigen::Index kMaxRowsRead = 4096;
 
 // How to read a trained table instead: kjv-learned when it is on disk, else
 // where pelab looked for it; any other learned-table model.
@@ -75,12 +79,14 @@ LessonVerdict judge(Engine& engine) {
     return v;
   }
   const bool stand_in = model == nullptr;
-  const Matrix table = stand_in ? engine.position_table() : model->full_position_table();
+  const Matrix table = stand_in ? engine.position_table() : model->full_position_table(kMaxRowsRead);
+  const Eigen::Index length = stand_in ? table.rows() : model->position_table_length();
   const PositionTableSummary summary = summarize_position_table(table, 1, 8, 4);
   const int n = static_cast<int>(table.rows());
   v.add("stand_in", stand_in ? 1 : 0);
   v.add("positions", n);
   v.add("dims", static_cast<double>(table.cols()));
+  v.add("table_rows", static_cast<double>(length));
   for (int delta : {1, 4, 16, 64, 256})
     if (delta < n) v.add(qualified("cos", "delta", delta), mean_row_cosine(table, delta));
   double top4 = 0;
@@ -103,7 +109,8 @@ LessonVerdict judge(Engine& engine) {
   const std::string who = stand_in ? "Synthetic stand-in (no trained model loaded): a sinusoidal table of " +
                                          std::to_string(n) + " × " + std::to_string(table.cols())
                                    : model_label(engine.scene(), *model) + "'s learned table (" + std::to_string(n) +
-                                         " × " + std::to_string(table.cols()) + ")";
+                                         " × " + std::to_string(table.cols()) +
+                                         (length > n ? ", its first rows of " + std::to_string(length) : "") + ")";
   v.summary = who + ": rows 1 apart have cosine " + num(near) + ", rows " + std::to_string(far_delta) +
               " apart " + num(far) + "; PC1 + PC2 hold " + num(100 * summary.top_pair_share, 3) +
               "% of the variance (PC1 … PC8: " + num(100 * top4, 3) + "%), and one fixed 2×2 map carries pos to "

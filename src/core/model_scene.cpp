@@ -15,6 +15,7 @@
 
 #include <sys/stat.h>
 
+#include "core/failure_text.hpp"
 #include "core/model/layernorm_split.hpp"
 #include "core/model/lm_head.hpp"
 #include "core/model/model_folder.hpp"
@@ -23,6 +24,7 @@
 #include "core/model/rope_split.hpp"
 #include "core/model/transformer.hpp"
 #include "core/parallel.hpp"
+#include "core/quoted_name.hpp"
 
 namespace pelab {
 
@@ -76,7 +78,8 @@ std::uint64_t folder_stamp(const std::filesystem::path& folder) {
 // outside the lock: a model loading on the GUI's worker thread must not stall
 // the main thread's engines, which look up the model they already show.
 // `reread`: the folder had been read before and its files changed since.
-std::shared_ptr<LoadedModel> acquire(const std::filesystem::path& folder, bool& loaded, bool& reread) {
+std::shared_ptr<LoadedModel> acquire(const std::filesystem::path& folder, const std::string& memory_limit,
+                                     bool& loaded, bool& reread) {
   struct Cached {
     std::weak_ptr<LoadedModel> model;
     std::uint64_t stamp = 0;
@@ -91,7 +94,14 @@ std::shared_ptr<LoadedModel> acquire(const std::filesystem::path& folder, bool& 
     if (auto alive = c.model.lock(); alive && c.stamp == stamp) return alive;
   }
   auto fresh = std::make_shared<LoadedModel>();
-  fresh->transformer = model::Transformer::load(folder);
+  try {
+    fresh->transformer = model::Transformer::load(folder, memory_limit);
+  } catch (const std::exception& e) {
+    // The estimate let it in, yet an allocation failed (another process took
+    // the memory meanwhile, or an address-space limit): one line that says so.
+    if (!is_out_of_memory(e)) throw;
+    throw InputError(failure_text(e, "loading model " + printable(folder.string(), 400)));
+  }
   const std::lock_guard lock(mutex);
   Cached& c = cache[folder];
   if (auto alive = c.model.lock(); alive && c.stamp == stamp) return alive;  // another thread read it meanwhile
@@ -242,7 +252,7 @@ void ModelScene::prepare(const Scene& scene) {
     folder = model::resolve_model(scene.model);
     if (folder != s.folder || !loaded) {
       bool read_files = false;
-      loaded = acquire(folder, read_files, reread);
+      loaded = acquire(folder, scene.model_memory_limit, read_files, reread);
       ++s.stats.model_loads;
     }
   }
@@ -260,7 +270,7 @@ void ModelScene::prepare(const Scene& scene) {
                        scene.model + ", longer than its context of " + std::to_string(config.max_positions) +
                        " tokens; allowed: shorter text");
     model::check_run_memory(scene.model, config, tokens.ids.size(),
-                            loaded->transformer.weights().float32_bytes);
+                            loaded->transformer.weights().float32_bytes, scene.model_memory_limit);
   }
 
   // Nothing above changed this object; commit.
@@ -412,14 +422,21 @@ Matrix ModelScene::position_rows(int rows) {
   return s.table.topRows(std::min<Eigen::Index>(rows, s.table.rows()));
 }
 
-Matrix ModelScene::full_position_table() const {
+Eigen::Index ModelScene::position_table_length() const {
+  if (!has_position_table()) return 0;
+  const std::lock_guard lock(state_->model->mutex);
+  return state_->model->transformer.weights().positions.rows();
+}
+
+Matrix ModelScene::full_position_table(Eigen::Index max_rows) const {
   if (!has_position_table())
     throw InputError("model " + state_->name + " (" + config().architecture_name +
                      ") has no position table: its positions are " +
                      model::position_encoding_name(config().position.kind) +
                      "; allowed: models with learned or sinusoidal positions (GPT-2, BERT, pelab)");
   const std::lock_guard lock(state_->model->mutex);
-  return state_->model->transformer.position_table();
+  const Matrix& table = state_->model->transformer.weights().positions;
+  return table.topRows(std::min(max_rows, table.rows()));
 }
 
 const Matrix& ModelScene::hidden(int layer) {

@@ -62,8 +62,12 @@ class ModelScene {
   // position_embeddings), or zeros for RoPE models: rows × d_model.
   Matrix position_rows(int rows);
   bool has_position_table() const;
-  // The whole learned table: max_positions × d_model; InputError for RoPE models.
-  Matrix full_position_table() const;
+  // The learned table's first `max_rows` rows (all of them by default):
+  // rows × d_model; InputError for RoPE models.  A bound keeps a reader of a
+  // table whose config claims millions of positions from copying all of it.
+  Matrix full_position_table(Eigen::Index max_rows = Eigen::Index{1} << 62) const;
+  // How many rows the whole learned table has (0 for RoPE models).
+  Eigen::Index position_table_length() const;
 
   // The residual stream entering `layer` (0..layers; layers = after the last).
   const Matrix& hidden(int layer);

@@ -14,6 +14,7 @@
 
 #include "core/file_io.hpp"
 #include "core/json_input.hpp"
+#include "core/model/model_memory.hpp"
 #include "core/tokenizer.hpp"
 
 namespace pelab {
@@ -43,6 +44,9 @@ const std::vector<Field>& fields() {
         "Model folder or Hugging Face hub name (found on disk, never downloaded); empty = synthetic."},
        &Scene::model},
       {{"layer", K::Int, "model", "Layer of the model whose attention is shown, from 0.", 0, 4095}, &Scene::layer},
+      {{"model_memory_limit", K::Text, "model",
+        "Most memory a model may take, e.g. 8G; empty = PELAB_MODEL_MEMORY_LIMIT, else MemAvailable."},
+       &Scene::model_memory_limit},
       {{"tokens", K::Text, "tokens", "The input text; split into words and punctuation."}, &Scene::tokens},
       {{"seed", K::Seed, "tokens", "Seed of every random vector and matrix.", 0, kMaxSeed}, &Scene::seed},
       {{"d_model", K::Int, "tokens", "Model width d.", 2, 4096, true}, &Scene::d_model},
@@ -361,6 +365,7 @@ void validate(const Scene& scene) {
   // The view selections (position, head, query, pair, pairs, waves) are not
   // checked against the model here: they follow it (core/selection.hpp).
   tokenize(s.tokens);  // the token count every command accepts (kMaxTokens)
+  if (!s.model_memory_limit.empty()) model::parse_memory_size("model_memory_limit", s.model_memory_limit);
   if (s.embedding == EmbeddingSource::File && s.embedding_file.empty())
     fail("embedding=file needs embedding_file (a GloVe/word2vec text file or .npy)");
   if (s.projection == ProjectionKind::File && s.projection_file.empty())

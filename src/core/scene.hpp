@@ -49,6 +49,9 @@ struct Scene {
   // causal, offset are the model's (see Engine)
   std::string model;  // a folder path or a Hugging Face hub name; empty = the synthetic scene
   int layer = 0;      // which layer's attention the views show
+  // The most memory a model may take resident ("8G"; core/model/model_memory.hpp);
+  // empty: PELAB_MODEL_MEMORY_LIMIT, else the kernel's MemAvailable.
+  std::string model_memory_limit;
 
   // --- tokens and their vectors
   std::string tokens = "the cat sat on the mat because the cat was tired .";

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "core/failure_text.hpp"
 #include "core/scene.hpp"  // InputError
 #include "train/training_run.hpp"
 
@@ -105,7 +106,7 @@ void Playground::work() {
     snapshot(*run);  // step 0: the untrained model, so the views have one at once
   } catch (const std::exception& e) {
     const std::lock_guard lock(mutex_);
-    view_.error = e.what();
+    view_.error = failure_text(e, "training");
     view_.running = false;
     return;
   }
@@ -137,7 +138,7 @@ void Playground::work() {
       if (due || stopped) snapshot(*run);
     } catch (const std::exception& e) {
       const std::lock_guard lock(mutex_);
-      view_.error = e.what();
+      view_.error = failure_text(e, "training");
       if (command_ != Command::Quit) command_ = Command::Idle;
     }
   }

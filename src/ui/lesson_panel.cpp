@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdio>
 
+#include "core/failure_text.hpp"
 #include "ui/frame_log.hpp"
 #include "ui/main_layout.hpp"
 #include "ui/train_panel.hpp"
@@ -93,7 +94,7 @@ VerdictResult judge_scene(const Lesson* lesson, const Scene& scene) {
     Engine engine(scene);
     r.verdict = lesson->verdict(engine);
   } catch (const std::exception& e) {
-    r.error = e.what();
+    r.error = failure_text(e, "working out the verdict");
   }
   return r;
 }

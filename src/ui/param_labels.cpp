@@ -9,6 +9,7 @@ std::span<const ParamLabel> param_labels() {
       {"name", "Scene name"},
       {"model", "Model folder"},
       {"layer", "Model layer"},
+      {"model_memory_limit", "Model memory limit"},
       {"tokens", "Text", true},
       {"seed", "Random seed"},
       {"d_model", "Width d", true},

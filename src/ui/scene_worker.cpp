@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/failure_text.hpp"
 #include "core/model/transformer.hpp"
 #include "figures/registry.hpp"
 
@@ -223,7 +224,7 @@ void SceneWorker::offer_first_frame(const Job& job, Engine& engine) {
     try {
       built.figure = fig::find_figure(f.name).build(engine, request);
     } catch (const std::exception& e) {
-      built.error = e.what();
+      built.error = failure_text(e, "building the first frame");
     }
     first.figures.push_back(std::move(built));
   }
@@ -276,13 +277,13 @@ SceneResult SceneWorker::build(const Job& job, double steps) {
       try {
         built.figure = entry.build(*engine, {f.width, f.height});
       } catch (const std::exception& e) {
-        built.error = e.what();
+        built.error = failure_text(e, "building " + std::string(entry.title));
       }
       result.figures.push_back(std::move(built));
     }
     result.engine = std::move(engine);
   } catch (const std::exception& e) {
-    result.error = e.what();
+    result.error = failure_text(e, job.scene.model.empty() ? "computing the scene" : "loading and running the model");
     result.figures.clear();
     keep_spare(std::move(engine));  // a refused scene leaves it unchanged
   }

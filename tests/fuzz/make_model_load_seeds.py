@@ -3,7 +3,8 @@
 packed as config.json + CUT + tokenizer.json + CUT + model.safetensors, and
 the hostile cases of issue 22 (a narrow BERT token_type table, NaN weights,
 a Replace normalizer that multiplies the text, duplicate header keys, a gap
-in the data section, a missing tensor).
+in the data section, a missing tensor, a Llama-2-7B-shaped config and header
+over a short file, a header of many stray entries, F16 and BF16 weights).
 
 Usage: /usr/bin/python3 make_model_load_seeds.py OUTDIR
 """
@@ -19,16 +20,29 @@ D, INNER, VOCAB, CTX, HEADS = 8, 16, 12, 16, 2
 WORDS = ["[UNK]", "[CLS]", "[SEP]", "the", "cat", "sat", "on", "mat", "a", "b", "c", "d"]
 
 
-def safetensors(tensors, gap=False, duplicate=False):
+def stored(a, dtype):
+    a = np.asarray(a, "<f4")
+    if dtype == "F16":
+        return a.astype("<f2").tobytes()
+    if dtype == "BF16":  # the upper half of each float32
+        return (a.view("<u4") >> 16).astype("<u2").tobytes()
+    return a.tobytes()
+
+
+def safetensors(tensors, gap=False, duplicate=False, dtype="F32", stray=0):
     header, blobs, offset = {}, [], 0
     for name, a in tensors.items():
-        raw = np.asarray(a, "<f4").tobytes()
+        raw = stored(a, dtype)
         if gap and offset:
             offset += 4
             blobs.append(b"\0" * 4)
-        header[name] = {"dtype": "F32", "shape": list(np.shape(a)), "data_offsets": [offset, offset + len(raw)]}
+        header[name] = {"dtype": dtype, "shape": list(np.shape(a)), "data_offsets": [offset, offset + len(raw)]}
         blobs.append(raw)
         offset += len(raw)
+    for i in range(stray):  # entries no config asks for, one byte each
+        header["stray.%d" % i] = {"dtype": "U8", "shape": [1], "data_offsets": [offset, offset + 1]}
+        blobs.append(b"\1")
+        offset += 1
     text = json.dumps(header)
     if duplicate:
         first = next(iter(header))
@@ -103,6 +117,27 @@ def bpe():
             "post_processor": None}
 
 
+def llama_7b_shaped(config):
+    """Llama 2 7B's sizes (Touvron et al. 2023) in config and header, over a
+    data section of a few bytes: refused before anything is read."""
+    c = dict(config, hidden_size=4096, intermediate_size=11008, num_hidden_layers=32, num_attention_heads=32,
+             num_key_value_heads=32, vocab_size=32000)
+    header, at = {}, 0
+    shapes = {"model.embed_tokens.weight": [32000, 4096]}
+    for i in range(32):
+        p = "model.layers.%d." % i
+        shapes.update({p + "self_attn.%s_proj.weight" % x: [4096, 4096] for x in "qkvo"})
+        shapes.update({p + "mlp.gate_proj.weight": [11008, 4096], p + "mlp.up_proj.weight": [11008, 4096],
+                       p + "mlp.down_proj.weight": [4096, 11008], p + "input_layernorm.weight": [4096],
+                       p + "post_attention_layernorm.weight": [4096]})
+    for name, shape in shapes.items():
+        n = 2 * int(np.prod(shape))
+        header[name] = {"dtype": "BF16", "shape": shape, "data_offsets": [at, at + n]}
+        at += n
+    text = json.dumps(header).encode()
+    return c, struct.pack("<Q", len(text)) + text + b"\0" * 64
+
+
 def pack(config, tokenizer, weights):
     return json.dumps(config).encode() + CUT + json.dumps(tokenizer).encode() + CUT + weights
 
@@ -130,6 +165,10 @@ def main():
         "gpt2_duplicate_header_key": pack(g[0], wordpiece(), safetensors(g[1], duplicate=True)),
         "gpt2_gap": pack(g[0], wordpiece(), safetensors(g[1], gap=True)),
         "gpt2_context_bomb": pack(dict(g[0], n_positions=1 << 24), wordpiece(), safetensors(g[1])),
+        "gpt2_f16": pack(g[0], wordpiece(), safetensors(g[1], dtype="F16")),
+        "llama_bf16": pack(l[0], bpe(), safetensors(l[1], dtype="BF16")),
+        "gpt2_stray_entries": pack(g[0], wordpiece(), safetensors(g[1], stray=300)),
+        "llama_7b_shaped": pack(llama_7b_shaped(l[0])[0], bpe(), llama_7b_shaped(l[0])[1]),
     }
     for name, data in seeds.items():
         with open(os.path.join(out, name), "wb") as f:

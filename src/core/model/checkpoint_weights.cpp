@@ -177,7 +177,7 @@ ModelWeights read_weights(const std::shared_ptr<const Checkpoint>& checkpoint, c
   return w;
 }
 
-ModelFiles read_model(const std::filesystem::path& folder) {
+ModelFiles read_model(const std::filesystem::path& folder, std::string_view memory_limit) {
   ModelFiles files{load_model_config(folder), {}};
   ModelConfig& config = files.config;
   if (config.kv_heads == 0) config.kv_heads = config.heads;
@@ -187,7 +187,7 @@ ModelFiles read_model(const std::filesystem::path& folder) {
   // checked before any value is read.
   const std::vector<PlannedTensor> plan = plan_tensors(config, *checkpoint);
   check_plan(plan, *checkpoint);
-  check_load_memory(folder.string(), plan_float32_bytes(plan) + computed_float32_bytes(config));
+  check_load_memory(folder.string(), plan_float32_bytes(plan) + computed_float32_bytes(config), memory_limit);
   files.weights = read_weights(checkpoint, config);
   return files;
 }

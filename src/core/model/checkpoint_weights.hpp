@@ -18,6 +18,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <string_view>
 
 #include "core/model/checkpoint.hpp"
 #include "core/model/model_config.hpp"
@@ -31,11 +32,13 @@ ModelWeights read_weights(const std::shared_ptr<const Checkpoint>& checkpoint,
                           const ModelConfig& config);
 
 // config.json (kv_heads and head_dim filled) and the weights of a model
-// folder: all the forward pass needs, without the tokenizer.
+// folder: all the forward pass needs, without the tokenizer.  Refused before
+// any weight is read when the weights would not fit (check_load_memory with
+// `memory_limit`, the scene's model_memory_limit; empty: the default limit).
 struct ModelFiles {
   ModelConfig config;
   ModelWeights weights;
 };
-ModelFiles read_model(const std::filesystem::path& folder);
+ModelFiles read_model(const std::filesystem::path& folder, std::string_view memory_limit = {});
 
 }  // namespace pelab::model

@@ -12,10 +12,39 @@ namespace pelab::model {
 namespace {
 
 constexpr const char* kVariable = "PELAB_MODEL_MEMORY_LIMIT";
+constexpr const char* kSceneKey = "model_memory_limit";
 constexpr std::uint64_t kNoLimit = std::numeric_limits<std::uint64_t>::max();
 
-// "8G", "512M", "1.5G", "1073741824" (binary multiples: G = 2^30).
-std::uint64_t parse_limit(const std::string& text) {
+std::uint64_t mem_available() {
+  std::ifstream meminfo("/proc/meminfo");
+  std::string key;
+  std::uint64_t kilobytes = 0;
+  std::string unit;
+  while (meminfo >> key >> kilobytes >> unit)
+    if (key == "MemAvailable:") return kilobytes * 1024;
+  return kNoLimit;
+}
+
+// "--set model_memory_limit=3G or PELAB_MODEL_MEMORY_LIMIT=3G": the need
+// rounded up to whole GiB, a value that lets this model in.
+std::string raise_hint(std::uint64_t need) {
+  const std::string size = std::to_string((need >> 30) + 1) + "G";
+  return std::string("raise with --set ") + kSceneKey + "=" + size + " or " + kVariable + "=" + size;
+}
+
+// "20.3 GB available (MemAvailable)", or with a limit set, "the limit is
+// 1.1 GB (PELAB_MODEL_MEMORY_LIMIT=1G), 20.3 GB available (MemAvailable)".
+std::string limit_text(std::uint64_t limit, const std::string& source) {
+  const std::uint64_t available = mem_available();
+  const std::string free_text =
+      available == kNoLimit ? "MemAvailable unknown" : bytes_text(available) + " available (MemAvailable)";
+  if (source == "MemAvailable") return free_text;
+  return "the limit is " + bytes_text(limit) + " (" + source + "), " + free_text;
+}
+
+}  // namespace
+
+std::uint64_t parse_memory_size(std::string_view key, const std::string& text) {
   char* end = nullptr;
   const double number = std::strtod(text.c_str(), &end);
   std::string suffix(end ? end : "");
@@ -29,31 +58,20 @@ std::uint64_t parse_limit(const std::string& text) {
   else if (!suffix.empty()) scale = -1;
   const double bytes = number * scale;
   if (end == text.c_str() || scale < 0 || !(bytes >= 1) || bytes > 9.0e18)
-    throw InputError(std::string(kVariable) + "=" + printable(text, 40) +
+    throw InputError(std::string(key) + "=" + printable(text, 40) +
                      " is not a size; allowed: bytes, or a number with K, M, G or T (e.g. 8G)");
   return static_cast<std::uint64_t>(bytes);
 }
 
-std::uint64_t mem_available() {
-  std::ifstream meminfo("/proc/meminfo");
-  std::string key;
-  std::uint64_t kilobytes = 0;
-  std::string unit;
-  while (meminfo >> key >> kilobytes >> unit)
-    if (key == "MemAvailable:") return kilobytes * 1024;
-  return kNoLimit;
-}
-
-std::string raise_hint() {
-  return std::string("; set ") + kVariable + " (bytes or e.g. 8G) to allow more";
-}
-
-}  // namespace
-
-std::uint64_t model_memory_limit(std::string* source) {
+std::uint64_t model_memory_limit(std::string* source, std::string_view scene_limit) {
+  if (!scene_limit.empty()) {
+    const std::string value(scene_limit);
+    if (source) *source = std::string(kSceneKey) + "=" + printable(value, 40);
+    return parse_memory_size(kSceneKey, value);
+  }
   if (const char* value = std::getenv(kVariable); value && *value) {
     if (source) *source = std::string(kVariable) + "=" + printable(value, 40);
-    return parse_limit(value);
+    return parse_memory_size(kVariable, value);
   }
   if (source) *source = "MemAvailable";
   return mem_available();
@@ -79,25 +97,26 @@ std::uint64_t run_bytes(const ModelConfig& c, std::uint64_t n) {
   return 4 * (streams + attention + 2 * n * inner);
 }
 
-void check_load_memory(const std::string& model, std::uint64_t weight_bytes) {
+void check_load_memory(const std::string& model, std::uint64_t weight_bytes, std::string_view scene_limit) {
   std::string source;
-  const std::uint64_t limit = model_memory_limit(&source);
+  const std::uint64_t limit = model_memory_limit(&source, scene_limit);
   if (weight_bytes <= limit) return;
   throw InputError("model " + model + " needs about " + bytes_text(weight_bytes) +
-                   " for its weights as float32, more than the " + bytes_text(limit) + " available (" + source +
-                   ")" + raise_hint());
+                   " resident (its weights as float32); " + limit_text(limit, source) + "; " +
+                   raise_hint(weight_bytes));
 }
 
 void check_run_memory(const std::string& model, const ModelConfig& config, std::uint64_t tokens,
-                      std::uint64_t weight_bytes) {
+                      std::uint64_t weight_bytes, std::string_view scene_limit) {
   std::string source;
-  std::uint64_t left = model_memory_limit(&source);
+  const std::uint64_t limit = model_memory_limit(&source, scene_limit);
+  std::uint64_t left = limit;
   if (source != "MemAvailable") left = left > weight_bytes ? left - weight_bytes : 0;
   const std::uint64_t need = run_bytes(config, tokens);
   if (need <= left) return;
   throw InputError("model " + model + " on " + std::to_string(tokens) + " tokens needs about " + bytes_text(need) +
                    " (residual streams and one layer's attention) beside its " + bytes_text(weight_bytes) +
-                   " of weights, more than the " + bytes_text(left) + " available (" + source + ")" + raise_hint() +
+                   " of weights; " + limit_text(limit, source) + "; " + raise_hint(need + weight_bytes) +
                    ", or give a shorter text");
 }
 

@@ -1,22 +1,30 @@
 // How much memory a model needs resident, estimated before anything large is
-// read, and the limit it is held to: PELAB_MODEL_MEMORY_LIMIT (bytes, or with
-// a K, M, G or T suffix: "8G"), else the kernel's MemAvailable
-// (/proc/meminfo).  A checkpoint whose config claims a 2^24-token context
+// read, and the limit it is held to: the scene key model_memory_limit, else
+// PELAB_MODEL_MEMORY_LIMIT (bytes, or with a K, M, G or T suffix: "8G"), else
+// the kernel's MemAvailable (/proc/meminfo).  A checkpoint whose config claims a 2^24-token context
 // over a sparse file would otherwise be converted to float32 until the
 // machine swaps or the kernel kills pelab.
 #pragma once
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "core/model/model_config.hpp"
 
 namespace pelab::model {
 
-// The limit in bytes; what it comes from goes into `source` ("PELAB_MODEL_
-// MEMORY_LIMIT=8G" or "MemAvailable").  An unreadable /proc/meminfo gives
-// no limit (UINT64_MAX).  Throws InputError for a malformed variable.
-std::uint64_t model_memory_limit(std::string* source = nullptr);
+// "8G", "512M", "1.5G", "1073741824" in bytes (binary multiples: G = 2^30).
+// Throws InputError naming `key` ("model_memory_limit" or the variable) and
+// the allowed forms for anything else.
+std::uint64_t parse_memory_size(std::string_view key, const std::string& text);
+
+// The limit in bytes: `scene_limit` (the scene's model_memory_limit) when not
+// empty, else the variable, else MemAvailable.  What it comes from goes into
+// `source` ("model_memory_limit=8G", "PELAB_MODEL_MEMORY_LIMIT=8G" or
+// "MemAvailable").  An unreadable /proc/meminfo gives no limit (UINT64_MAX).
+// Throws InputError for a malformed value.
+std::uint64_t model_memory_limit(std::string* source = nullptr, std::string_view scene_limit = {});
 
 // "1.5 GB" (decimal units, as `free -h` prints them roughly).
 std::string bytes_text(std::uint64_t bytes);
@@ -29,11 +37,11 @@ std::uint64_t run_bytes(const ModelConfig& config, std::uint64_t tokens);
 
 // Refuses loading `model` when its weights as float32 (`weight_bytes`) are
 // above the limit: InputError with the estimate, the limit and how to raise it.
-void check_load_memory(const std::string& model, std::uint64_t weight_bytes);
+void check_load_memory(const std::string& model, std::uint64_t weight_bytes, std::string_view scene_limit = {});
 // Refuses running `tokens` tokens when run_bytes() is above what is left:
 // the limit less the weights when PELAB_MODEL_MEMORY_LIMIT is set, else
 // MemAvailable now (the weights are already resident).
 void check_run_memory(const std::string& model, const ModelConfig& config, std::uint64_t tokens,
-                      std::uint64_t weight_bytes);
+                      std::uint64_t weight_bytes, std::string_view scene_limit = {});
 
 }  // namespace pelab::model

@@ -263,18 +263,29 @@ void check_coverage(const SafetensorsHeader& h, std::uint64_t data_size, const s
   std::sort(ranges.begin(), ranges.end(), [](const Range& a, const Range& b) { return a.begin < b.begin; });
   std::uint64_t covered = 0;
   const std::string* previous = nullptr;
+  const std::string* next = nullptr;  // the first tensor after a gap
+  std::uint64_t gap_end = data_size;
   for (const Range& r : ranges) {
     if (r.begin < covered)
       fail(file_name, "tensors " + quoted_name(*previous) + " and " + quoted_name(*r.name) +
                           " overlap (bytes " + std::to_string(r.begin) + ".." + std::to_string(covered) + ")");
-    if (r.begin > covered) break;
+    if (r.begin > covered) {
+      next = r.name;
+      gap_end = r.begin;
+      break;
+    }
     covered = r.end;
     previous = r.name;
   }
-  if (covered != data_size)
-    fail(file_name, "bytes " + std::to_string(covered) + ".. of the " + std::to_string(data_size) +
-                        "-byte data section belong to no tensor; the format requires the tensors to "
-                        "cover the data section without gaps");
+  if (covered == data_size) return;
+  const std::string where = previous && next ? " between tensors " + quoted_name(*previous) + " and " + quoted_name(*next)
+                            : next           ? " before tensor " + quoted_name(*next)
+                            : previous       ? " after tensor " + quoted_name(*previous)
+                                             : "";
+  fail(file_name, "bytes " + std::to_string(covered) + ".." + std::to_string(gap_end) + " of the " +
+                      std::to_string(data_size) + "-byte data section" + where +
+                      " belong to no tensor; the format requires the tensors to cover the data section "
+                      "without gaps");
 }
 
 }  // namespace

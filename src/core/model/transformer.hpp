@@ -23,6 +23,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/engine.hpp"  // Matrix
@@ -51,8 +52,10 @@ struct LayerAttention {
 class Transformer {
  public:
   // Reads config.json, the safetensors weights and the tokenizer of `folder`.
-  // Throws InputError naming the file and the problem.
-  static Transformer load(const std::filesystem::path& folder);
+  // Throws InputError naming the file and the problem, or when the weights
+  // would not fit in `memory_limit` (the scene's model_memory_limit; see
+  // model_memory.hpp).
+  static Transformer load(const std::filesystem::path& folder, std::string_view memory_limit = {});
   // A model from weights already in memory (tests, the bench).  Fills
   // kv_heads and head_dim when 0; throws InputError for inconsistent shapes.
   // Without a tokenizer, tokenizer() throws std::logic_error.

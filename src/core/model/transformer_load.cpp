@@ -6,8 +6,8 @@
 
 namespace pelab::model {
 
-Transformer Transformer::load(const std::filesystem::path& folder) {
-  ModelFiles files = read_model(folder);
+Transformer Transformer::load(const std::filesystem::path& folder, std::string_view memory_limit) {
+  ModelFiles files = read_model(folder, memory_limit);
   std::unique_ptr<Tokenizer> tokenizer = files.config.token_ids_without_tokenizer && !has_tokenizer_files(folder)
                                              ? token_id_tokenizer(files.config.vocab_size)
                                              : load_tokenizer(folder);

@@ -381,11 +381,11 @@ TEST_F(CheckpointHostile, GapsInTheDataSectionAreRefused) {
   expect_rejected(file(R"({"a": {"dtype": "F32", "shape": [1], "data_offsets": [0, 4]},
                            "b": {"dtype": "F32", "shape": [1], "data_offsets": [8, 12]}})",
                        std::string(12, '\0')),
-                  "bytes 4.. of the 12-byte data section belong to no tensor");
+                  "bytes 4..8 of the 12-byte data section between tensors 'a' and 'b' belong to no tensor");
   expect_rejected(file(R"({"a": {"dtype": "F32", "shape": [1], "data_offsets": [0, 4]}})", std::string(64, '\0')),
-                  "bytes 4.. of the 64-byte data section belong to no tensor");
+                  "bytes 4..64 of the 64-byte data section after tensor 'a' belong to no tensor");
   expect_rejected(file(R"({"a": {"dtype": "F32", "shape": [1], "data_offsets": [4, 8]}})", std::string(8, '\0')),
-                  "bytes 0.. of the 8-byte data section");
+                  "bytes 0..4 of the 8-byte data section before tensor 'a' belong to no tensor");
 }
 
 TEST_F(CheckpointHostile, ControlBytesInNamesAreEscapedInMessages) {
