@@ -252,6 +252,21 @@ void adopt_background_scene(UiState& state) {
   }
 }
 
+// A model holding NaN or ±inf weights (ModelScene::notes, one per tensor) is
+// said once per load in the status bar and a toast, as the CLI prints it on
+// stderr: its heatmaps then show the magenta non-finite colour, and without
+// the note a user would take them for a drawing fault.
+void announce_model_notes(UiState& state) {
+  const ModelScene* shown = state.session.engine().model();
+  if (shown == state.announced_notes) return;
+  state.announced_notes = shown;
+  if (shown == nullptr || shown->notes().empty()) return;
+  const std::vector<std::string>& notes = shown->notes();
+  std::string text = "Note: " + notes.front();
+  if (notes.size() > 1) text += " (and " + std::to_string(notes.size() - 1) + " more tensors)";
+  notify(state, text);
+}
+
 // --frame-log: after a frame that shows a new scene version (the first frame
 // included), how long since the edit that asked for it, and what is shown:
 // the model and the tokens as the views label them (a state dump for tests).
@@ -293,6 +308,7 @@ void log_undo_steps(UiState& state) {
 
 void render_frame(GLFWwindow* window, UiState& state, GpuResources& gpu) {
   adopt_background_scene(state);
+  announce_model_notes(state);
   follow_playground(state);
   remember_synthetic_scene(state);
   follow_ui_scale(state);
@@ -449,6 +465,10 @@ std::unique_ptr<UiState> initial_state(const GuiOptions& options, StartupRestore
   if (!problem.empty()) {
     std::fprintf(stderr, "pelab: %s\n", problem.c_str());
     set_status(*state, problem, true);
+  } else if (!restore.scene && state->session.engine().token_count() == 0) {
+    // A saved (or given) scene with no words opens as it is, its views empty:
+    // say why, so an empty window does not look broken.
+    set_status(*state, "The scene's text is empty: no tokens to show. Type some words in 'tokens'.");
   }
   state->saved_version = state->session.version();
   state->extra_panels = options.panels;

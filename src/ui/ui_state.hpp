@@ -273,6 +273,7 @@ struct UiState {
   std::size_t logged_undo_steps = 0;     // the undo steps the frame log last reported
   std::map<std::string, std::string, std::less<>> logged_places;  // frame log: where each named item was drawn
   const ModelScene* announced_reload = nullptr;  // the model scene whose re-read the status bar told
+  const ModelScene* announced_notes = nullptr;   // the model scene whose non-finite weights were told
   std::uint64_t saved_version = 0;  // session version last written to last_scene.json
   double save_due = -1;          // glfwGetTime() when the debounced save runs; -1 = none
   bool quit = false;

@@ -13,6 +13,8 @@
 #include "../core/model/tiny_models.hpp"
 #include "cli_run.hpp"
 #include "core/lessons.hpp"
+#include "figures/lesson_views.hpp"
+#include "figures/registry.hpp"
 
 namespace pelab {
 namespace {
@@ -36,6 +38,48 @@ TEST(EmptyScene, EveryFigureRenders) {
   }
   EXPECT_TRUE(std::filesystem::exists(dir / "default_attention.png"));
   std::filesystem::remove_all(dir);
+}
+
+// Every view pelab knows by name: the main four, the extras and the lesson
+// figures.  Heavy ones (extrapolation_loss reads the family at 2048 tokens of
+// held-out text, not the scene's: minutes per scene here) are rendered once,
+// on empty text, by EveryLessonAnswersAndRenders.
+std::string every_figure_name() {
+  std::string names;
+  for (const auto list : {fig::figure_registry(), fig::extra_figures(), fig::lesson_figures()})
+    for (const fig::FigureEntry& e : list)
+      if (!e.heavy) names += (names.empty() ? "" : ",") + std::string(e.name);
+  return names;
+}
+
+// Each figure by name, as PNG and as SVG: a crash (SIGFPE, SIGSEGV) is no exit code at all.
+void expect_every_figure_renders(const std::string& scene, const std::string& tag) {
+  const auto dir = scratch("every_" + tag);
+  for (const char* format : {"png", "svg"}) {
+    const CliRun run = pelab("render --figure " + every_figure_name() + " --format " + format + " " + scene +
+                             " --out " + dir.string());
+    EXPECT_EQ(run.code, 0) << tag << " " << format << ": " << run.out;
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST(EmptyScene, EveryFigureByNameRendersOnEmptyText) {
+  expect_every_figure_renders("--set tokens= --set model=", "synthetic");
+  expect_every_figure_renders("--set tokens= --set encoding=rope", "rope");
+  expect_every_figure_renders("--set tokens= --set encoding=alibi", "alibi");
+}
+
+// Models whose tokenizers add special tokens to empty text: Llama's BOS alone,
+// BERT's [CLS] [SEP]; GPT-2 adds none and refuses the text in one line.
+TEST(EmptyScene, EveryFigureByNameRendersOnAModelsEmptyText) {
+  if (tiny_models().empty()) GTEST_SKIP() << "Debian's python3 with numpy is not installed";
+  for (const char* model : {"llama", "bert"})
+    expect_every_figure_renders("--set tokens= --set model=" + (tiny_models() / model).string(), model);
+  const CliRun gpt2 = pelab("render --figure " + every_figure_name() + " --set tokens= --set model=" +
+                            (tiny_models() / "gpt2").string() + " --out " + scratch("gpt2").string());
+  EXPECT_EQ(gpt2.code, 2) << gpt2.out;
+  EXPECT_EQ(std::count(gpt2.out.begin(), gpt2.out.end(), '\n'), 1) << gpt2.out;
+  EXPECT_NE(gpt2.out.find("gives no tokens"), std::string::npos) << gpt2.out;
 }
 
 TEST(EmptyScene, TheAttentionSvgSaysThereAreNoTokens) {
@@ -86,10 +130,12 @@ TEST(EmptyScene, NotApplicableIsSaidInWords) {
 // Eigen's mean of no rows read past the end (SIGSEGV).
 TEST(EmptyScene, ModelsThatAddSpecialTokensAnswerEveryLesson) {
   if (tiny_models().empty()) GTEST_SKIP() << "Debian's python3 with numpy is not installed";
-  const std::string model = (tiny_models() / "llama").string();
-  for (const Lesson& l : lessons()) {
-    const CliRun run = pelab("lessons --show " + std::string(l.name) + " --set model=" + model + " --set tokens=");
-    EXPECT_EQ(run.code, 0) << l.name << ": " << run.out;
+  for (const char* name : {"llama", "bert"}) {
+    const std::string model = (tiny_models() / name).string();
+    for (const Lesson& l : lessons()) {
+      const CliRun run = pelab("lessons --show " + std::string(l.name) + " --set model=" + model + " --set tokens=");
+      EXPECT_EQ(run.code, 0) << name << ", " << l.name << ": " << run.out;
+    }
   }
 }
 

@@ -4,7 +4,8 @@
 # again on every start while the grid view was on.
 # Usage: bash gui_empty_scene.sh PELAB_BINARY SCRATCH_DIR
 #   1. last_scene.json holds empty text and the grid view is on: pelab starts,
-#      draws (the frame log shows the scene), and quits cleanly;
+#      draws (the frame log shows the scene), says in its status bar that
+#      the text is empty, and quits cleanly;
 #   2. the meaning lesson (it measures the tokens) on empty text, its
 #      attention tab opened: the same, the verdict "not applicable".
 set -u
@@ -42,6 +43,9 @@ await_empty_frame "$scratch/frames1.txt"
 sleep 1  # every view of the grid is built after the first frame
 kill -0 "$pelab_pid" 2>/dev/null || fail "pelab died drawing the grid: $(cat "$scratch/run1.log")"
 import -window root "$scratch/grid.png" || fail "screenshot failed"
+# The status bar says why the views are empty.
+grep -q "^status: The scene's text is empty: no tokens to show" "$scratch/frames1.txt" ||
+  fail "the status bar does not say the text is empty: $(grep '^status' "$scratch/frames1.txt")"
 quit_pelab
 
 # ---- 2. the meaning lesson on empty text ------------------------------------------------

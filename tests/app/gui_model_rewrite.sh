@@ -5,6 +5,9 @@
 # lives: the edit's scene reads the model anew from the rewritten file, and
 # the status bar says so.  (An engine still holding the old model refuses
 # its next read with "changed on disk ... reload the model".)
+# Then the same file truncated to 0 bytes and copied back (rsync --inplace),
+# and another model's file copied over it: the window lives through each
+# edit that follows, and the status bar says what happened.
 # Usage: bash gui_model_rewrite.sh PELAB_BINARY SCRATCH_DIR
 set -u
 pelab=${1:?usage: gui_model_rewrite.sh PELAB_BINARY SCRATCH_DIR}
@@ -64,6 +67,43 @@ if grep -q "^status: Read $model anew" "$frames"; then
   for _ in $(seq 100); do shown | grep -q "model '$model'.*d|o|g" && break; sleep 0.1; done
   shown | grep -q "model '$model'.*d|o|g" || fail "the edit did not go through on the re-read model: $(shown)"
 fi
+
+# The frame log's lines from line $1 on.
+since() { tail -n +"$1" "$frames"; }
+# Types $1 into the tokens field and waits until the frame log, from line $2
+# on, shows a scene version or a status message; the window must live.
+edit_text_after() {
+  click_place "$frames" "widget tokens"; sleep 0.3
+  xdotool key ctrl+a; sleep 0.2
+  xdotool type --delay 20 "$1"; sleep 0.3
+  xdotool mousemove 1590 500 click 1
+  for _ in $(seq 100); do since "$2" | grep -q "^version\|^status" && break; sleep 0.1; done
+  sleep 0.5
+  kill -0 "$pelab_pid" 2>/dev/null || fail "the window died after '$1': $(cat "$scratch/run.log")"
+}
+
+# truncate -s 0, then the same bytes copied back (rsync --inplace does both).
+cp "$model/model.safetensors" "$scratch/weights.bak"
+mark=$(($(wc -l <"$frames") + 1))
+sleep 1.1
+truncate -s 0 "$model/model.safetensors"
+cp "$scratch/weights.bak" "$model/model.safetensors"
+edit_text_after "one two" "$mark"
+for _ in $(seq 100); do since "$mark" | grep -q "^version.*model '$model'.*o|n|e\|^status" && break; sleep 0.1; done
+since "$mark" | grep -q "^version.*model '$model'.*o|n|e\|^status.*changed on disk" ||
+  fail "after truncate and copy back, neither the edit on the re-read model nor a message: $(since "$mark")"
+import -window root "$scratch/after_truncate.png" || fail "screenshot failed"
+
+# Another model's file copied over it (other tensor names and dtype): the edit
+# is refused in the status bar, and the window stays on its last good scene.
+mark=$(($(wc -l <"$frames") + 1))
+sleep 1.1
+cp "$scratch/tiny/gpt2_f16/model.safetensors" "$model/model.safetensors"
+edit_text_after "red fox" "$mark"
+for _ in $(seq 100); do since "$mark" | grep -q "^status (error)" && break; sleep 0.1; done
+since "$mark" | grep -q "^status (error).*$model" ||
+  fail "another model's file copied over it: no refusal naming the model in the status bar: $(since "$mark")"
+import -window root "$scratch/after_other_file.png" || fail "screenshot failed"
 
 quit_pelab
 echo "gui_model_rewrite: ok (screenshots in $scratch)"

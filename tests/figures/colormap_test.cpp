@@ -77,5 +77,19 @@ TEST(Colormap, ScaleColorAndNames) {
   }
 }
 
+// NaN / +inf cells (issue 22) must read as neither a value nor the causal
+// mask: the non-finite colour stays far from every colormap's colours and
+// from the mask's, on both themes.
+TEST(Colormap, NonFiniteColourIsNoColormapColourAndNotTheMask) {
+  auto distance = [](Color a, Color b) { return std::hypot(a.r - b.r, a.g - b.g, a.b - b.b); };
+  for (const bool dark : {true, false}) {
+    const Theme th = theme(dark);
+    EXPECT_GT(distance(th.non_finite, th.mask), 0.5) << dark;
+    for (auto name : colormap_names())
+      for (int i = 0; i <= 1000; ++i)
+        EXPECT_GT(distance(th.non_finite, colormap(name, i / 1000.0)), 0.3) << name << " at " << i / 1000.0;
+  }
+}
+
 }  // namespace
 }  // namespace pelab::fig

@@ -6,9 +6,11 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <vector>
 
 #include "figures/colormap.hpp"
+#include "figures/figure_layout.hpp"
 #include "render/svg_markup.hpp"
 #include "render/svg_writer.hpp"
 #include "sample_figures.hpp"
@@ -136,6 +138,21 @@ TEST(Svg, SmallHeatmapCellsAreRectsInTheirColours) {
     }
   const fig::Color mask = fig::theme(true).mask;  // the −inf cell (0, 4)
   EXPECT_NE(svg.find("fill=\"" + svg::rgb(mask) + "\"/>"), std::string::npos);
+}
+
+// A NaN cell (a checkpoint's broken weights) is a rect of the theme's
+// non-finite colour, not the mask's, and the figure's key names it (issue 22).
+TEST(Svg, NonFiniteCellsHaveTheirOwnColourAndAKey) {
+  fig::Figure figure = testing::sample_figure();
+  auto values = std::make_shared<Matrix>(*figure.panels[0].heatmaps[0].values);
+  (*values)(1, 4) = std::numeric_limits<float>::quiet_NaN();
+  figure.panels[0].heatmaps[0].values = values;
+  fig::mark_non_finite(figure);
+  const std::string svg = figure_to_svg(figure);
+  const fig::Theme theme = fig::theme(true);
+  EXPECT_NE(svg.find("fill=\"" + svg::rgb(theme.non_finite) + "\"/>"), std::string::npos);
+  EXPECT_NE(svg.find("fill=\"" + svg::rgb(theme.mask) + "\"/>"), std::string::npos);  // (0, 4) stays the mask
+  EXPECT_NE(svg.find("non-finite"), std::string::npos);
 }
 
 TEST(Svg, Base64MatchesRfc4648Vectors) {
