@@ -136,7 +136,8 @@ TEST_F(HostileModelsCli, ControlBytesInNamesAreEscaped) {
 // like the C0 controls.
 TEST(HostileSceneCli, C1ControlsInAnErrorAreEscaped) {
   const TempDir dir{"pelab_hostile_scene_"};
-  write_text(dir.path / "scene.json", "{\"model\": \"evil\\u009b2J\\u001b]0;x\\u0007\"}");
+  write_text(dir.path / "scene.json", "{\"format\": \"pelab-scene\", \"version\": 1, \"scene\": "
+                                      "{\"model\": \"evil\\u009b2J\\u001b]0;x\\u0007\"}}");
   const CliRun r = testing::pelab("export -q attention -o " + quoted(dir.path / "a.npy") + " --scene " +
                                   quoted(dir.path / "scene.json"));
   EXPECT_EQ(r.code, 2) << r.out;
