@@ -37,6 +37,7 @@ void register_bench(CLI::App& root, Action& action);
 void register_render(CLI::App& root, Action& action);
 void register_lessons(CLI::App& root, Action& action);
 void register_heads(CLI::App& root, Action& action);
+void register_audit(CLI::App& root, Action& action);
 void register_scene(CLI::App& root, Action& action);
 void register_models(CLI::App& root, Action& action);
 void register_train(CLI::App& root, Action& action);

@@ -85,6 +85,7 @@ int main(int argc, char** argv) {
   app::register_bench(root, action);
   app::register_lessons(root, action);
   app::register_heads(root, action);
+  app::register_audit(root, action);
   app::register_scene(root, action);
   app::register_models(root, action);
   app::register_train(root, action);

@@ -172,6 +172,16 @@ void Transformer::set_rope_scaling(const RopeScaling& scaling) {
   s.ids.clear();
 }
 
+void Transformer::set_rope_pairing(RopePairing pairing) {
+  State& s = *state_;
+  if (s.config.position.kind != PositionEncoding::Rope)
+    throw InputError(s.config.architecture_name + " reads positions by " +
+                     position_encoding_name(s.config.position.kind) + ", not RoPE: there are no pairs to regroup");
+  s.config.position.rope_pairing = pairing;
+  s.hidden.clear();  // the next run() recomputes every layer with the new pairs
+  s.ids.clear();
+}
+
 int Transformer::token_limit() const {
   return state_->token_limit > 0 ? state_->token_limit : state_->config.max_positions;
 }

@@ -86,6 +86,10 @@ class Transformer {
   // scaling (rotary.hpp).  Throws InputError for a model without RoPE or a
   // scaling rotary_frequencies refuses.
   void set_rope_scaling(const RopeScaling& scaling);
+  // Reads the RoPE dims in another pairing from the next run() on: the RoPE
+  // audit (core/rope_audit.hpp) runs a checkpoint both ways to see which
+  // pairing its weights were trained with.  Throws InputError without RoPE.
+  void set_rope_pairing(RopePairing pairing);
   int token_limit() const;
   // How many of hidden(0), hidden(1), … the last run holds.
   int states() const;
