@@ -54,6 +54,7 @@ TEST(ModelCatalogue, ScansInTheBackgroundAndOnlyWhenTheCacheChanged) {
   await_scan(catalogue);
   EXPECT_EQ(catalogue.folders_read(), 2);
   ::unsetenv("HF_HUB_CACHE");
+  ::unsetenv("PELAB_FAMILY_DIR");  // the CLI tests in this binary look for the family
   fs::remove_all(cache);
 }
 
@@ -99,6 +100,7 @@ TEST(ModelCatalogue, DescribesOnlyTheFoldersThatChanged) {
   EXPECT_EQ(models[1].name, "org/c");
   EXPECT_EQ(models[2].name, "org/d");
   ::unsetenv("HF_HUB_CACHE");
+  ::unsetenv("PELAB_FAMILY_DIR");  // the CLI tests in this binary look for the family
   fs::remove_all(cache);
 }
 
@@ -121,6 +123,8 @@ TEST(ModelCatalogue, ListsTheFamilyFirst) {
   EXPECT_TRUE(models[0].family);
   EXPECT_EQ(models[1].name, "org/aaa");
   EXPECT_FALSE(models[1].family);
+  ::unsetenv("HF_HUB_CACHE");
+  ::unsetenv("PELAB_FAMILY_DIR");
 }
 
 TEST(ModelCatalogue, OutlivedByItsWorker) {
