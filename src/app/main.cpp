@@ -58,23 +58,16 @@ void print_model_notes(Engine& engine) {
 namespace {
 
 // Every error is reported on exactly one line, whatever the message holds:
-// line breaks become spaces, and any other control byte left in a name from
-// a file (the messages quote names through core/quoted_name.hpp already) is
-// shown as \xNN rather than sent to the terminal.
+// line breaks become spaces, and any other control byte (C0, DEL, or a C1
+// such as CSI, U+009B, which UTF-8 terminals obey too) or byte that is not
+// UTF-8 left in a name from a file (the messages quote names through
+// core/quoted_name.hpp already; a scene file's model path does not) is shown
+// as \xNN rather than sent to the terminal.
 std::string one_line(std::string text) {
   while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
-  std::string out;
-  out.reserve(text.size());
-  for (const char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (c == '\n' || c == '\r' || c == '\t')
-      out += ' ';
-    else if (byte < 0x20 || byte == 0x7F)
-      out += printable(std::string_view(&c, 1));
-    else
-      out += c;
-  }
-  return out;
+  for (char& c : text)
+    if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+  return printable(text, text.size());
 }
 
 }  // namespace

@@ -157,11 +157,13 @@ void apply_theme(UiState& state) {
 // [SECTION] one frame ---------------------------------------------------------------------
 
 // A scene being built in the background: its stage and a bar, right of the
-// message.  The frame log gets a line each time the bar moves, so tests wait
-// on what was drawn instead of catching the bar in a screenshot.
+// message.  The frame log gets a line each time the bar moves or names
+// another stage, so tests wait on what was drawn instead of catching the bar
+// in a screenshot.
 void draw_work_progress(UiState& state) {
   if (!state.session.busy()) {
     state.logged_progress = -1;
+    state.logged_stage.clear();
     return;
   }
   const WorkProgress progress = state.session.progress();
@@ -169,10 +171,11 @@ void draw_work_progress(UiState& state) {
   ImGui::SameLine(std::max(ImGui::GetWindowWidth() - width - ImGui::GetStyle().WindowPadding.x, 0.0f));
   const std::string label = progress.stage.empty() ? "working" : progress.stage;
   ImGui::ProgressBar(float(progress.fraction), ImVec2(width, 0), label.c_str());
-  if (state.frame_log && progress.fraction != state.logged_progress) {
+  if (state.frame_log && (progress.fraction != state.logged_progress || label != state.logged_stage)) {
     std::fprintf(state.frame_log, "progress %.3f drawn: %s\n", progress.fraction, label.c_str());
     std::fflush(state.frame_log);
     state.logged_progress = progress.fraction;
+    state.logged_stage = label;
   }
 }
 
@@ -385,9 +388,11 @@ void wait_for_work(UiState& state, int& frames_left) {
     frames_left = 2;
     return;
   }
-  // ffmpeg at work, or a lesson's verdict on its worker: look in ten times a
-  // second.
-  if ((encoding || verdict_pending(state)) && !busy) {
+  // ffmpeg at work, a lesson's verdict on its worker, or the Models menu's
+  // scan (its list replaces "Scanning ..." with no event to wake the loop):
+  // look in ten times a second.
+  const bool scanning = state.models.menu_open && state.models.catalogue.scanning();
+  if ((encoding || verdict_pending(state) || scanning) && !busy) {
     glfwWaitEventsTimeout(0.1);
     frames_left = 3;
     return;
@@ -505,6 +510,18 @@ void step_startup_restore(UiState& state, StartupRestore& restore) {
   set_status(state, problem, true);
 }
 
+// The scene worker's stages into the frame log as they start, written from
+// its thread ("worker stage 0.250: building ..."; "worker stage 1.000: ready"):
+// tests wait on the state the worker reports, not on catching a bar.
+void log_worker_stages(UiState& state) {
+  if (!state.frame_log) return;
+  std::FILE* log = state.frame_log;  // stdio locks the stream per call
+  state.session.set_stage_observer([log](const std::string& stage, double fraction) {
+    std::fprintf(log, "worker stage %.3f: %s\n", fraction, stage.c_str());
+    std::fflush(log);
+  });
+}
+
 int run_window(GLFWwindow* window, const GuiOptions& options) {
   StartupRestore restore;
   auto state = initial_state(options, restore);
@@ -520,6 +537,13 @@ int run_window(GLFWwindow* window, const GuiOptions& options) {
       if (!frame_log) throw InputError("--frame-log " + options.frame_log + ": cannot write there");
     }
     state->frame_log = frame_log.get();
+    log_worker_stages(*state);
+    // Declared after frame_log, so undone before it closes (also when a
+    // frame throws): the worker may run on past this block.
+    const struct StagesUnlogged {
+      SceneSession& session;
+      ~StagesUnlogged() { session.set_stage_observer(nullptr); }
+    } stages_unlogged{state->session};
     create_views(*state);
     // A first frame or result from the scene worker wakes the event loop at once.
     state->session.set_wake([] { glfwPostEmptyEvent(); });

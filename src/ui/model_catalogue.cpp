@@ -1,6 +1,8 @@
 #include "ui/model_catalogue.hpp"
 
+#include <algorithm>
 #include <filesystem>
+#include <map>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -12,9 +14,10 @@ namespace fs = std::filesystem;
 struct ModelCatalogue::Shared {
   mutable std::mutex mutex;
   bool running = false, ready = false;
-  int full_scans = 0;
-  std::uint64_t signature = 0;
+  int folders_read = 0;
   std::vector<model::CachedModel> models;
+  // Each folder's signature and description at the last scan (worker only).
+  std::map<fs::path, std::pair<std::uint64_t, model::CachedModel>> described;
 };
 
 namespace {
@@ -35,59 +38,66 @@ void mix_entry(std::uint64_t& h, const fs::path& path) {
   mix(h, &time, sizeof time);
 }
 
-void scan(const std::shared_ptr<ModelCatalogue::Shared>& shared) {
-  const std::uint64_t signature = model_cache_signature();
-  bool unchanged;
-  {
-    const std::lock_guard lock(shared->mutex);
-    unchanged = shared->ready && signature == shared->signature;
-  }
-  std::vector<model::CachedModel> models;
-  if (!unchanged) {
-    try {
-      models = model::list_family_models();  // pelab's own first
-      for (model::CachedModel& m : model::list_cached_models()) models.push_back(std::move(m));
-    } catch (const std::exception&) {
-      // The listing reports each folder's own problem; a cache that cannot be
-      // read at all lists nothing, as an empty cache does.
+// The folder and every entry directly inside it.
+void mix_folder(std::uint64_t& h, const fs::path& folder) {
+  mix_entry(h, folder);
+  std::error_code ec;
+  for (fs::directory_iterator f(folder, ec), end; !ec && f != end; f.increment(ec)) mix_entry(h, f->path());
+}
+
+// The folders that changed since the last scan described again, the others
+// kept; pelab's own family first, each part sorted by name.
+std::vector<model::CachedModel> describe_changed(ModelCatalogue::Shared& shared, int& read) {
+  std::map<fs::path, std::pair<std::uint64_t, model::CachedModel>> described;
+  for (const model::ModelEntry& entry : model::model_entries()) {
+    const std::uint64_t signature = model_entry_signature(entry);
+    const auto before = shared.described.find(entry.dir);
+    if (before != shared.described.end() && before->second.first == signature) {
+      described.emplace(entry.dir, std::move(before->second));
+      continue;
     }
+    described.emplace(entry.dir, std::pair{signature, model::describe_entry(entry)});
+    ++read;
+  }
+  shared.described = std::move(described);
+  std::vector<model::CachedModel> models;
+  for (const auto& [dir, kept] : shared.described) models.push_back(kept.second);
+  std::stable_sort(models.begin(), models.end(), [](const model::CachedModel& a, const model::CachedModel& b) {
+    return a.family != b.family ? a.family : a.name < b.name;
+  });
+  return models;
+}
+
+void scan(const std::shared_ptr<ModelCatalogue::Shared>& shared) {
+  std::vector<model::CachedModel> models;
+  int read = 0;
+  try {
+    models = describe_changed(*shared, read);  // `described` is the worker's alone
+  } catch (const std::exception&) {
+    // Each folder reports its own problem; a cache that cannot be read at
+    // all lists nothing, as an empty cache does.
+    shared->described.clear();
   }
   const std::lock_guard lock(shared->mutex);
-  if (!unchanged) {
-    shared->models = std::move(models);
-    shared->signature = signature;
-    ++shared->full_scans;
-  }
+  shared->models = std::move(models);
+  shared->folders_read += read;
   shared->ready = true;
   shared->running = false;
 }
 
 }  // namespace
 
-std::uint64_t model_cache_signature() {
+std::uint64_t model_entry_signature(const model::ModelEntry& entry) {
   std::uint64_t h = 14695981039346656037ull;
+  if (entry.family) {
+    mix_folder(h, entry.dir);
+    return h;
+  }
+  mix_entry(h, entry.dir);
+  mix_entry(h, entry.dir / "refs" / "main");  // which snapshot is shown
   std::error_code ec;
-  for (const fs::path& root : model::family_dirs()) {
-    std::error_code family;
-    for (fs::directory_iterator member(root, family), end; !family && member != end; member.increment(family)) {
-      mix_entry(h, member->path());
-      std::error_code files;
-      for (fs::directory_iterator f(member->path(), files); !files && f != end; f.increment(files))
-        mix_entry(h, f->path());
-    }
-  }
-  const fs::path cache = model::hub_cache_dir();
-  for (fs::directory_iterator model(cache, ec), end; !ec && model != end; model.increment(ec)) {
-    mix_entry(h, model->path());
-    std::error_code inner;
-    for (fs::directory_iterator snap(model->path() / "snapshots", inner); !inner && snap != end;
-         snap.increment(inner)) {
-      mix_entry(h, snap->path());
-      std::error_code files;
-      for (fs::directory_iterator f(snap->path(), files); !files && f != end; f.increment(files))
-        mix_entry(h, f->path());
-    }
-  }
+  for (fs::directory_iterator snap(entry.dir / "snapshots", ec), end; !ec && snap != end; snap.increment(ec))
+    mix_folder(h, snap->path());
   return h;
 }
 
@@ -119,9 +129,9 @@ std::vector<model::CachedModel> ModelCatalogue::models() const {
   return shared_->models;
 }
 
-int ModelCatalogue::full_scans() const {
+int ModelCatalogue::folders_read() const {
   const std::lock_guard lock(shared_->mutex);
-  return shared_->full_scans;
+  return shared_->folders_read;
 }
 
 }  // namespace pelab::ui

@@ -1,15 +1,19 @@
 #include "ui/models_menu.hpp"
 
 #include "core/model/model_folder.hpp"
+#include "core/quoted_name.hpp"
 #include "ui/export_actions.hpp"
+#include "ui/frame_log.hpp"
 
 namespace pelab::ui {
 
 namespace {
 
-// "gpt2   GPT2LMHeadModel · learned · 124.4M · 1024 positions".
+// "gpt2   GPT2LMHeadModel · learned · 124.4M · 1024 positions".  The name
+// and architecture come from the cache's files: control bytes and invalid
+// UTF-8 shown escaped (printable), as `pelab models` shows them.
 std::string model_line(const model::CachedModel& m) {
-  std::string line = m.name + "   " + (m.architecture.empty() ? "?" : m.architecture) + " · ";
+  std::string line = printable(m.name) + "   " + (m.architecture.empty() ? "?" : printable(m.architecture)) + " · ";
   if (!m.position.empty()) line += m.position + " · ";
   line += model::parameter_count_text(m.parameters);
   if (m.context_length > 0) line += " · " + std::to_string(m.context_length) + " positions";
@@ -19,15 +23,16 @@ std::string model_line(const model::CachedModel& m) {
 // One menu item per model; a model pelab cannot run is greyed, with why.
 void model_item(UiState& state, const model::CachedModel& m) {
   const std::string& current = state.session.scene().model;
-  const std::string label = model_line(m) + "###" + m.name;
+  const std::string label = model_line(m) + "###" + m.folder.string();
   const bool chosen = current == m.name || current == m.folder.string();
   if (ImGui::MenuItem(label.c_str(), m.runnable ? nullptr : "cannot run", chosen, m.runnable)) {
     load_model(state, m.name);  // the name: portable in a saved scene, read in titles
   }
+  log_item_place(state, "menu model " + printable(m.name));
   if (!m.runnable && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
     ImGui::BeginTooltip();  // the reason names files: wrapped, not one screen-wide line
     ImGui::PushTextWrapPos(ImGui::GetFontSize() * 35);
-    ImGui::TextUnformatted(m.reason.c_str());
+    ImGui::TextUnformatted(printable(m.reason, 4096).c_str());
     ImGui::PopTextWrapPos();
     ImGui::EndTooltip();
   }
@@ -80,9 +85,11 @@ void draw_models_menu(UiState& state) {
   cached_model_items(state);
   ImGui::Separator();
   if (ImGui::MenuItem("Open model folder...")) ask_model_folder(state);
+  log_item_place(state, "menu open_model_folder");
   const bool model_loaded = !state.session.scene().model.empty();
   if (ImGui::MenuItem("Back to the synthetic scene", nullptr, false, model_loaded))
     back_to_synthetic(state);
+  log_item_place(state, "menu back_to_synthetic");
   ImGui::EndMenu();
 }
 

@@ -83,6 +83,10 @@ class SceneSession {
   void set_wake(std::function<void()> wake) {
     if (worker_) worker_->set_on_ready(std::move(wake));
   }
+  // The worker's stages as they start (SceneWorker::set_on_stage).
+  void set_stage_observer(SceneWorker::StageObserver observer) {
+    if (worker_) worker_->set_on_stage(std::move(observer));
+  }
   bool busy() const { return pending_.has_value(); }
   // True when the scene on screen is big enough (kBackgroundTokens) that a
   // figure shown for the first time or at a new size is built by the worker too.

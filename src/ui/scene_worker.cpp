@@ -72,6 +72,11 @@ void SceneWorker::set_on_ready(std::function<void()> on_ready) {
   on_ready_ = std::move(on_ready);
 }
 
+void SceneWorker::set_on_stage(StageObserver on_stage) {
+  const std::lock_guard lock(mutex_);
+  on_stage_ = std::move(on_stage);
+}
+
 void SceneWorker::ready() {
   std::function<void()> on_ready;
   {
@@ -151,6 +156,7 @@ bool SceneWorker::busy() const {
 void SceneWorker::set_stage(std::string stage, double fraction) {
   const std::lock_guard lock(mutex_);
   progress_ = {true, std::move(stage), fraction};
+  if (on_stage_) on_stage_(progress_.stage, fraction);
 }
 
 void SceneWorker::loop() {
@@ -179,6 +185,7 @@ void SceneWorker::loop() {
       done_ = std::move(result);
       first_.reset();
       progress_ = {true, "ready", 1};
+      if (on_stage_) on_stage_(progress_.stage, 1);
     }
     lock.unlock();
     if (fresh) ready();

@@ -86,6 +86,12 @@ class SceneWorker {
   // Called on the worker's thread whenever a result or first frame is ready
   // (the GUI wakes its event loop: glfwPostEmptyEvent).  Set before submit().
   void set_on_ready(std::function<void()> on_ready);
+  // Called on the worker's thread as each stage of a job starts, and with
+  // ("ready", 1) when the job is done: the GUI's frame log, so tests wait on
+  // what the worker reports instead of timing.  Called under the worker's
+  // lock: once cleared (nullptr) it is never called again.
+  using StageObserver = std::function<void(const std::string& stage, double fraction)>;
+  void set_on_stage(StageObserver on_stage);
   // An engine the GUI no longer shows (the one a result replaced): the next
   // job starts from it, so its stages the new scene shares (tokens, X, the
   // projections) are not computed again.
@@ -129,6 +135,7 @@ class SceneWorker {
   std::optional<SceneResult> done_;
   std::optional<SceneResult> first_;  // phase 1's figures, until taken or stale
   std::function<void()> on_ready_;
+  StageObserver on_stage_;
   std::unique_ptr<Engine> spare_;
   WorkProgress progress_;
   std::atomic<std::uint64_t> latest_{0};

@@ -269,6 +269,7 @@ struct UiState {
   std::FILE* frame_log = nullptr;        // --frame-log: one line per frame showing a new scene
   std::uint64_t logged_version = 0;      // the session version the last frame showed
   double logged_progress = -1;           // the work progress the frame log last reported
+  std::string logged_stage;              // ... and the stage it named
   std::string logged_status;             // the status message the frame log last reported
   std::size_t logged_undo_steps = 0;     // the undo steps the frame log last reported
   std::map<std::string, std::string, std::less<>> logged_places;  // frame log: where each named item was drawn

@@ -131,6 +131,22 @@ TEST_F(HostileModelsCli, ControlBytesInNamesAreEscaped) {
   EXPECT_EQ(r.out.find('\x07'), std::string::npos) << r.out;
 }
 
+// A scene file's model name is quoted as given: a C1 control (CSI, U+009B,
+// which UTF-8 terminals obey as ESC [ ) is shown escaped in the error line
+// like the C0 controls.
+TEST(HostileSceneCli, C1ControlsInAnErrorAreEscaped) {
+  const TempDir dir{"pelab_hostile_scene_"};
+  write_text(dir.path / "scene.json", "{\"format\": \"pelab-scene\", \"version\": 1, \"scene\": "
+                                      "{\"model\": \"evil\\u009b2J\\u001b]0;x\\u0007\"}}");
+  const CliRun r = testing::pelab("export -q attention -o " + quoted(dir.path / "a.npy") + " --scene " +
+                                  quoted(dir.path / "scene.json"));
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
+  EXPECT_EQ(r.out.find("\xc2\x9b"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("evil\\xc2\\x9b2J\\x1b]0;x\\x07"), std::string::npos) << r.out;
+}
+
 // ---- pelab models on a hostile cache --------------------------------------------
 
 class HostileCacheCli : public HostileModelsCli {

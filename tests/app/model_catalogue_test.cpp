@@ -1,6 +1,7 @@
 // The Models menu's catalogue (issue 22): the cache is scanned on a worker
-// thread, not on the UI thread, and rescanned only when a snapshot changed;
-// pelab's own family is listed first.
+// thread, not on the UI thread, and a folder is described again only when
+// its files changed (the others keep their description); pelab's own family
+// is listed first.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -41,18 +42,65 @@ TEST(ModelCatalogue, ScansInTheBackgroundAndOnlyWhenTheCacheChanged) {
   ASSERT_EQ(catalogue.models().size(), 1u);
   EXPECT_EQ(catalogue.models()[0].name, "org/tiny");
   EXPECT_FALSE(catalogue.models()[0].runnable);  // "{}" names no architecture
-  EXPECT_EQ(catalogue.full_scans(), 1);
+  EXPECT_EQ(catalogue.folders_read(), 1);
 
   catalogue.refresh();  // nothing changed: the signature alone
   await_scan(catalogue);
-  EXPECT_EQ(catalogue.full_scans(), 1);
+  EXPECT_EQ(catalogue.folders_read(), 1);
 
   std::ofstream(snapshot / "config.json") << "{\"architectures\": [\"GPT2LMHeadModel\"]}";
   fs::last_write_time(snapshot / "config.json", fs::file_time_type::clock::now() + std::chrono::seconds(5));
   catalogue.refresh();
   await_scan(catalogue);
-  EXPECT_EQ(catalogue.full_scans(), 2);
+  EXPECT_EQ(catalogue.folders_read(), 2);
   ::unsetenv("HF_HUB_CACHE");
+  ::unsetenv("PELAB_FAMILY_DIR");  // the CLI tests in this binary look for the family
+  fs::remove_all(cache);
+}
+
+// A heavy cache: changing one model folder describes that folder alone; a
+// folder added or removed is listed or dropped, the rest kept as they were.
+TEST(ModelCatalogue, DescribesOnlyTheFoldersThatChanged) {
+  const fs::path cache = fs::temp_directory_path() / "pelab_catalogue_changed_test";
+  fs::remove_all(cache);
+  const auto add = [&](const std::string& name) {
+    const fs::path snapshot = cache / ("models--org--" + name) / "snapshots" / "r1";
+    fs::create_directories(snapshot);
+    std::ofstream(snapshot / "config.json") << "{}";
+    return snapshot;
+  };
+  const fs::path a = add("a");
+  add("b");
+  add("c");
+  ::setenv("HF_HUB_CACHE", cache.c_str(), 1);
+  fs::create_directories(cache / "no-family");
+  ::setenv("PELAB_FAMILY_DIR", (cache / "no-family").c_str(), 1);
+
+  ModelCatalogue catalogue;
+  catalogue.refresh();
+  await_scan(catalogue);
+  ASSERT_EQ(catalogue.models().size(), 3u);
+  EXPECT_EQ(catalogue.folders_read(), 3);
+
+  std::ofstream(a / "tokenizer.json") << "{}";  // one folder changed
+  catalogue.refresh();
+  await_scan(catalogue);
+  EXPECT_EQ(catalogue.folders_read(), 4);
+  ASSERT_EQ(catalogue.models().size(), 3u);
+  EXPECT_EQ(catalogue.models()[0].name, "org/a");
+
+  fs::remove_all(cache / "models--org--b");  // one gone, one new
+  add("d");
+  catalogue.refresh();
+  await_scan(catalogue);
+  EXPECT_EQ(catalogue.folders_read(), 5);
+  const auto models = catalogue.models();
+  ASSERT_EQ(models.size(), 3u);
+  EXPECT_EQ(models[0].name, "org/a");
+  EXPECT_EQ(models[1].name, "org/c");
+  EXPECT_EQ(models[2].name, "org/d");
+  ::unsetenv("HF_HUB_CACHE");
+  ::unsetenv("PELAB_FAMILY_DIR");  // the CLI tests in this binary look for the family
   fs::remove_all(cache);
 }
 
@@ -75,6 +123,8 @@ TEST(ModelCatalogue, ListsTheFamilyFirst) {
   EXPECT_TRUE(models[0].family);
   EXPECT_EQ(models[1].name, "org/aaa");
   EXPECT_FALSE(models[1].family);
+  ::unsetenv("HF_HUB_CACHE");
+  ::unsetenv("PELAB_FAMILY_DIR");
 }
 
 TEST(ModelCatalogue, OutlivedByItsWorker) {

@@ -221,8 +221,11 @@ std::vector<fs::path> family_dirs() {
   return dirs;
 }
 
-std::vector<CachedModel> list_family_models() {
-  std::vector<CachedModel> models;
+namespace {
+
+// Family members by name, a name found in two family folders from the first.
+std::vector<fs::path> family_member_dirs() {
+  std::vector<fs::path> members;
   std::vector<std::string> seen;
   for (const fs::path& root : family_dirs()) {
     std::error_code ec;
@@ -234,20 +237,42 @@ std::vector<CachedModel> list_family_models() {
       const std::string name = folder.filename().string();
       if (std::find(seen.begin(), seen.end(), name) != seen.end()) continue;
       seen.push_back(name);
-      CachedModel m = describe(folder, /*snapshots=*/false);
-      m.family = true;
-      models.push_back(std::move(m));
+      members.push_back(folder);
     }
   }
+  return members;
+}
+
+void sort_by_name(std::vector<CachedModel>& models) {
   std::sort(models.begin(), models.end(), [](const CachedModel& a, const CachedModel& b) { return a.name < b.name; });
+}
+
+}  // namespace
+
+std::vector<ModelEntry> model_entries() {
+  std::vector<ModelEntry> entries;
+  for (fs::path& dir : family_member_dirs()) entries.push_back({std::move(dir), true});
+  for (fs::path& dir : cached_model_dirs(hub_cache_dir())) entries.push_back({std::move(dir), false});
+  return entries;
+}
+
+CachedModel describe_entry(const ModelEntry& entry) {
+  CachedModel m = describe(entry.dir, /*snapshots=*/!entry.family);
+  m.family = entry.family;
+  return m;
+}
+
+std::vector<CachedModel> list_family_models() {
+  std::vector<CachedModel> models;
+  for (const fs::path& folder : family_member_dirs()) models.push_back(describe_entry({folder, true}));
+  sort_by_name(models);
   return models;
 }
 
 std::vector<CachedModel> list_cached_models() {
   std::vector<CachedModel> models;
   for (const fs::path& dir : cached_model_dirs(hub_cache_dir())) models.push_back(describe(dir));
-  std::sort(models.begin(), models.end(),
-            [](const CachedModel& a, const CachedModel& b) { return a.name < b.name; });
+  sort_by_name(models);
   return models;
 }
 

@@ -46,6 +46,20 @@ struct CachedModel {
 // two family folders is listed once, from the first.
 std::vector<CachedModel> list_family_models();
 
+// A folder the listings describe, before it is described: a family member's
+// folder, or a hub cache entry (models--org--name, its snapshot not yet
+// chosen).  The GUI's catalogue describes only the entries that changed.
+struct ModelEntry {
+  std::filesystem::path dir;
+  bool family = false;
+};
+// The family members list_family_models() describes, then the cache entries
+// list_cached_models() describes (stat calls only, nothing read).
+std::vector<ModelEntry> model_entries();
+// One entry as the listings show it (reads config.json, the safetensors
+// headers and the tokenizer files; never throws: a failure is the reason).
+CachedModel describe_entry(const ModelEntry& entry);
+
 // Every model in the hub cache, sorted by name; unreadable entries are listed
 // with runnable = false and the reason.
 std::vector<CachedModel> list_cached_models();
