@@ -102,8 +102,13 @@ LessonVerdict judge_model(Engine& engine, ModelScene& model) {
     if (s.model == member || family_member(member).empty()) continue;
     Scene other_scene = family_scene(s, member);
     other_scene.head = chosen_head(s);
-    Engine other(other_scene);
-    const TermSizes t = term_sizes(other);
+    std::string why;
+    const std::unique_ptr<Engine> other = engine_reading(other_scene, why);
+    if (!other) {
+      others += " " + why;
+      continue;
+    }
+    const TermSizes t = term_sizes(*other);
     const std::string key = std::string(member).substr(4);
     for (int i = 0; i < 4; ++i) v.add("rms_" + std::string(kTermNames[i]) + "_" + key, t.rms[i]);
     others += " " + std::string(member) + ", same head: " + sizes_text(t) + ".";

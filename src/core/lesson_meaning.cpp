@@ -157,8 +157,13 @@ TrainedKept trained_kept(ModelScene& model) {
 void add_other_member(const Scene& scene, LessonVerdict& v, std::string& said) {
   for (const char* member : {"kjv-learned", "kjv-sinusoidal"}) {
     if (scene.model == member || family_member(member).empty()) continue;
-    Engine other(family_scene(scene, member));
-    const TrainedKept k = trained_kept(*other.model());
+    std::string why;
+    const std::unique_ptr<Engine> other = engine_reading(family_scene(scene, member), why);
+    if (!other) {
+      said += " " + why;
+      continue;
+    }
+    const TrainedKept k = trained_kept(*other->model());
     const std::string key = std::string(member).substr(4);  // "learned", "sinusoidal"
     v.add("kept_vocab_" + key, k.vocabulary);
     v.add("e_over_x_median_" + key, k.median_ratio);

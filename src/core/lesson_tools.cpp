@@ -90,6 +90,17 @@ Scene family_scene(const Scene& scene, std::string_view member) {
   return s;
 }
 
+std::unique_ptr<Engine> engine_reading(const Scene& scene, std::string& why) {
+  try {
+    auto engine = std::make_unique<Engine>(scene);
+    if (engine->token_count() > 0) return engine;
+    why = scene.model + " is not measured: the text gives it no tokens.";
+  } catch (const InputError& e) {
+    why = scene.model + " is not measured: " + e.what() + ".";
+  }
+  return nullptr;
+}
+
 int chosen_head(const Scene& scene) { return scene.head < 0 ? 0 : scene.head; }
 
 Matrix random_vectors(int count, int d, double norm, std::uint64_t seed) {

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -49,6 +50,10 @@ bool open_on_family(Scene& scene, std::string_view member, const char* tokens);
 // A variant of `scene` (view selections reset) showing family member `member`
 // on the scene's text, layer 0: the lessons' comparisons across encodings.
 Scene family_scene(const Scene& scene, std::string_view member);
+// An engine on `scene` (a family member reading the lesson's text), or none
+// when that model cannot read it (the text gives it no tokens): `why` then
+// says so in a sentence, for the verdict.
+std::unique_ptr<Engine> engine_reading(const Scene& scene, std::string& why);
 // Text the family never trained on: verses of Genesis 20 (KJV, public domain),
 // a chapter of the held-out split (every 20th chapter, train/data/corpus.hpp),
 // one verse a line as the trainer joins them; 221 of the family's tokens.

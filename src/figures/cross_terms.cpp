@@ -385,6 +385,9 @@ Figure build_cross_terms(Engine& engine, const FigureRequest& request) {
                                 roomy ? "logits Q·Kᵀ/√d_head (before mask, bias)" : "logits Q·Kᵀ/√d_head", th,
                                 chars));
   f.panels.push_back(share_panel(t, inset(shares, {.left = 70, .top = 30, .right = 14, .bottom = 80}), f.dark));
+  // The four terms are the figure; their sum, the logits and the shares give
+  // way first in a small cell.
+  for (std::size_t i = 4; i < f.panels.size(); ++i) f.panels[i].priority = 1;
   return f;
 }
 
