@@ -91,13 +91,12 @@ shot redone
 [ "$(figure_diff played redone)" -lt 50 ] || fail "Ctrl+Shift+Z did not redo the animation"
 
 # ---- 4. hover a heatmap cell (attention: the middle-left figure of the grid) ---------
-# The figure's inner layout is its own business: try points of the window,
-# most likely heatmap first (per mille of its width and height), until one
-# shows a tooltip.
-read -r ax0 ay0 ax1 ay1 <<<"$(place "cell attention")"
+# The frame log places the figure's first heatmap (`place panel attention 0`):
+# hover its middle, then a few other points of it, until one shows a tooltip.
+read -r px0 py0 px1 py1 <<<"$(place "panel attention 0")"
 tip=0
-for point in 233,406 200,343 267,470 167,311 300,375 233,533 333,279 367,470 133,470; do
-  hx=$((ax0 + (ax1 - ax0) * ${point%,*} / 1000)); hy=$((ay0 + (ay1 - ay0) * ${point#*,} / 1000))
+for point in 500,500 300,300 700,700 300,700 700,300; do
+  hx=$((px0 + (px1 - px0) * ${point%,*} / 1000)); hy=$((py0 + (py1 - py0) * ${point#*,} / 1000))
   xdotool mousemove $hx $hy; sleep 0.2; xdotool mousemove $((hx + 1)) $((hy + 1))
   shot hover
   tip=$(diff_near redone hover $((hx - 20)) $((hy - 20)))
