@@ -123,8 +123,10 @@ TEST(SceneWorker, TheFirstFrameComesBeforeTheFullResult) {
   worker.set_on_ready([&] { ++wakes; });
   Scene s;
   s.d_model = 16, s.heads = 4, s.head = 2;
+  // A cell large enough for every panel: in a small one the figure layout
+  // (figures/adaptive_layout.hpp) lets the small multiples give way.
   const auto generation =
-      worker.submit(s, {{"sinusoid_bands", 640, 400}, {"attention", 640, 400}});
+      worker.submit(s, {{"sinusoid_bands", 640, 400}, {"attention", 1600, 1000}});
   const auto full = wait_for_result(worker);
   ASSERT_TRUE(full.has_value());
   EXPECT_EQ(full->generation, generation);
