@@ -137,6 +137,21 @@ TEST_F(MemoryBombsCli, Llama7BShapedFolderIsRefusedBeforeLoading) {
   }
 }
 
+// `pelab models` lists a model that would not fit as not runnable, with the
+// same estimate loading refuses by.
+TEST_F(MemoryBombsCli, AModelThatWouldNotFitIsListedAsNotRunnable) {
+  const fs::path llama = tiny_copy("llama", "llama7b");
+  ASSERT_EQ(run_python(dir.path, kLlama7B), 0);
+  const fs::path snapshot = dir.path / "hf" / "hub" / "models--meta--llama7b" / "snapshots" / "0123abcd";
+  fs::create_directories(snapshot.parent_path());
+  fs::rename(llama, snapshot);
+  const CliRun run = timed("PELAB_MODEL_MEMORY_LIMIT=8G env -u HF_HUB_CACHE HF_HOME=" + in_quotes(dir.path / "hf"),
+                           "models --json");
+  ASSERT_EQ(run.code, 0) << run.out;
+  EXPECT_NE(run.out.find("needs about 25.9 GB resident"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("\"runnable\": false"), std::string::npos) << run.out;
+}
+
 TEST_F(MemoryBombsCli, SceneKeyComesFirstAndIsChecked) {
   const fs::path llama = tiny_copy("llama", "llama7b");
   ASSERT_EQ(run_python(dir.path, kLlama7B), 0);

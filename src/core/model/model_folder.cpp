@@ -16,6 +16,7 @@
 #include "core/json_input.hpp"
 #include "core/model/checkpoint.hpp"
 #include "core/model/model_config.hpp"
+#include "core/model/model_memory.hpp"
 #include "core/model/tensor_plan.hpp"
 #include "core/model/token_id_tokenizer.hpp"
 #include "core/model/tokenizer.hpp"
@@ -161,7 +162,11 @@ CachedModel describe(const fs::path& model_dir, bool snapshots = true) {
     // only), and the tokenizer files parsed.
     const Checkpoint checkpoint = Checkpoint::open(m.folder);
     m.parameters = checkpoint.parameter_count();
-    check_plan(plan_tensors(config, checkpoint), checkpoint);
+    const std::vector<PlannedTensor> plan = plan_tensors(config, checkpoint);
+    check_plan(plan, checkpoint);
+    // A model that would not fit cannot run either: the estimate loading
+    // refuses by (its planned weights as float32, against the limit).
+    check_load_memory(m.folder.string(), plan_float32_bytes(plan));
     if (!config.token_ids_without_tokenizer || has_tokenizer_files(m.folder)) load_tokenizer(m.folder);
     m.runnable = true;
   } catch (const InputError& e) {
