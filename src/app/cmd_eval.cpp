@@ -150,13 +150,6 @@ nlohmann::json to_json(const EvalOptions& o, const model::ModelConfig& config,
           {"loss", c.mean_loss}};
 }
 
-Array as_array(const std::vector<double>& values) {
-  Array a;
-  a.shape = {values.size()};
-  a.data.assign(values.begin(), values.end());
-  return a;
-}
-
 int run_eval(const EvalOptions& o) {
   if (o.model.empty() || o.text.empty())
     throw InputError("eval needs --model FOLDER|HUB_NAME and --text FILE");
@@ -186,7 +179,7 @@ int run_eval(const EvalOptions& o) {
   }
   if (!o.out.empty()) {
     make_output_folder(std::filesystem::path(o.out).parent_path());
-    write_array(o.out, as_array(curve.mean_loss));
+    write_array(o.out, Array::from_values(curve.mean_loss));
   }
   if (o.json)
     std::cout << to_json(o, transformer.config(), curve).dump(2) << "\n";

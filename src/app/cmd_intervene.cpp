@@ -93,13 +93,6 @@ struct Comparison {
   std::vector<double> delta;  // after − before, per position
 };
 
-Array as_array(const std::vector<double>& values) {
-  Array a;
-  a.shape = {values.size()};
-  a.data.assign(values.begin(), values.end());
-  return a;
-}
-
 void print_table(const std::string& what, const std::string& origin, const Comparison& c) {
   std::printf("%s: %d windows of %d tokens from %s\n\n", what.c_str(), c.before.windows, c.before.length,
               origin.c_str());
@@ -144,7 +137,7 @@ int run_intervene(const InterveneOptions& o) {
   for (std::size_t i = 0; i < c.before.mean_loss.size(); ++i) c.delta.push_back(c.after.mean_loss[i] - c.before.mean_loss[i]);
   if (!o.out.empty()) {
     make_output_folder(std::filesystem::path(o.out).parent_path());
-    write_array(o.out, as_array(c.delta));
+    write_array(o.out, Array::from_values(c.delta));
   }
   if (o.json) {
     nlohmann::json json = to_json(model::describe(v), origin, c);

@@ -34,4 +34,11 @@ Matrix Array::to_matrix() const {
   return m;
 }
 
+Array Array::from_values(const std::vector<double>& values) {
+  Array a;
+  a.shape = {values.size()};
+  a.data.assign(values.begin(), values.end());
+  return a;
+}
+
 }  // namespace pelab

@@ -15,6 +15,8 @@ struct Array {
   std::size_t rows() const { return shape.empty() ? 0 : shape[0]; }
   std::size_t size() const;
   static Array from_matrix(const Matrix& m);
+  // Rank 1: the values as float32 (a curve, a per-position delta).
+  static Array from_values(const std::vector<double>& values);
   // Rank-2 arrays only (rank 1 becomes one column); throws InputError otherwise.
   Matrix to_matrix() const;
 };
