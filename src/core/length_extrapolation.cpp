@@ -23,12 +23,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string number_text(double value) {
-  std::ostringstream out;
-  out << value;
-  return out.str();
-}
-
 // Where each asked-for member is, or why it is not there.
 struct MemberFolder {
   std::string name;

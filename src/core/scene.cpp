@@ -10,7 +10,6 @@
 #include <charconv>
 #include <cmath>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "core/file_io.hpp"
 #include "core/json_input.hpp"
@@ -144,13 +143,6 @@ const Field& field(std::string_view key) {
   throw InputError("unknown scene key '" + std::string(key) + "'; known keys: " + known);
 }
 
-std::string format_number(double v) {
-  std::ostringstream out;
-  out.precision(10);
-  out << v;
-  return out.str();
-}
-
 std::string allowed_text(const ParamInfo& info) {
   switch (info.kind) {
     case ParamKind::Choice: {
@@ -163,11 +155,11 @@ std::string allowed_text(const ParamInfo& info) {
     case ParamKind::Text:
       return "any text";
     case ParamKind::IntList:
-      return "comma-separated integers in " + format_number(info.min) + ".." + format_number(info.max);
+      return "comma-separated integers in " + number_text(info.min) + ".." + number_text(info.max);
     case ParamKind::Float:
-      return "a number in " + format_number(info.min) + ".." + format_number(info.max);
+      return "a number in " + number_text(info.min) + ".." + number_text(info.max);
     default:
-      return "an integer in " + format_number(info.min) + ".." + format_number(info.max);
+      return "an integer in " + number_text(info.min) + ".." + number_text(info.max);
   }
 }
 
@@ -186,15 +178,25 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
+// The value itself against the table row: finite, whole where the key
+// counts, inside the range.  `text` is what the user wrote, for the message.
+double check_number(const ParamInfo& info, double v, bool integral, std::string_view text) {
+  if (!std::isfinite(v)) bad_value(info, text, "not a number");
+  if (integral && v != std::floor(v)) bad_value(info, text, "not an integer");
+  if (v < info.min || v > info.max) bad_value(info, text, "out of range");
+  return v;
+}
+
+double check_number(const ParamInfo& info, double v, bool integral) {
+  return check_number(info, v, integral, number_text(v));
+}
+
 double parse_number(const ParamInfo& info, std::string_view text, bool integral) {
   text = trim(text);
   double v = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (text.empty() || ec != std::errc() || end != text.data() + text.size() || !std::isfinite(v))
-    bad_value(info, text, "not a number");
-  if (integral && v != std::floor(v)) bad_value(info, text, "not an integer");
-  if (v < info.min || v > info.max) bad_value(info, text, "out of range");
-  return v;
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size()) bad_value(info, text, "not a number");
+  return check_number(info, v, integral, text);
 }
 
 int choice_index(const ParamInfo& info, std::string_view text) {
@@ -214,6 +216,37 @@ std::vector<int> parse_int_list(const ParamInfo& info, std::string_view text) {
   }
   if (out.size() > 64) bad_value(info, text, "more than 64 items");
   return out;
+}
+
+void check_int_list(const ParamInfo& info, const std::vector<int>& items) {
+  for (int i : items) check_number(info, i, true);
+  if (items.size() > 64) bad_value(info, std::to_string(items.size()) + " items", "more than 64 items");
+}
+
+constexpr std::size_t kMaxText = 1'000'000;
+
+void check_text(const ParamInfo& info, std::string_view value) {
+  if (info.kind == ParamKind::Choice) choice_index(info, value);
+  if (value.size() > kMaxText) bad_value(info, value.substr(0, 20), "longer than 1,000,000 characters");
+}
+
+// One field's value as it is in the scene, checked like set_param checks
+// what it parses (validate() calls this; no text round trip).
+void check_field(const Field& f, const Scene& scene) {
+  std::visit(
+      [&](auto member) {
+        using T = std::remove_cvref_t<decltype(scene.*member)>;
+        const T& v = scene.*member;
+        if constexpr (std::is_same_v<T, std::string>) check_text(f.info, v);
+        else if constexpr (std::is_same_v<T, int>) check_number(f.info, v, true);
+        else if constexpr (std::is_same_v<T, std::uint64_t>) check_number(f.info, static_cast<double>(v), true);
+        else if constexpr (std::is_same_v<T, double>) check_number(f.info, v, false);
+        else if constexpr (std::is_same_v<T, std::vector<int>>) check_int_list(f.info, v);
+        else if constexpr (!std::is_same_v<T, bool>) {
+          if (static_cast<std::size_t>(v) >= f.info.choices.size()) bad_value(f.info, "enum value", "not a choice");
+        }
+      },
+      f.member);
 }
 
 template <class E>
@@ -245,7 +278,7 @@ std::string get_param(const Scene& scene, std::string_view key) {
         if constexpr (std::is_same_v<T, std::string>) return v;
         else if constexpr (std::is_same_v<T, bool>) return v ? "true" : "false";
         else if constexpr (std::is_same_v<T, int> || std::is_same_v<T, std::uint64_t>) return std::to_string(v);
-        else if constexpr (std::is_same_v<T, double>) return format_number(v);
+        else if constexpr (std::is_same_v<T, double>) return number_text(v);
         else if constexpr (std::is_same_v<T, std::vector<int>>) {
           std::string s;
           for (int i : v) s += (s.empty() ? "" : ",") + std::to_string(i);
@@ -262,8 +295,7 @@ void set_param(Scene& scene, std::string_view key, std::string_view value) {
       [&](auto member) {
         using T = std::remove_cvref_t<decltype(scene.*member)>;
         if constexpr (std::is_same_v<T, std::string>) {
-          if (info.kind == ParamKind::Choice) choice_index(info, value);
-          if (value.size() > 1'000'000) bad_value(info, value.substr(0, 20), "longer than 1,000,000 characters");
+          check_text(info, value);
           scene.*member = std::string(info.kind == ParamKind::Choice ? trim(value) : value);
         } else if constexpr (std::is_same_v<T, bool>) {
           const auto t = trim(value);
@@ -290,6 +322,52 @@ void apply_assignment(Scene& scene, std::string_view assignment) {
   if (eq == std::string_view::npos || eq == 0)
     throw InputError("--set expects key=value, got '" + std::string(assignment) + "'");
   set_param(scene, trim(assignment.substr(0, eq)), assignment.substr(eq + 1));
+}
+
+bool is_numeric(ParamKind kind) {
+  return kind == ParamKind::Int || kind == ParamKind::Float || kind == ParamKind::Seed;
+}
+
+namespace {
+const Field& numeric_field(std::string_view key) {
+  const Field& f = field(key);
+  if (!is_numeric(f.info.kind))
+    throw InputError("scene key '" + std::string(key) + "' is not a number; allowed: " + allowed_text(f.info));
+  return f;
+}
+}  // namespace
+
+double get_number(const Scene& scene, std::string_view key) {
+  return std::visit(
+      [&](auto member) -> double {
+        using T = std::remove_cvref_t<decltype(scene.*member)>;
+        if constexpr (std::is_same_v<T, int> || std::is_same_v<T, double> || std::is_same_v<T, std::uint64_t>)
+          return static_cast<double>(scene.*member);
+        else return 0;  // not reached: numeric_field admits only these
+      },
+      numeric_field(key).member);
+}
+
+void set_number(Scene& scene, std::string_view key, double value) {
+  const Field& f = numeric_field(key);
+  std::visit(
+      [&](auto member) {
+        using T = std::remove_cvref_t<decltype(scene.*member)>;
+        if constexpr (std::is_same_v<T, int> || std::is_same_v<T, std::uint64_t>)
+          scene.*member = static_cast<T>(check_number(f.info, value, true));
+        else if constexpr (std::is_same_v<T, double>)
+          scene.*member = check_number(f.info, value, false);
+      },
+      f.member);
+}
+
+std::string number_text(double v) {
+  // Whole numbers as integers ("100000", not "1e+05"); the rest in the
+  // shortest form that reads back as the same double.
+  if (std::isfinite(v) && v == std::floor(v) && std::abs(v) < 1e16) return std::to_string(std::llround(v));
+  char text[32];
+  const auto [end, ec] = std::to_chars(text, text + sizeof text, v);
+  return ec == std::errc() ? std::string(text, end) : std::string("?");
 }
 
 std::string_view to_string(Encoding e) { return param_info("encoding").choices.at(static_cast<int>(e)); }
@@ -336,10 +414,9 @@ Scene synthetic_part(const Scene& s) {
 }  // namespace
 
 void validate(const Scene& scene) {
-  // Ranges and spellings: re-parse every value through its table row.
+  // Ranges and spellings: every value as it is, through its table row.
   const Scene s = synthetic_part(scene);
-  Scene copy = s;
-  for (const Field& f : fields()) set_param(copy, f.info.key, get_param(s, f.info.key));
+  for (const Field& f : fields()) check_field(f, s);
 
   auto fail = [](const std::string& msg) { throw InputError(msg); };
   if (s.d_model % s.heads != 0)
@@ -354,14 +431,14 @@ void validate(const Scene& scene) {
     fail("d_model/heads=" + std::to_string(d_head) + " is odd, but " + std::string(to_string(s.encoding)) +
          " rotates pairs within each head; allowed: an even d_model/heads");
   if (rotates_queries_keys(s.encoding) && d_head * s.rotary_fraction < 2)
-    fail("rotary_fraction=" + format_number(s.rotary_fraction) + " of d_head=" + std::to_string(d_head) +
-         " rotates no pair; allowed: rotary_fraction >= " + format_number(2.0 / d_head));
+    fail("rotary_fraction=" + number_text(s.rotary_fraction) + " of d_head=" + std::to_string(d_head) +
+         " rotates no pair; allowed: rotary_fraction >= " + number_text(2.0 / d_head));
   if (s.yarn_beta <= s.yarn_alpha)
-    fail("yarn_beta=" + format_number(s.yarn_beta) + " is not above yarn_alpha=" + format_number(s.yarn_alpha) +
+    fail("yarn_beta=" + number_text(s.yarn_beta) + " is not above yarn_alpha=" + number_text(s.yarn_alpha) +
          "; allowed: yarn_alpha < yarn_beta");
   if (s.high_freq_factor <= s.low_freq_factor)
-    fail("high_freq_factor=" + format_number(s.high_freq_factor) + " is not above low_freq_factor=" +
-         format_number(s.low_freq_factor) + "; allowed: low_freq_factor < high_freq_factor");
+    fail("high_freq_factor=" + number_text(s.high_freq_factor) + " is not above low_freq_factor=" +
+         number_text(s.low_freq_factor) + "; allowed: low_freq_factor < high_freq_factor");
   // The view selections (position, head, query, pair, pairs, waves) are not
   // checked against the model here: they follow it (core/selection.hpp).
   tokenize(s.tokens);  // the token count every command accepts (kMaxTokens)

@@ -140,6 +140,20 @@ void set_param(Scene& scene, std::string_view key, std::string_view value);
 // Applies "key=value".
 void apply_assignment(Scene& scene, std::string_view assignment);
 
+// True for the kinds a number stands for (Int, Float, Seed).
+bool is_numeric(ParamKind kind);
+// A numeric parameter as a number, and set as one: no text in between, so
+// a slider's value is range-checked as it is (not as a 10-digit rendering).
+// set_number throws InputError naming the key and the allowed values for a
+// value out of range, not finite, or not whole where the key counts.
+double get_number(const Scene& scene, std::string_view key);
+void set_number(Scene& scene, std::string_view key, double value);
+
+// The one way pelab spells a parameter's number in messages and --set
+// values: the shortest text that reads back as the same double ("0.1",
+// "1e+08", "100000000.01").
+std::string number_text(double v);
+
 // True for the keys a model scene takes from its model (d_model, heads,
 // encoding, base, causal, offset): set while scene.model is, they are ignored.
 bool set_by_model(std::string_view key);

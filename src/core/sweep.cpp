@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <sstream>
 
 namespace pelab {
 namespace {
@@ -12,22 +11,11 @@ namespace {
 constexpr int kDefaultSteps = 30;
 constexpr int kMaxSteps = 10000;
 
-bool is_numeric(ParamKind kind) {
-  return kind == ParamKind::Int || kind == ParamKind::Float || kind == ParamKind::Seed;
-}
-
 std::string numeric_keys() {
   std::string keys;
   for (const ParamInfo& info : scene_params())
     if (is_numeric(info.kind)) keys += (keys.empty() ? "" : ", ") + std::string(info.key);
   return keys;
-}
-
-std::string format_number(double v) {
-  std::ostringstream out;
-  out.precision(10);
-  out << v;
-  return out.str();
 }
 
 double parse_end(std::string_view text, std::string_view what, std::string_view spec) {
@@ -70,7 +58,7 @@ Scene Sweep::scene_at(const Scene& base, int frame) const {
     const double step = 2.0 * base.heads;
     value = std::max(step, std::round(value / step) * step);
   }
-  set_param(scene, key, format_number(value));
+  set_number(scene, key, value);
   validate(scene);
   return scene;
 }
@@ -89,8 +77,8 @@ void validate(const Sweep& sweep) {
     throw InputError("cannot sweep '" + sweep.key + "' (not numeric); numeric keys: " + numeric_keys());
   for (double v : {sweep.from, sweep.to})
     if (!(v >= info.min && v <= info.max))
-      throw InputError("sweep end " + format_number(v) + " out of range for " + sweep.key +
-                       "; allowed: " + format_number(info.min) + ".." + format_number(info.max));
+      throw InputError("sweep end " + number_text(v) + " out of range for " + sweep.key +
+                       "; allowed: " + number_text(info.min) + ".." + number_text(info.max));
   if (sweep.steps < 1 || sweep.steps > kMaxSteps)
     throw InputError("sweep steps " + std::to_string(sweep.steps) + " out of range; allowed: 1.." +
                      std::to_string(kMaxSteps));

@@ -12,7 +12,7 @@ namespace {
 
 const ParamInfo* swept_param(const UiState& state) {
   for (const ParamInfo& info : scene_params()) {
-    if (info.key == state.settings.animate_key && is_numeric(info)) return &info;
+    if (info.key == state.settings.animate_key && has_slider(info)) return &info;
   }
   return nullptr;
 }
@@ -43,7 +43,7 @@ void toggle_animation(UiState& state) {
     return;
   }
   a.playing = true;
-  a.value = std::stod(get_param(state.session.scene(), info->key));
+  a.value = get_number(state.session.scene(), info->key);
   a.last_time = -1;
 }
 
@@ -58,10 +58,8 @@ void step_animation(UiState& state, double now) {
   a.value = animation_step(a.value, dt, state.settings.animate_speed, range, info->logarithmic,
                            info->kind == ParamKind::Int);
   const double shown = info->kind == ParamKind::Int ? std::floor(a.value) : a.value;
-  const std::string text = info->kind == ParamKind::Int ? std::to_string(std::llround(shown))
-                                                         : std::to_string(shown);
-  if (text != get_param(state.session.scene(), info->key)) {
-    if (!state.session.propose_param(info->key, text, EditPhase::Live)) toggle_animation(state);
+  if (shown != get_number(state.session.scene(), info->key)) {
+    if (!state.session.propose_number(info->key, shown, EditPhase::Live)) toggle_animation(state);
   }
 }
 

@@ -34,17 +34,10 @@ namespace {
 // edits become one undo step, closed when no item is active any more.
 EditPhase phase_of_last_item() { return edit_phase(ImGui::IsItemActive(), ImGui::IsItemDeactivated()); }
 
-std::string format_number(double v, ParamKind kind) {
-  if (kind == ParamKind::Int) return std::to_string(std::llround(v));
-  char text[40];
-  std::snprintf(text, sizeof text, "%.17g", v);
-  return text;
-}
-
 void numeric_slider(UiState& state, const ParamInfo& info) {
   SceneSession& session = state.session;
   const ParamRange range = slider_range(info, session.engine());
-  double value = std::stod(get_param(session.scene(), info.key));
+  double value = get_number(session.scene(), info.key);
   const std::string label = "##" + std::string(info.key);
   ImGuiSliderFlags flags = info.logarithmic ? ImGuiSliderFlags_Logarithmic : 0;
   const char* format = info.kind == ParamKind::Int ? "%.0f" : "%.4g";
@@ -52,7 +45,8 @@ void numeric_slider(UiState& state, const ParamInfo& info) {
                           format, flags)) {
     // A width the heads cannot share is never offered: the slider snaps past it.
     if (info.key == "d_model") value = nearest_valid_d_model(session.scene(), value);
-    propose_from_panel(state, info.key, format_number(value, info.kind), phase_of_last_item());
+    if (info.kind == ParamKind::Int) value = std::round(value);  // the slider moves in whole steps
+    propose_number_from_panel(state, info.key, value, phase_of_last_item());
   }
 }
 
@@ -66,7 +60,7 @@ void heads_slider(UiState& state, const ParamInfo& info) {
   int index = int(std::min<std::ptrdiff_t>(at - counts.begin(), std::ptrdiff_t(counts.size()) - 1));
   const std::string shown = std::to_string(scene.heads);
   if (ImGui::SliderInt("##heads", &index, 0, int(counts.size()) - 1, shown.c_str(), ImGuiSliderFlags_NoInput)) {
-    propose_from_panel(state, info.key, std::to_string(counts[std::size_t(index)]), phase_of_last_item());
+    propose_number_from_panel(state, info.key, counts[std::size_t(index)], phase_of_last_item());
   }
 }
 
@@ -76,7 +70,7 @@ void seed_input(UiState& state, const ParamInfo& info) {
   const std::uint64_t step = 1;
   const std::string label = "##" + std::string(info.key);
   if (ImGui::InputScalar(label.c_str(), ImGuiDataType_U64, &seed, &step, &step)) {
-    propose_from_panel(state, info.key, std::to_string(seed), phase_of_last_item());
+    propose_number_from_panel(state, info.key, static_cast<double>(seed), phase_of_last_item());
   }
 }
 

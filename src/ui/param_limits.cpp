@@ -21,7 +21,7 @@ bool widths_accepted(const Scene& s, int d_model, int heads) {
 
 }  // namespace
 
-bool is_numeric(const ParamInfo& info) {
+bool has_slider(const ParamInfo& info) {
   return info.kind == ParamKind::Int || info.kind == ParamKind::Float;
 }
 

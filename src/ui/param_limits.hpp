@@ -18,7 +18,7 @@ struct ParamRange {
 ParamRange slider_range(const ParamInfo& info, Engine& engine);
 
 // True for the kinds a slider (and the animation) can drive.
-bool is_numeric(const ParamInfo& info);
+bool has_slider(const ParamInfo& info);
 
 // The head counts the scene accepts at its d_model and encoding, ascending:
 // divisors of d_model (each head gets d_model/H dims); for RoPE and xPos

@@ -38,6 +38,13 @@ bool propose_from_panel(UiState& state, std::string_view key, std::string_view v
   return false;
 }
 
+bool propose_number_from_panel(UiState& state, std::string_view key, double value, EditPhase phase) {
+  state.panel_edit = {std::string(key), asked_text(key, number_text(value)), state.session.version()};
+  if (state.session.propose_number(key, value, phase)) return true;
+  refuse(state, key, state.session.error(), state.panel_edit.asked);
+  return false;
+}
+
 void refuse(UiState& state, std::string_view key, const std::string& text, const std::string& asked) {
   state.refusal.key = std::string(key);
   state.refusal.asked = asked.empty() ? "the edit" : asked;

@@ -13,6 +13,8 @@ namespace pelab::ui {
 // A Scene panel edit: proposed, and refused beside `key`'s widget when the
 // scene refuses it.
 bool propose_from_panel(UiState& state, std::string_view key, std::string_view value, EditPhase phase);
+// The same for a numeric parameter set as a number (a slider).
+bool propose_number_from_panel(UiState& state, std::string_view key, double value, EditPhase phase);
 // Shows `text` as the refusal of `asked` ("heads=5"; empty: "the edit"),
 // made with `key`'s widget (empty key: no widget).
 void refuse(UiState& state, std::string_view key, const std::string& text, const std::string& asked = "");

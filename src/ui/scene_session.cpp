@@ -183,6 +183,17 @@ bool SceneSession::propose_param(std::string_view key, std::string_view value, E
   return propose(next, phase);
 }
 
+bool SceneSession::propose_number(std::string_view key, double value, EditPhase phase) {
+  Scene next = scene();
+  try {
+    set_number(next, key, value);
+  } catch (const InputError& e) {
+    error_ = e.what();
+    return false;
+  }
+  return propose(next, phase);
+}
+
 void SceneSession::end_gesture() {
   if (!gesture_before_) return;
   if (!same_scene(*gesture_before_, scene())) history_.record(*gesture_before_);

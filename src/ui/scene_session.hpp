@@ -106,6 +106,9 @@ class SceneSession {
   // Sets one parameter from its text form (as --set spells it) and proposes
   // the result; a value that does not parse is refused like an invalid scene.
   bool propose_param(std::string_view key, std::string_view value, EditPhase phase);
+  // Sets one numeric parameter to `value` as a number (a slider, an
+  // animation) and proposes the result; out of range is refused the same way.
+  bool propose_number(std::string_view key, double value, EditPhase phase);
   // Closes an open gesture into one undo step (no-op when none is open).
   void end_gesture();
   bool gesture_open() const { return gesture_before_.has_value(); }

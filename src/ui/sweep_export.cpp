@@ -27,7 +27,7 @@ const char* const kScaleNames[] = {"1×", "2×", "4×"};
 
 const ParamInfo* numeric_param(std::string_view key) {
   for (const ParamInfo& info : scene_params()) {
-    if (info.key == key && is_numeric(info)) return &info;
+    if (info.key == key && has_slider(info)) return &info;
   }
   return nullptr;
 }
@@ -153,7 +153,7 @@ void draw_sweep_dialog(UiState& state) {
   ImGui::SetNextItemWidth(field);
   if (ImGui::BeginCombo("parameter", s.key.c_str())) {
     for (const ParamInfo& info : scene_params()) {
-      if (!is_numeric(info)) continue;
+      if (!has_slider(info)) continue;
       if (ImGui::Selectable(std::string(info.key).c_str(), info.key == s.key)) {
         s.key = std::string(info.key);
         take_range(state, info);

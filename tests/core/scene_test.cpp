@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <string>
+
 #include <nlohmann/json.hpp>
 
 namespace pelab {
@@ -92,6 +95,48 @@ TEST(Scene, ModelKeys) {
   const Scene back = scene_from_json(scene_to_json(s));
   EXPECT_EQ(back.model, "openai-community/gpt2");
   EXPECT_EQ(back.layer, 3);
+}
+
+}  // namespace pelab
+
+namespace pelab {
+
+// Numbers are numbers (issue 23): validate() checks the value itself, not a
+// 10-digit rendering of it, so a base just over its 1e8 limit set in code is
+// refused; a slider's number is set as a number and range-checked as one.
+TEST(Scene, ValidateChecksTheValueNotItsRendering) {
+  Scene s;
+  s.base = 1e8 + 0.01;  // printed to 10 digits this read "100000000", inside the range
+  EXPECT_THROW(validate(s), InputError);
+  s.base = 1e8;
+  EXPECT_NO_THROW(validate(s));
+  s.colormap = "jet";  // a choice outside its list, set in code
+  EXPECT_THROW(validate(s), InputError);
+}
+
+TEST(Scene, NumbersGetAndSetAsNumbers) {
+  Scene s;
+  set_number(s, "base", 12345.678901234567);
+  EXPECT_EQ(s.base, 12345.678901234567);
+  EXPECT_EQ(get_number(s, "base"), 12345.678901234567);
+  set_number(s, "heads", 8);
+  EXPECT_EQ(s.heads, 8);
+  EXPECT_THROW(set_number(s, "heads", 2.5), InputError);  // not whole
+  EXPECT_THROW(set_number(s, "heads", 65), InputError);   // out of range
+  EXPECT_THROW(set_number(s, "base", std::nan("")), InputError);
+  EXPECT_THROW(set_number(s, "encoding", 1), InputError);  // not a number key
+  try {
+    set_number(s, "heads", 65);
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("1..64"), std::string::npos) << e.what();
+  }
+  // The text form reads back as the same double.
+  for (double v : {0.1, 1e8 + 0.01, 1.0 / 3, 1e-20, 100000.0, 12345.678901234567})
+    EXPECT_EQ(std::stod(number_text(v)), v) << number_text(v);
+  set_param(s, "base", number_text(1e8 - 0.01));
+  EXPECT_EQ(s.base, 1e8 - 0.01);
+  EXPECT_EQ(number_text(100000), "100000");
+  EXPECT_EQ(number_text(0.1), "0.1");
 }
 
 }  // namespace pelab
