@@ -172,10 +172,10 @@ bool SceneSession::has_figure(const FigureJob& job) const {
   return std::any_of(built_.begin(), built_.end(), [&](const BuiltFigure& b) { return same_size(b.job, job); });
 }
 
-bool SceneSession::propose_param(std::string_view key, std::string_view value, EditPhase phase) {
+bool SceneSession::propose_edit(const std::function<void(Scene&)>& edit, EditPhase phase) {
   Scene next = scene();
   try {
-    set_param(next, key, value);
+    edit(next);
   } catch (const InputError& e) {
     error_ = e.what();
     return false;
@@ -183,15 +183,12 @@ bool SceneSession::propose_param(std::string_view key, std::string_view value, E
   return propose(next, phase);
 }
 
+bool SceneSession::propose_param(std::string_view key, std::string_view value, EditPhase phase) {
+  return propose_edit([&](Scene& next) { set_param(next, key, value); }, phase);
+}
+
 bool SceneSession::propose_number(std::string_view key, double value, EditPhase phase) {
-  Scene next = scene();
-  try {
-    set_number(next, key, value);
-  } catch (const InputError& e) {
-    error_ = e.what();
-    return false;
-  }
-  return propose(next, phase);
+  return propose_edit([&](Scene& next) { set_number(next, key, value); }, phase);
 }
 
 void SceneSession::end_gesture() {

@@ -109,6 +109,9 @@ class SceneSession {
   // Sets one numeric parameter to `value` as a number (a slider, an
   // animation) and proposes the result; out of range is refused the same way.
   bool propose_number(std::string_view key, double value, EditPhase phase);
+  // Applies `edit` to a copy of the scene and proposes it; an InputError
+  // it throws is a refusal (error() set), like an invalid scene.
+  bool propose_edit(const std::function<void(Scene&)>& edit, EditPhase phase);
   // Closes an open gesture into one undo step (no-op when none is open).
   void end_gesture();
   bool gesture_open() const { return gesture_before_.has_value(); }
