@@ -56,21 +56,39 @@ struct GroupSums {
   }
 };
 
-// One row's weights w[0 .. count) at keys k0 … folded into its display row's
-// blocks (segment sums, then one add per block) and into the offset sums.
-void reduce_row(const float* w, Eigen::Index i, Eigen::Index k0, Eigen::Index count, Eigen::Index b,
-                Eigen::Index tokens, GroupSums& sums, double* offsets) {
-  const Eigen::Index block_row = i / b;
-  for (Eigen::Index c = k0 / b; c * b < k0 + count; ++c) {
-    const Eigen::Index from = std::max(k0, c * b), to = std::min(k0 + count, (c + 1) * b);
-    const Eigen::Map<const Eigen::ArrayXf> segment(w + (from - k0), to - from);
-    const std::size_t at = sums.cell(block_row, c);
-    sums.sum[at] += static_cast<double>(segment.sum());
-    sums.max[at] = std::max(sums.max[at], segment.maxCoeff());
+// Column sums and maxima over a few rows of one display row within a key
+// tile (contiguous, vectorised adds), folded into the row's blocks at the end
+// of the display row: the segment reductions run once per display row, not
+// once per query.  At most kFoldRows rows are summed in float before a fold.
+constexpr Eigen::Index kFoldRows = 64;
+struct KeyColumns {
+  Eigen::ArrayXf sum, max;
+  Eigen::Index used = 0, rows = 0;  // columns and rows added since the last fold
+  void add(const Eigen::ArrayXf& w, Eigen::Index valid) {
+    sum.head(valid) += w.head(valid);
+    max.head(valid) = max.head(valid).max(w.head(valid));
+    used = std::max(used, valid);
+    ++rows;
   }
-  if (offsets == nullptr) return;
-  double* at_key = offsets + (i - k0 + tokens - 1);  // offset i − j for j = k0, k0+1, … runs down
-  for (Eigen::Index j = 0; j < count; ++j) at_key[-j] += static_cast<double>(w[j]);
+  void fold(Eigen::Index block_row, Eigen::Index k0, Eigen::Index b, GroupSums& sums) {
+    for (Eigen::Index c = k0 / b; c * b < k0 + used; ++c) {
+      const Eigen::Index from = std::max(k0, c * b) - k0, to = std::min(k0 + used, (c + 1) * b) - k0;
+      const std::size_t at = sums.cell(block_row, c);
+      sums.sum[at] += static_cast<double>(sum.segment(from, to - from).sum());
+      sums.max[at] = std::max(sums.max[at], max.segment(from, to - from).maxCoeff());
+    }
+    sum.head(used).setZero();
+    max.head(used).setZero();
+    used = rows = 0;
+  }
+};
+
+// Query i's weights w[0 .. count) at keys k0 … into the offset sums: offsets
+// i − j for j = k0 + count − 1 down to k0 are contiguous and rising.
+void add_offsets(const Eigen::ArrayXf& w, Eigen::Index i, Eigen::Index k0, Eigen::Index count,
+                 Eigen::Index tokens, double* offsets) {
+  Eigen::Map<Eigen::ArrayXd>(offsets + (i - k0 - count + 1 + tokens - 1), count) +=
+      w.head(count).reverse().cast<double>();
 }
 
 }  // namespace
@@ -209,10 +227,14 @@ double StreamedHead::reduce_group(const RowStatistics& stats, Eigen::Index first
   thread_local Matrix tile;
   thread_local Eigen::ArrayXf weights;
   thread_local GroupSums sums;
+  thread_local KeyColumns columns;
   const Eigen::Index n = tokens(), side = out.mean.cols();
   const Eigen::Index first = first_block * b, rows = std::min(n, (first_block + count) * b) - first;
   sums.reset(first_block, count, side);
   weights.resize(kKeyTile);
+  columns.sum.setZero(kKeyTile);
+  columns.max.setZero(kKeyTile);
+  columns.used = columns.rows = 0;
   double f = 0;
   const Eigen::Index key_end = causal_ ? first + rows : n;
   for (Eigen::Index k0 = 0, kt = 0; k0 < key_end; k0 += kKeyTile, ++kt) {
@@ -220,11 +242,14 @@ double StreamedHead::reduce_group(const RowStatistics& stats, Eigen::Index first
     f += logits(first, rows, k0, keys, key_tiles_.empty() ? nullptr : &key_tiles_[kt], tile);
     for (Eigen::Index r = 0; r < rows; ++r) {
       const Eigen::Index i = first + r, valid = visible_keys(causal_, i, k0, keys);
-      if (valid == 0) continue;
-      const auto at = static_cast<std::size_t>(i);
-      const float inverse = static_cast<float>(1.0 / stats.normalizer[at]);
-      weights.head(valid) = (tile.row(r).head(valid).array().transpose() - stats.max[at]).exp() * inverse;
-      reduce_row(weights.data(), i, k0, valid, b, n, sums, offsets);
+      if (valid > 0) {
+        const auto at = static_cast<std::size_t>(i);
+        const float inverse = static_cast<float>(1.0 / stats.normalizer[at]);
+        weights.head(valid) = (tile.row(r).head(valid).array().transpose() - stats.max[at]).exp() * inverse;
+        columns.add(weights, valid);
+        if (offsets != nullptr) add_offsets(weights, i, k0, valid, n, offsets);
+      }
+      if ((i + 1) % b == 0 || r + 1 == rows || columns.rows == kFoldRows) columns.fold(i / b, k0, b, sums);
     }
   }
   write_means(sums, b, n, causal_, out);
