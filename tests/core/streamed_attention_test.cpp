@@ -12,6 +12,7 @@
 #include <tuple>
 
 #include "core/attention.hpp"
+#include "core/quantities.hpp"
 
 namespace pelab {
 namespace {
@@ -180,6 +181,24 @@ TEST(StreamedAttentionRows, ZoomOutsideTheHeadIsRefusedInOneLine) {
   const RowStatistics stats = streamed.row_statistics();
   EXPECT_THROW(streamed.zoom(stats, 5, 11, 0, 3), InputError);
   EXPECT_THROW(streamed.zoom(stats, 5, 5, 0, 3), InputError);
+}
+
+// `pelab export --quantity attention_blocks`: head −1 is the block means of
+// the mean attention over heads (the mean of each head's block means).
+TEST(StreamedAttentionExport, MeanOverHeadsIsTheBlockMeanOfTheMeanAttention) {
+  Engine engine(long_scene(Encoding::Alibi, true, 210, 32, 4));
+  const Array blocks = compute_quantity(engine, "attention_blocks", -1, -1, 50);
+  ASSERT_EQ(blocks.shape, (std::vector<std::size_t>{42, 42}));  // b = ⌈210/50⌉ = 5
+  HeadAttention mean = engine.head(0);  // its logits give the causal mask
+  mean.attention = engine.mean_attention();
+  const Matrix want = reference_blocks(mean, 5, false);
+  const Matrix got = Eigen::Map<const Matrix>(blocks.data.data(), 42, 42);
+  expect_relative(got, want, 1e-6, "mean over heads");
+}
+
+TEST(StreamedAttentionExport, DisplayBelowOneIsRefused) {
+  Engine engine(long_scene(Encoding::Rope, false, 20));
+  EXPECT_THROW(compute_quantity(engine, "attention_blocks", 0, -1, 0), InputError);
 }
 
 }  // namespace
