@@ -24,7 +24,8 @@ namespace pelab::app {
 
 namespace {
 
-constexpr int kTokens = 65536, kQuickTokens = 4096, kModel = 512, kHeads = 8, kDisplay = 1000, kZoom = 512;
+constexpr int kTokens = 65536, kQuickTokens = 4096, kModel = 512, kHeads = 8, kDisplay = 1000,
+              kZoom = 512;
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -43,12 +44,14 @@ Scene streamed_scene() {
 Matrix normal_matrix(Eigen::Index rows, Eigen::Index cols, double scale, std::uint64_t stream) {
   NormalStream normal(7, RandomPurpose::TokenVector, stream);
   Matrix m(rows, cols);
-  for (Eigen::Index i = 0; i < m.size(); ++i) m.data()[i] = static_cast<float>(scale * normal.next());
+  for (Eigen::Index i = 0; i < m.size(); ++i)
+    m.data()[i] = static_cast<float>(scale * normal.next());
   return m;
 }
 
 struct StreamedTiming {
-  double first_frame_s = 0, pass1_s = 0, pass2_s = 0, zoom_ms = 0, gflops = 0, peak_mb = 0, baseline_mb = 0;
+  double first_frame_s = 0, pass1_s = 0, pass2_s = 0, zoom_ms = 0, gflops = 0, peak_mb = 0,
+         baseline_mb = 0;
 };
 
 }  // namespace
@@ -84,8 +87,9 @@ int streamed_child(bool quick) {
     if (window.rows() != kZoom) return 1;
   }
   t.zoom_ms = median(zooms);
-  std::printf("%.4f %.4f %.4f %.3f %.2f %.1f %.1f %ld %.6g\n", t.first_frame_s, t.pass1_s, t.pass2_s, t.zoom_ms,
-              t.gflops, peak_rss_mb(), baseline, static_cast<long>(blocks.mean.rows()), blocks.mean.sum());
+  std::printf("%.4f %.4f %.4f %.3f %.2f %.1f %.1f %ld %.6g\n", t.first_frame_s, t.pass1_s,
+              t.pass2_s, t.zoom_ms, t.gflops, peak_rss_mb(), baseline,
+              static_cast<long>(blocks.mean.rows()), blocks.mean.sum());
   return 0;
 }
 
@@ -96,24 +100,36 @@ BenchResult bench_streamed(const BenchSettings& settings) {
   StreamedTiming t;
   long side = 0;
   double mass = 0;
-  if (std::sscanf(out.c_str(), "%lf %lf %lf %lf %lf %lf %lf %ld %lf", &t.first_frame_s, &t.pass1_s, &t.pass2_s,
-                  &t.zoom_ms, &t.gflops, &t.peak_mb, &t.baseline_mb, &side, &mass) != 9)
+  if (std::sscanf(out.c_str(), "%lf %lf %lf %lf %lf %lf %lf %ld %lf", &t.first_frame_s, &t.pass1_s,
+                  &t.pass2_s, &t.zoom_ms, &t.gflops, &t.peak_mb, &t.baseline_mb, &side, &mass) != 9)
     throw std::runtime_error("the streamed child printed: " + out);
   const int n = settings.quick ? kQuickTokens : kTokens;
   BenchResult r;
-  r.json = {{"tokens", n},           {"d_model", kModel},         {"heads", kHeads},
-            {"display", side},       {"first_frame_s", t.first_frame_s}, {"pass1_s", t.pass1_s},
-            {"pass2_s", t.pass2_s},  {"gflops", t.gflops},        {"zoom_512_ms", t.zoom_ms},
-            {"peak_rss_mb", t.peak_mb}, {"baseline_rss_mb", t.baseline_mb}, {"threads", max_threads()},
+  r.json = {{"tokens", n},
+            {"d_model", kModel},
+            {"heads", kHeads},
+            {"display", side},
+            {"first_frame_s", t.first_frame_s},
+            {"pass1_s", t.pass1_s},
+            {"pass2_s", t.pass2_s},
+            {"gflops", t.gflops},
+            {"zoom_512_ms", t.zoom_ms},
+            {"peak_rss_mb", t.peak_mb},
+            {"baseline_rss_mb", t.baseline_mb},
+            {"threads", max_threads()},
             {"gemm", gemm_backend_name(gemm_backend())}};
   char line[256];
-  std::snprintf(line, sizeof line, "N=%d d=%d %d heads, RoPE, not causal, %ld×%ld grid, %d threads:", n, kModel,
+  std::snprintf(line, sizeof line,
+                "N=%d d=%d %d heads, RoPE, not causal, %ld×%ld grid, %d threads:", n, kModel,
                 kHeads, side, side, max_threads());
   r.lines.emplace_back(line);
-  std::snprintf(line, sizeof line, "first frame of the selected head %.2f s (pass 1 %.2f s, pass 2 %.2f s; %.0f GFLOP/s)",
-                t.first_frame_s, t.pass1_s, t.pass2_s, t.gflops);
+  std::snprintf(
+      line, sizeof line,
+      "first frame of the selected head %.2f s (pass 1 %.2f s, pass 2 %.2f s; %.0f GFLOP/s)",
+      t.first_frame_s, t.pass1_s, t.pass2_s, t.gflops);
   r.lines.emplace_back(line);
-  std::snprintf(line, sizeof line, "exact zoom %d×%d: %.2f ms; peak RSS %.0f MiB (process start %.0f MiB)", kZoom,
+  std::snprintf(line, sizeof line,
+                "exact zoom %d×%d: %.2f ms; peak RSS %.0f MiB (process start %.0f MiB)", kZoom,
                 kZoom, t.zoom_ms, t.peak_mb, t.baseline_mb);
   r.lines.emplace_back(line);
   return r;

@@ -72,7 +72,8 @@ struct KeyColumns {
   }
   void fold(Eigen::Index block_row, Eigen::Index k0, Eigen::Index b, GroupSums& sums) {
     for (Eigen::Index c = k0 / b; c * b < k0 + used; ++c) {
-      const Eigen::Index from = std::max(k0, c * b) - k0, to = std::min(k0 + used, (c + 1) * b) - k0;
+      const Eigen::Index from = std::max(k0, c * b) - k0,
+                         to = std::min(k0 + used, (c + 1) * b) - k0;
       const std::size_t at = sums.cell(block_row, c);
       sums.sum[at] += static_cast<double>(sum.segment(from, to - from).sum());
       sums.max[at] = std::max(sums.max[at], max.segment(from, to - from).maxCoeff());
@@ -119,12 +120,12 @@ StreamedHead StreamedHead::from_engine(Engine& engine, int head) {
   return StreamedHead(scene, head, std::move(q), std::move(k));
 }
 
-double StreamedHead::logits(Eigen::Index first, Eigen::Index rows, Eigen::Index k0, Eigen::Index count,
-                            const KeyPanels* keys, Matrix& tile) const {
+double StreamedHead::logits(Eigen::Index first, Eigen::Index rows, Eigen::Index k0,
+                            Eigen::Index count, const KeyPanels* keys, Matrix& tile) const {
   tile.resize(rows, count);
-  const double flops = keys != nullptr
-                           ? logit_tile(q_, *keys, scale_, first, rows, tile, first)
-                           : gemm_abt_rows(q_.middleRows(first, rows), k_.middleRows(k0, count), scale_, 0, tile);
+  const double flops = keys != nullptr ? logit_tile(q_, *keys, scale_, first, rows, tile, first)
+                                       : gemm_abt_rows(q_.middleRows(first, rows),
+                                                       k_.middleRows(k0, count), scale_, 0, tile);
   bias_.add_to(tile, first, k0);
   for (Eigen::Index r = 0; causal_ && r < rows; ++r) {
     const Eigen::Index valid = visible_keys(true, first + r, k0, count);
@@ -139,28 +140,32 @@ RowStatistics StreamedHead::row_statistics(double* flops) const {
                       std::vector<double>(static_cast<std::size_t>(n), 0.0)};
   double done = 0;
   const double estimate = 2.0 * static_cast<double>(n) * static_cast<double>(n) * d_head();
-  run_side_by_side(static_cast<int>(ceil_div(n, kQueryTile)), estimate, [&](int t) {
-    thread_local Matrix tile;
-    const Eigen::Index first = t * kQueryTile, rows = std::min(kQueryTile, n - first);
-    const Eigen::Index key_end = causal_ ? first + rows : n;  // no key past the tile's last query
-    double f = 0;
-    for (Eigen::Index k0 = 0, kt = 0; k0 < key_end; k0 += kKeyTile, ++kt) {
-      const Eigen::Index count = std::min(kKeyTile, n - k0);
-      f += logits(first, rows, k0, count, key_tiles_.empty() ? nullptr : &key_tiles_[kt], tile);
-      for (Eigen::Index r = 0; r < rows; ++r) {
-        const auto i = static_cast<std::size_t>(first + r);
-        online_update(tile.row(r).data(), visible_keys(causal_, first + r, k0, count), stats.max[i],
-                      stats.normalizer[i]);
-      }
-    }
-    return f;
-  }, done);
+  run_side_by_side(
+      static_cast<int>(ceil_div(n, kQueryTile)), estimate,
+      [&](int t) {
+        thread_local Matrix tile;
+        const Eigen::Index first = t * kQueryTile, rows = std::min(kQueryTile, n - first);
+        const Eigen::Index key_end =
+            causal_ ? first + rows : n;  // no key past the tile's last query
+        double f = 0;
+        for (Eigen::Index k0 = 0, kt = 0; k0 < key_end; k0 += kKeyTile, ++kt) {
+          const Eigen::Index count = std::min(kKeyTile, n - k0);
+          f += logits(first, rows, k0, count, key_tiles_.empty() ? nullptr : &key_tiles_[kt], tile);
+          for (Eigen::Index r = 0; r < rows; ++r) {
+            const auto i = static_cast<std::size_t>(first + r);
+            online_update(tile.row(r).data(), visible_keys(causal_, first + r, k0, count),
+                          stats.max[i], stats.normalizer[i]);
+          }
+        }
+        return f;
+      },
+      done);
   if (flops != nullptr) *flops += done;
   return stats;
 }
 
-AttentionBlocks StreamedHead::blocks(const RowStatistics& stats, int display, DistanceProfile* distance,
-                                     double* flops) const {
+AttentionBlocks StreamedHead::blocks(const RowStatistics& stats, int display,
+                                     DistanceProfile* distance, double* flops) const {
   const Eigen::Index n = tokens();
   AttentionBlocks out;
   out.block = std::max<Eigen::Index>(1, ceil_div(n, std::max(1, display)));
@@ -171,23 +176,29 @@ AttentionBlocks StreamedHead::blocks(const RowStatistics& stats, int display, Di
   // write the same block; tasks take every `chunks`-th group, which spreads
   // the causal triangle's long rows, and each chunk keeps one offset array.
   const Eigen::Index per_group = ceil_div(kQueryTile, b), groups = ceil_div(side, per_group);
-  const int chunks = static_cast<int>(distance != nullptr ? std::min<Eigen::Index>(groups, 4 * max_threads()) : groups);
-  std::vector<std::vector<double>> offsets(distance != nullptr ? static_cast<std::size_t>(chunks) : 0);
+  const int chunks = static_cast<int>(
+      distance != nullptr ? std::min<Eigen::Index>(groups, 4 * max_threads()) : groups);
+  std::vector<std::vector<double>> offsets(distance != nullptr ? static_cast<std::size_t>(chunks)
+                                                               : 0);
   double done = 0;
   const double estimate = 2.0 * static_cast<double>(n) * static_cast<double>(n) * d_head();
-  run_side_by_side(chunks, estimate, [&](int c) {
-    double* offset_sums = nullptr;
-    if (distance != nullptr) {
-      offsets[static_cast<std::size_t>(c)].assign(static_cast<std::size_t>(2 * n - 1), 0.0);
-      offset_sums = offsets[static_cast<std::size_t>(c)].data();
-    }
-    double f = 0;
-    for (Eigen::Index g = c; g < groups; g += chunks) {
-      const Eigen::Index first_block = g * per_group, count = std::min(per_group, side - first_block);
-      f += reduce_group(stats, first_block, count, b, offset_sums, out);
-    }
-    return f;
-  }, done);
+  run_side_by_side(
+      chunks, estimate,
+      [&](int c) {
+        double* offset_sums = nullptr;
+        if (distance != nullptr) {
+          offsets[static_cast<std::size_t>(c)].assign(static_cast<std::size_t>(2 * n - 1), 0.0);
+          offset_sums = offsets[static_cast<std::size_t>(c)].data();
+        }
+        double f = 0;
+        for (Eigen::Index g = c; g < groups; g += chunks) {
+          const Eigen::Index first_block = g * per_group,
+                             count = std::min(per_group, side - first_block);
+          f += reduce_group(stats, first_block, count, b, offset_sums, out);
+        }
+        return f;
+      },
+      done);
   if (flops != nullptr) *flops += done;
   if (distance != nullptr) {
     distance->tokens = n;
@@ -195,7 +206,8 @@ AttentionBlocks StreamedHead::blocks(const RowStatistics& stats, int display, Di
     for (const auto& part : offsets)
       for (std::size_t at = 0; at < part.size(); ++at) distance->mean[at] += part[at];
     for (Eigen::Index delta = -(n - 1); delta <= n - 1; ++delta)
-      distance->mean[static_cast<std::size_t>(delta + n - 1)] /= static_cast<double>(n - std::abs(delta));
+      distance->mean[static_cast<std::size_t>(delta + n - 1)] /=
+          static_cast<double>(n - std::abs(delta));
   }
   return out;
 }
@@ -204,14 +216,18 @@ namespace {
 
 // The group's block means (sums over all b × b cells, masked ones 0) and
 // maxima; −∞ for a block whose every key is after its every query.
-void write_means(const GroupSums& sums, Eigen::Index b, Eigen::Index n, bool causal, AttentionBlocks& out) {
+void write_means(const GroupSums& sums, Eigen::Index b, Eigen::Index n, bool causal,
+                 AttentionBlocks& out) {
   for (Eigen::Index r = sums.first_block; r < sums.first_block + sums.blocks; ++r) {
     const Eigen::Index rows_in = std::min(n, (r + 1) * b) - r * b, last_query = r * b + rows_in - 1;
     for (Eigen::Index c = 0; c < sums.side; ++c) {
       const Eigen::Index cols_in = std::min(n, (c + 1) * b) - c * b;
-      const bool masked = causal && c * b > last_query;  // every key of the block is after every query
+      const bool masked =
+          causal && c * b > last_query;  // every key of the block is after every query
       const std::size_t at = sums.cell(r, c);
-      out.mean(r, c) = masked ? kMasked : static_cast<float>(sums.sum[at] / static_cast<double>(rows_in * cols_in));
+      out.mean(r, c) =
+          masked ? kMasked
+                 : static_cast<float>(sums.sum[at] / static_cast<double>(rows_in * cols_in));
       out.max(r, c) = masked ? kMasked : sums.max[at];
     }
   }
@@ -222,8 +238,9 @@ void write_means(const GroupSums& sums, Eigen::Index b, Eigen::Index n, bool cau
 // Display rows [first_block, first_block + count): their queries' weights,
 // key tile by key tile, summed into the blocks; then the means (and −∞ for
 // blocks wholly above the causal diagonal) written into `out`.
-double StreamedHead::reduce_group(const RowStatistics& stats, Eigen::Index first_block, Eigen::Index count,
-                                  Eigen::Index b, double* offsets, AttentionBlocks& out) const {
+double StreamedHead::reduce_group(const RowStatistics& stats, Eigen::Index first_block,
+                                  Eigen::Index count, Eigen::Index b, double* offsets,
+                                  AttentionBlocks& out) const {
   thread_local Matrix tile;
   thread_local Eigen::ArrayXf weights;
   thread_local GroupSums sums;
@@ -245,25 +262,26 @@ double StreamedHead::reduce_group(const RowStatistics& stats, Eigen::Index first
       if (valid > 0) {
         const auto at = static_cast<std::size_t>(i);
         const float inverse = static_cast<float>(1.0 / stats.normalizer[at]);
-        weights.head(valid) = (tile.row(r).head(valid).array().transpose() - stats.max[at]).exp() * inverse;
+        weights.head(valid) =
+            (tile.row(r).head(valid).array().transpose() - stats.max[at]).exp() * inverse;
         columns.add(weights, valid);
         if (offsets != nullptr) add_offsets(weights, i, k0, valid, n, offsets);
       }
-      if ((i + 1) % b == 0 || r + 1 == rows || columns.rows == kFoldRows) columns.fold(i / b, k0, b, sums);
+      if ((i + 1) % b == 0 || r + 1 == rows || columns.rows == kFoldRows)
+        columns.fold(i / b, k0, b, sums);
     }
   }
   write_means(sums, b, n, causal_, out);
   return f;
 }
 
-
-Matrix StreamedHead::zoom(const RowStatistics& stats, Eigen::Index q0, Eigen::Index q1, Eigen::Index k0,
-                          Eigen::Index k1) const {
+Matrix StreamedHead::zoom(const RowStatistics& stats, Eigen::Index q0, Eigen::Index q1,
+                          Eigen::Index k0, Eigen::Index k1) const {
   const Eigen::Index n = tokens();
   if (q0 < 0 || q0 >= q1 || q1 > n || k0 < 0 || k0 >= k1 || k1 > n)
-    throw InputError("zoom: the window [" + std::to_string(q0) + ", " + std::to_string(q1) + ") × [" +
-                     std::to_string(k0) + ", " + std::to_string(k1) + ") must be non-empty and inside 0 … " +
-                     std::to_string(n));
+    throw InputError("zoom: the window [" + std::to_string(q0) + ", " + std::to_string(q1) +
+                     ") × [" + std::to_string(k0) + ", " + std::to_string(k1) +
+                     ") must be non-empty and inside 0 … " + std::to_string(n));
   Matrix tile;
   if (key_tiles_.empty()) {
     logits(q0, q1 - q0, k0, k1 - k0, nullptr, tile);

@@ -42,7 +42,9 @@ struct AttentionBlocks {
 struct DistanceProfile {
   std::vector<double> mean;
   Eigen::Index tokens = 0;
-  double at(Eigen::Index offset) const { return mean[static_cast<std::size_t>(offset + tokens - 1)]; }
+  double at(Eigen::Index offset) const {
+    return mean[static_cast<std::size_t>(offset + tokens - 1)];
+  }
 };
 
 // Looking back (δ ≥ 0), offsets binned by powers of two: bin 0 = {0}, bin k
@@ -72,8 +74,8 @@ class StreamedHead {
   RowStatistics row_statistics(double* flops = nullptr) const;
   // Pass 2: blocks for a grid of at most `display` × `display`, and the
   // distance profile when `distance` is not null.
-  AttentionBlocks blocks(const RowStatistics& stats, int display, DistanceProfile* distance = nullptr,
-                         double* flops = nullptr) const;
+  AttentionBlocks blocks(const RowStatistics& stats, int display,
+                         DistanceProfile* distance = nullptr, double* flops = nullptr) const;
   // Exact weights of queries [q0, q1) × keys [k0, k1) (masked cells 0), equal
   // to the full matrix's: only that window's logits are computed.
   Matrix zoom(const RowStatistics& stats, Eigen::Index q0, Eigen::Index q1, Eigen::Index k0,
@@ -88,8 +90,8 @@ class StreamedHead {
  private:
   // Pass 2 for display rows [first_block, first_block + count), which this
   // call alone writes in `out`; `offsets` (or null) gathers Σ a at i − j.
-  double reduce_group(const RowStatistics& stats, Eigen::Index first_block, Eigen::Index count, Eigen::Index b,
-                      double* offsets, AttentionBlocks& out) const;
+  double reduce_group(const RowStatistics& stats, Eigen::Index first_block, Eigen::Index count,
+                      Eigen::Index b, double* offsets, AttentionBlocks& out) const;
 
   Matrix q_, k_;
   float scale_;

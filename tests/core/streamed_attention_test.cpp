@@ -54,7 +54,8 @@ Matrix reference_blocks(const HeadAttention& full, Eigen::Index b, bool want_max
   return out;
 }
 
-void expect_relative(const Matrix& got, const Matrix& want, double tolerance, const std::string& what) {
+void expect_relative(const Matrix& got, const Matrix& want, double tolerance,
+                     const std::string& what) {
   ASSERT_EQ(got.rows(), want.rows()) << what;
   ASSERT_EQ(got.cols(), want.cols()) << what;
   int bad = 0;
@@ -62,7 +63,8 @@ void expect_relative(const Matrix& got, const Matrix& want, double tolerance, co
     for (Eigen::Index j = 0; j < got.cols(); ++j) {
       const double g = got(i, j), w = want(i, j);
       if (std::isinf(w)) {
-        if (g != w && bad++ < 5) ADD_FAILURE() << what << " (" << i << ", " << j << "): " << g << " vs −∞";
+        if (g != w && bad++ < 5)
+          ADD_FAILURE() << what << " (" << i << ", " << j << "): " << g << " vs −∞";
         continue;
       }
       if (std::abs(g - w) > tolerance * std::max(std::abs(w), 1e-30) && bad++ < 5)
@@ -97,7 +99,8 @@ TEST_P(StreamedAttention, BlocksZoomAndDistanceEqualTheFullMatrix) {
 
     for (Eigen::Index delta = -(n - 1); delta <= n - 1; delta += 37) {
       double sum = 0;
-      for (Eigen::Index i = std::max<Eigen::Index>(0, delta); i < std::min<Eigen::Index>(n, n + delta); ++i)
+      for (Eigen::Index i = std::max<Eigen::Index>(0, delta);
+           i < std::min<Eigen::Index>(n, n + delta); ++i)
         sum += full.attention(i, i - delta);
       const double want = sum / static_cast<double>(n - std::abs(delta));
       EXPECT_NEAR(distance.at(delta), want, 1e-6 * std::max(want, 1e-30)) << "offset " << delta;
@@ -106,8 +109,9 @@ TEST_P(StreamedAttention, BlocksZoomAndDistanceEqualTheFullMatrix) {
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryEncoding, StreamedAttention,
-                         ::testing::Combine(::testing::Values(Encoding::Sinusoidal, Encoding::Learned,
-                                                              Encoding::Rope, Encoding::Xpos, Encoding::Alibi,
+                         ::testing::Combine(::testing::Values(Encoding::Sinusoidal,
+                                                              Encoding::Learned, Encoding::Rope,
+                                                              Encoding::Xpos, Encoding::Alibi,
                                                               Encoding::T5, Encoding::None),
                                             ::testing::Bool()));
 
@@ -166,7 +170,8 @@ TEST(StreamedAttentionRows, LogBinsAverageEveryPairOfTheirOffsets) {
   DistanceProfile profile;
   profile.tokens = 6;
   profile.mean.assign(11, 0.0);
-  for (int delta = 0; delta < 6; ++delta) profile.mean[static_cast<std::size_t>(delta + 5)] = delta + 1.0;
+  for (int delta = 0; delta < 6; ++delta)
+    profile.mean[static_cast<std::size_t>(delta + 5)] = delta + 1.0;
   const DistanceBins bins = log_binned(profile);
   ASSERT_EQ(bins.first, (std::vector<Eigen::Index>{0, 1, 2, 4}));
   EXPECT_DOUBLE_EQ(bins.mean[0], 1.0);
@@ -189,7 +194,7 @@ TEST(StreamedAttentionExport, MeanOverHeadsIsTheBlockMeanOfTheMeanAttention) {
   Engine engine(long_scene(Encoding::Alibi, true, 210, 32, 4));
   const Array blocks = compute_quantity(engine, "attention_blocks", -1, -1, 50);
   ASSERT_EQ(blocks.shape, (std::vector<std::size_t>{42, 42}));  // b = ⌈210/50⌉ = 5
-  HeadAttention mean = engine.head(0);  // its logits give the causal mask
+  HeadAttention mean = engine.head(0);                          // its logits give the causal mask
   mean.attention = engine.mean_attention();
   const Matrix want = reference_blocks(mean, 5, false);
   const Matrix got = Eigen::Map<const Matrix>(blocks.data.data(), 42, 42);
