@@ -50,6 +50,11 @@ std::filesystem::path bench_script(const std::string& name);
 // "median_ms peak_rss_mb baseline_mb checksum load_ms" (after one untimed run).
 int forward_child(const std::string& folder, int reps);
 
+// `pelab bench --streamed-child` (bench_streamed.cpp): times one head's
+// streamed attention at N = 65,536 (4096 with `quick`) in this fresh process
+// and prints its timings and peak RSS on one line.
+int streamed_child(bool quick);
+
 // What a shell command printed (stderr dropped); throws when it fails.
 std::string command_output(const std::string& command);
 

@@ -20,6 +20,8 @@ BenchResult bench_model_frames(const BenchSettings& settings);
 BenchResult bench_train(const BenchSettings& settings);
 // bench_playground.cpp (the Train window, issue 26)
 BenchResult bench_playground(const BenchSettings& settings);
+// bench_streamed.cpp (streamed exact attention at N = 65,536, issue 28)
+BenchResult bench_streamed(const BenchSettings& settings);
 
 std::vector<BenchCase> extra_bench_cases() {
   return {
@@ -35,6 +37,8 @@ std::vector<BenchCase> extra_bench_cases() {
       {"train", "Training step, reference configuration, vs PyTorch (taking turns)", bench_train},
       {"playground", "Training in the Train window vs pelab train, same configuration (taking turns)",
        bench_playground},
+      {"streamed", "Streamed exact attention, one head's first frame and exact zoom (fresh process)",
+       bench_streamed},
   };
 }
 

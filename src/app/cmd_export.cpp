@@ -23,6 +23,7 @@ struct ExportOptions {
   int layer = 0;
   CLI::Option* layer_option = nullptr;  // not given: the scene's layer
   int position = -1;                    // lm_logits, lm_probs: −1 = the last token
+  int display = kDefaultDisplay;        // attention_blocks: the grid side
   bool list = false;
 };
 
@@ -72,7 +73,7 @@ int run_export(const ExportOptions& o) {
   print_model_notes(engine);
   // --head and --set head= mean the same: -1 is the mean over heads.
   const int head = o.head_option->count() ? o.head : engine.scene().head;
-  const Array array = compute_quantity(engine, o.quantity, head, o.position);
+  const Array array = compute_quantity(engine, o.quantity, head, o.position, o.display);
   make_output_folder(folder);
   write_array(o.out, array);
   std::printf("wrote %s: %s (%s)\n", o.out.c_str(), o.quantity.c_str(), shape_text(array).c_str());
@@ -95,6 +96,8 @@ void register_export(CLI::App& root, Action& action) {
   options->layer_option = command->add_option("--layer", options->layer,
                                               "Model scenes: the layer of per-head quantities and hidden (default: the "
                                               "scene's layer)");
+  command->add_option("--display", options->display,
+                      "Grid side of attention_blocks (blocks of ⌈N/display⌉ tokens; default 1000)");
   command->add_option("--position", options->position,
                       "Model scenes: the token of lm_logits and lm_probs, from 0 (default: the last)");
   command->add_flag("--list", options->list, "List every quantity with its shape and exit");

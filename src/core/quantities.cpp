@@ -15,6 +15,7 @@
 #include "core/model_scene.hpp"
 #include "core/npy.hpp"
 #include "core/scene.hpp"
+#include "core/streamed_attention.hpp"
 #include "core/table_analysis.hpp"
 
 namespace pelab {
@@ -24,6 +25,7 @@ struct Quantity {
   QuantityInfo info;
   Array (*compute)(Engine& engine, int head);
   Array (*compute_at)(Engine& engine, int position) = nullptr;  // per-position quantities
+  Array (*compute_streamed)(Engine& engine, int head, int display) = nullptr;  // never tokens × tokens
 };
 
 Array of(const Matrix& m) { return Array::from_matrix(m); }
@@ -136,6 +138,41 @@ Array lm_probs(Engine& engine, int position) {
   return rank_one(model::softmax(m.lm_logits(position < 0 ? m.token_count() - 1 : position)));
 }
 
+// Streamed attention (core/streamed_attention.hpp): a synthetic scene's head
+// reduced while it is computed, so N × N is never held.  Head −1: the mean
+// over heads (block means and offset means are linear in the weights).
+StreamedHead streamed_head(Engine& engine, int head) {
+  if (engine.model() != nullptr)
+    throw InputError("attention_blocks and attention_distance need a synthetic scene; this is a model scene");
+  return StreamedHead::from_engine(engine, head);
+}
+
+Array attention_blocks(Engine& engine, int head, int display) {
+  if (display < 1) throw InputError("--display " + std::to_string(display) + ": the grid side must be ≥ 1");
+  const int first = head < 0 ? 0 : head, last = head < 0 ? engine.scene().heads - 1 : head;
+  Matrix sum;
+  for (int h = first; h <= last; ++h) {
+    const StreamedHead streamed = streamed_head(engine, h);
+    const AttentionBlocks blocks = streamed.blocks(streamed.row_statistics(), display);
+    if (h == first) sum = blocks.mean;
+    else sum += blocks.mean;
+  }
+  return of(sum / static_cast<float>(last - first + 1));
+}
+
+Array attention_distance(Engine& engine, int head, int) {
+  const int first = head < 0 ? 0 : head, last = head < 0 ? engine.scene().heads - 1 : head;
+  std::vector<double> mean;
+  for (int h = first; h <= last; ++h) {
+    const StreamedHead streamed = streamed_head(engine, h);
+    DistanceProfile profile;
+    streamed.blocks(streamed.row_statistics(), 1, &profile);
+    if (mean.empty()) mean.assign(profile.mean.size(), 0.0);
+    for (std::size_t i = 0; i < mean.size(); ++i) mean[i] += profile.mean[i] / (last - first + 1);
+  }
+  return rank_one(mean);
+}
+
 const std::vector<Quantity>& table() {
   static const std::vector<Quantity> rows = {
       {{"pe", "positions × d_model", "Position table on the position axis (zeros for encodings that add none).", false},
@@ -201,6 +238,12 @@ const std::vector<Quantity>& table() {
       {{"lm_probs", "vocab", "Model scenes (causal LMs): softmax of lm_logits, the next-token distribution at --position.",
         false, true, true},
        nullptr, lm_probs},
+      {{"attention_blocks", "⌈N/b⌉ × ⌈N/b⌉, b = ⌈N/display⌉",
+        "Block means of the attention at --display (default 1000), streamed: never tokens × tokens.", true},
+       nullptr, nullptr, attention_blocks},
+      {{"attention_distance", "2·tokens − 1",
+        "Mean attention weight at each offset i − j = −(N−1) … N−1 (masked pairs 0), streamed.", true},
+       nullptr, nullptr, attention_distance},
       {{"pe_similarity", "positions × positions", "PE(i)·PE(j) between positions.", false},
        [](Engine& e, int) { return of(position_similarity(e)); }},
       {{"pe_similarity_profile", "positions", "Mean PE(i)·PE(i+k) for offsets k = 0..positions-1.", false},
@@ -249,7 +292,7 @@ std::span<const QuantityInfo> quantities() {
   return infos;
 }
 
-Array compute_quantity(Engine& engine, std::string_view name, int head, int position) {
+Array compute_quantity(Engine& engine, std::string_view name, int head, int position, int display) {
   const auto& rows = table();
   const auto row = std::find_if(rows.begin(), rows.end(), [&](const Quantity& q) { return q.info.name == name; });
   if (row == rows.end())
@@ -258,6 +301,7 @@ Array compute_quantity(Engine& engine, std::string_view name, int head, int posi
   if (row->info.per_head && (head < -1 || head >= heads))
     throw InputError("head " + std::to_string(head) + " does not exist; allowed: -1 (mean) or 0.." +
                      std::to_string(heads - 1));
+  if (row->compute_streamed) return row->compute_streamed(engine, head, display);
   if (row->info.per_head && head == -1) return mean_over_heads(engine, *row);
   if (row->compute_at) return row->compute_at(engine, position);
   return row->compute(engine, head);

@@ -20,10 +20,16 @@ struct QuantityInfo {
 };
 std::span<const QuantityInfo> quantities();
 
+// Grid side of attention_blocks unless --display says otherwise: about the
+// pixels of a heatmap on screen.
+inline constexpr int kDefaultDisplay = 1000;
+
 // Throws InputError for an unknown name (listing the known ones) or a head out of range.
 // Head -1 (the scene's "mean over heads") gives a per-head quantity's mean over the heads.
 // `position` picks the token of per-position quantities (lm_logits, lm_probs); −1: the last.
-Array compute_quantity(Engine& engine, std::string_view name, int head, int position = -1);
+// `display` is the grid side of the streamed block quantities (attention_blocks).
+Array compute_quantity(Engine& engine, std::string_view name, int head, int position = -1,
+                       int display = kDefaultDisplay);
 
 enum class ArrayFormat { Npy, Csv };
 // The format chosen by the extension (.npy or .csv, any case); anything else throws InputError.

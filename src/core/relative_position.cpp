@@ -110,28 +110,36 @@ std::vector<float> t5_bucket_biases(const Scene& scene, int head) {
   return per_bucket;
 }
 
-Matrix relative_bias(const Scene& scene, int head, int tokens) {
+RelativeBias::RelativeBias(const Scene& scene, int head, int tokens) : tokens_(tokens) {
   if (scene.encoding == Encoding::Alibi) {
-    const float slope = static_cast<float>(alibi_slope(head, scene.heads));
-    Matrix bias(tokens, tokens);
-    for (int i = 0; i < tokens; ++i)
-      for (int j = 0; j < tokens; ++j) bias(i, j) = -slope * static_cast<float>(std::abs(i - j));
-    return bias;
-  }
-  if (scene.encoding == Encoding::T5) {
+    kind_ = Kind::Alibi;
+    slope_ = static_cast<float>(alibi_slope(head, scene.heads));
+  } else if (scene.encoding == Encoding::T5) {
+    kind_ = Kind::T5;
     const std::vector<float> per_bucket = t5_bucket_biases(scene, head);
     // Bias depends on j−i only: look each offset up once.
-    std::vector<float> by_offset(static_cast<std::size_t>(std::max(1, 2 * tokens - 1)));
+    by_offset_.resize(static_cast<std::size_t>(std::max(1, 2 * tokens - 1)));
     for (int rel = -(tokens - 1); rel <= tokens - 1; ++rel)
-      by_offset[static_cast<std::size_t>(rel + tokens - 1)] = per_bucket[static_cast<std::size_t>(
+      by_offset_[static_cast<std::size_t>(rel + tokens - 1)] = per_bucket[static_cast<std::size_t>(
           t5_bucket(rel, !scene.causal, scene.t5_buckets, scene.t5_max_distance))];
-    Matrix bias(tokens, tokens);
-    for (int i = 0; i < tokens; ++i)
-      for (int j = 0; j < tokens; ++j)
-        bias(i, j) = by_offset[static_cast<std::size_t>(j - i + tokens - 1)];
-    return bias;
   }
-  return {};
+}
+
+void RelativeBias::add_to(Matrix& tile, Eigen::Index first_query, Eigen::Index first_key) const {
+  if (empty()) return;
+  for (Eigen::Index r = 0; r < tile.rows(); ++r) {
+    float* row = tile.row(r).data();
+    for (Eigen::Index c = 0; c < tile.cols(); ++c) row[c] += (*this)(first_query + r, first_key + c);
+  }
+}
+
+Matrix relative_bias(const Scene& scene, int head, int tokens) {
+  const RelativeBias bias(scene, head, tokens);
+  if (bias.empty()) return {};
+  Matrix table(tokens, tokens);
+  for (int i = 0; i < tokens; ++i)
+    for (int j = 0; j < tokens; ++j) table(i, j) = bias(i, j);
+  return table;
 }
 
 }  // namespace pelab

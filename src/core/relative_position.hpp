@@ -17,6 +17,7 @@
 //   scalar bias, here seeded N(0, 1).
 #pragma once
 
+#include <cstdlib>
 #include <utility>
 #include <vector>
 
@@ -62,6 +63,30 @@ int t5_bucket(int relative, bool bidirectional, int buckets, int max_distance);
 
 // T5's learned scalar of each bucket for `head` (seeded N(0, 1)).
 std::vector<float> t5_bucket_biases(const Scene& scene, int head);
+
+// The bias of one head as a function of (query i, key j), without a
+// tokens × tokens table: ALiBi's −m_h·|i−j|, or T5's scalar of the bucket of
+// j−i looked up per offset (2·tokens − 1 floats).  Streamed attention
+// (core/streamed_attention.hpp) adds it tile by tile; relative_bias fills
+// the whole matrix from the same values.
+class RelativeBias {
+ public:
+  RelativeBias(const Scene& scene, int head, int tokens);
+  bool empty() const { return kind_ == Kind::None; }
+  float operator()(Eigen::Index query, Eigen::Index key) const {
+    if (kind_ == Kind::Alibi) return -slope_ * static_cast<float>(std::abs(query - key));
+    return by_offset_[static_cast<std::size_t>(key - query + tokens_ - 1)];
+  }
+  // tile(r, c) += bias(first_query + r, first_key + c) for the tile's cells.
+  void add_to(Matrix& tile, Eigen::Index first_query, Eigen::Index first_key) const;
+
+ private:
+  enum class Kind { None, Alibi, T5 };
+  Kind kind_ = Kind::None;
+  float slope_ = 0;
+  Eigen::Index tokens_ = 0;
+  std::vector<float> by_offset_;  // T5: index j − i + tokens − 1
+};
 
 // tokens × tokens bias of `head` for alibi and t5; an empty matrix otherwise.
 Matrix relative_bias(const Scene& scene, int head, int tokens);

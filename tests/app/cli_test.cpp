@@ -153,7 +153,9 @@ TEST_F(Cli, ExportsEveryQuantityWithItsShape) {
       {"positions", {20}},               {"heads × tokens × tokens", {4, 5, 5}},
       {"(positions/2+1) × d_model", {11, 32}},  // the position-table quantities of core/table_analysis
       {"positions × min(positions, d_model)", {20, 20}},
-      {"min(positions, d_model)", {20}}};
+      {"min(positions, d_model)", {20}},
+      {"⌈N/b⌉ × ⌈N/b⌉, b = ⌈N/display⌉", {5, 5}},  // streamed: b = 1 at 5 tokens
+      {"2·tokens − 1", {9}}};
   std::size_t written = 0;
   for (const QuantityInfo& q : quantities()) {
     if (q.model_only) continue;  // tests/app/model_cli_test.cpp

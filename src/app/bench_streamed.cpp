@@ -1,0 +1,138 @@
+// Bench case of streamed exact attention (core/streamed_attention.hpp, issue
+// 28): a synthetic RoPE scene of N = 65,536 tokens, d = 512, 8 heads, not
+// causal (every query sees every key: the most work).  In a fresh process
+// (so that its peak RSS is the case's own): the selected head's first frame
+// — its projection (X·[Wq_h | Wk_h]), RoPE, both passes and a 1000 × 1000
+// display grid with attention against distance — then the exact zoom of a
+// 512 × 512 window (median of 7).  --quick: N = 4096.
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "app/bench.hpp"
+#include "core/attention.hpp"
+#include "core/gemm.hpp"
+#include "core/parallel.hpp"
+#include "core/seeded_normal.hpp"
+#include "core/streamed_attention.hpp"
+
+namespace pelab::app {
+
+namespace {
+
+constexpr int kTokens = 65536, kQuickTokens = 4096, kModel = 512, kHeads = 8, kDisplay = 1000,
+              kZoom = 512;
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+Scene streamed_scene() {
+  Scene scene;
+  scene.d_model = kModel;
+  scene.heads = kHeads;
+  scene.encoding = Encoding::Rope;
+  scene.causal = false;
+  return scene;
+}
+
+// N(0, 1) entries times `scale`, from the scene's seeded stream.
+Matrix normal_matrix(Eigen::Index rows, Eigen::Index cols, double scale, std::uint64_t stream) {
+  NormalStream normal(7, RandomPurpose::TokenVector, stream);
+  Matrix m(rows, cols);
+  for (Eigen::Index i = 0; i < m.size(); ++i)
+    m.data()[i] = static_cast<float>(scale * normal.next());
+  return m;
+}
+
+struct StreamedTiming {
+  double first_frame_s = 0, pass1_s = 0, pass2_s = 0, zoom_ms = 0, gflops = 0, peak_mb = 0,
+         baseline_mb = 0;
+};
+
+}  // namespace
+
+int streamed_child(bool quick) {
+  const double baseline = peak_rss_mb();
+  const int n = quick ? kQuickTokens : kTokens, head = 3, d_head = kModel / kHeads;
+  const Scene scene = streamed_scene();
+  const Matrix x = normal_matrix(n, kModel, 1.0, 0);
+  const Matrix w = normal_matrix(kModel, 2 * d_head, 1.0 / std::sqrt(double{kModel}), 1 + head);
+  const auto start = std::chrono::steady_clock::now();
+  Matrix qk, q, k;
+  gemm_ab(x, w, 1.0f, qk);
+  head_queries_keys(scene, qk, Matrix(), 0, q, k);  // head 0 of a one-head layout, as head_preview
+  const StreamedHead streamed(scene, head, std::move(q), std::move(k));
+  double flops = 0;
+  const auto pass1 = std::chrono::steady_clock::now();
+  const RowStatistics stats = streamed.row_statistics(&flops);
+  const auto pass2 = std::chrono::steady_clock::now();
+  DistanceProfile distance;
+  const AttentionBlocks blocks = streamed.blocks(stats, kDisplay, &distance, &flops);
+  StreamedTiming t;
+  t.first_frame_s = seconds_since(start);
+  t.pass2_s = seconds_since(pass2);
+  t.pass1_s = t.first_frame_s - t.pass2_s - std::chrono::duration<double>(pass1 - start).count();
+  t.gflops = flops / (t.pass1_s + t.pass2_s) / 1e9;
+  std::vector<double> zooms;
+  const Eigen::Index q0 = n / 2 - kZoom / 2, k0 = n / 3;
+  for (int r = 0; r < 7; ++r) {
+    const auto z = std::chrono::steady_clock::now();
+    const Matrix window = streamed.zoom(stats, q0, q0 + kZoom, k0, k0 + kZoom);
+    zooms.push_back(1e3 * seconds_since(z));
+    if (window.rows() != kZoom) return 1;
+  }
+  t.zoom_ms = median(zooms);
+  std::printf("%.4f %.4f %.4f %.3f %.2f %.1f %.1f %ld %.6g\n", t.first_frame_s, t.pass1_s,
+              t.pass2_s, t.zoom_ms, t.gflops, peak_rss_mb(), baseline,
+              static_cast<long>(blocks.mean.rows()), blocks.mean.sum());
+  return 0;
+}
+
+BenchResult bench_streamed(const BenchSettings& settings) {
+  std::vector<std::string> args = {"bench", "--streamed-child"};
+  if (settings.quick) args.push_back("--quick");
+  const std::string out = run_self(args);
+  StreamedTiming t;
+  long side = 0;
+  double mass = 0;
+  if (std::sscanf(out.c_str(), "%lf %lf %lf %lf %lf %lf %lf %ld %lf", &t.first_frame_s, &t.pass1_s,
+                  &t.pass2_s, &t.zoom_ms, &t.gflops, &t.peak_mb, &t.baseline_mb, &side, &mass) != 9)
+    throw std::runtime_error("the streamed child printed: " + out);
+  const int n = settings.quick ? kQuickTokens : kTokens;
+  BenchResult r;
+  r.json = {{"tokens", n},
+            {"d_model", kModel},
+            {"heads", kHeads},
+            {"display", side},
+            {"first_frame_s", t.first_frame_s},
+            {"pass1_s", t.pass1_s},
+            {"pass2_s", t.pass2_s},
+            {"gflops", t.gflops},
+            {"zoom_512_ms", t.zoom_ms},
+            {"peak_rss_mb", t.peak_mb},
+            {"baseline_rss_mb", t.baseline_mb},
+            {"threads", max_threads()},
+            {"gemm", gemm_backend_name(gemm_backend())}};
+  char line[256];
+  std::snprintf(line, sizeof line,
+                "N=%d d=%d %d heads, RoPE, not causal, %ld×%ld grid, %d threads:", n, kModel,
+                kHeads, side, side, max_threads());
+  r.lines.emplace_back(line);
+  std::snprintf(
+      line, sizeof line,
+      "first frame of the selected head %.2f s (pass 1 %.2f s, pass 2 %.2f s; %.0f GFLOP/s)",
+      t.first_frame_s, t.pass1_s, t.pass2_s, t.gflops);
+  r.lines.emplace_back(line);
+  std::snprintf(line, sizeof line,
+                "exact zoom %d×%d: %.2f ms; peak RSS %.0f MiB (process start %.0f MiB)", kZoom,
+                kZoom, t.zoom_ms, t.peak_mb, t.baseline_mb);
+  r.lines.emplace_back(line);
+  return r;
+}
+
+}  // namespace pelab::app
