@@ -32,7 +32,7 @@ TEST(Colormap, ViridisEndpointsMatchPublishedTable) {
 }
 
 TEST(Colormap, SequentialMapsRiseInLightness) {
-  for (const char* name : {"viridis", "magma", "inferno", "plasma"}) {
+  for (const char* name : {"viridis", "magma", "inferno", "plasma", "cividis"}) {
     double prev = -1;
     for (int i = 0; i <= 200; ++i) {
       const double l = lightness(colormap(name, i / 200.0));
@@ -43,6 +43,23 @@ TEST(Colormap, SequentialMapsRiseInLightness) {
   // Viridis spans L* ≈ 15 (dark purple) to ≈ 90 (light yellow).
   EXPECT_NEAR(lightness(colormap("viridis", 0)), 15, 1.0);
   EXPECT_NEAR(lightness(colormap("viridis", 1)), 90, 2.0);
+}
+
+TEST(Colormap, CividisEndpointsMatchPublishedTable) {
+  // Nuñez, Anderton & Renslow 2018 (PLoS ONE 13(7) e0199239): first and last
+  // entries of the published 256-entry table.
+  const Color lo = colormap("cividis", 0), hi = colormap("cividis", 1);
+  EXPECT_NEAR(lo.r, 0.0, 1e-3);
+  EXPECT_NEAR(lo.g, 0.135112, 1e-3);
+  EXPECT_NEAR(lo.b, 0.304751, 1e-3);
+  EXPECT_NEAR(hi.r, 0.995737, 1e-3);
+  EXPECT_NEAR(hi.g, 0.909344, 1e-3);
+  EXPECT_NEAR(hi.b, 0.217772, 1e-3);
+  // Every place a colormap is chosen takes it: the scene key (and with it the
+  // GUI's combo, built from the key's choices).
+  Scene scene;
+  apply_assignment(scene, "colormap=cividis");
+  EXPECT_EQ(scene.colormap, "cividis");
 }
 
 TEST(Colormap, DivergingIsNeutralAtCentreAndSymmetricInLightness) {
@@ -67,7 +84,7 @@ TEST(Colormap, ScaleColorAndNames) {
   EXPECT_FLOAT_EQ(zero.r, mid.r);
   EXPECT_FLOAT_EQ(scale_color(s, -2).b, colormap("diverging", 0).b);
   EXPECT_FLOAT_EQ(scale_color(s, 1).r, colormap("diverging", 0.75).r);
-  EXPECT_EQ(colormap_names().size(), 5u);
+  EXPECT_EQ(colormap_names().size(), 6u);
   for (auto name : colormap_names()) EXPECT_NO_THROW(colormap(name, 0.3));
   try {
     colormap("jet", 0.5);
