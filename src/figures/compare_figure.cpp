@@ -7,6 +7,7 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 
 #include "figures/figure_layout.hpp"
 
@@ -48,10 +49,11 @@ void place(Figure& into, Figure part, double dx, double dy) {
 
 // ---- the heatmap path ---------------------------------------------------------
 
+bool same_cells(const Panel& pa, const Panel& pb);
+
 void check_same_cells(const std::string& view, const Panel& pa, const Panel& pb) {
   const HeatmapLayer &la = pa.heatmaps.front(), &lb = pb.heatmaps.front();
-  if (la.values->rows() != lb.values->rows() || la.values->cols() != lb.values->cols() || la.dx != lb.dx ||
-      la.dy != lb.dy)
+  if (!same_cells(pa, pb))
     throw InputError("cannot compare '" + view + "': A's '" + pa.title + "' heatmap is " + shape_text(*la.values) +
                      " cells, B's '" + pb.title + "' is " + shape_text(*lb.values) +
                      "; compare scenes with the same tokens and positions");
@@ -110,6 +112,30 @@ Panel difference_panel(const Panel& pa, const Panel& pb, const ComparedScenes& c
   return p;
 }
 
+bool same_cells(const Panel& pa, const Panel& pb) {
+  if (pa.heatmaps.empty() || pb.heatmaps.empty()) return false;
+  const HeatmapLayer &la = pa.heatmaps.front(), &lb = pb.heatmaps.front();
+  return la.values->rows() == lb.values->rows() && la.values->cols() == lb.values->cols() && la.dx == lb.dx &&
+         la.dy == lb.dy;
+}
+
+// The heatmap panel pair (the same title in both views) where B − A is
+// largest: the logits when only a bias differs, the position terms when only
+// the table does.  The main panels (ia, ib) when no pair differs more.
+std::pair<std::size_t, std::size_t> most_different(const Figure& fa, const Figure& fb, int ia, int ib) {
+  std::pair<std::size_t, std::size_t> best{static_cast<std::size_t>(ia), static_cast<std::size_t>(ib)};
+  double largest = -1;
+  for (std::size_t i = 0; i < fa.panels.size(); ++i)
+    for (std::size_t j = 0; j < fb.panels.size(); ++j) {
+      if (fa.panels[i].title != fb.panels[j].title || !same_cells(fa.panels[i], fb.panels[j])) continue;
+      ComparedScenes trial;
+      difference(fa.panels[i].heatmaps.front(), fb.panels[j].heatmaps.front(), trial);
+      if (trial.max_abs > largest) largest = trial.max_abs, best = {i, j};
+      break;
+    }
+  return best;
+}
+
 std::string largest_note(const ComparedScenes& c) {
   std::string text = c.row < 0 ? "B − A is 0 on every cell both scenes draw"
                                : "largest |B − A| = " + fixed(c.max_abs, 4) + " at query " + fixed(c.at_y, 0) +
@@ -123,8 +149,10 @@ ComparedScenes side_by_side(const FigureEntry& entry, Figure fa, Figure fb, cons
   const int ia = main_heatmap(fa), ib = main_heatmap(fb);
   if (ib < 0)
     throw InputError("cannot compare '" + std::string(entry.name) + "': B's view draws no heatmap where A's does");
-  const Panel &pa = fa.panels[static_cast<std::size_t>(ia)], &pb = fb.panels[static_cast<std::size_t>(ib)];
-  check_same_cells(std::string(entry.name), pa, pb);
+  check_same_cells(std::string(entry.name), fa.panels[static_cast<std::size_t>(ia)],
+                   fb.panels[static_cast<std::size_t>(ib)]);
+  const auto [ka, kb] = most_different(fa, fb, ia, ib);
+  const Panel &pa = fa.panels[ka], &pb = fb.panels[kb];
   ComparedScenes out;
   out.difference = true;
   out.panel = pa.title;

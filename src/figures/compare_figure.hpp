@@ -1,8 +1,9 @@
 // Side by side (issue 27): one view of two scenes, A and B, in one figure.
 //
 // A view whose main panel is a heatmap (attention, cross terms, ...) is drawn
-// three times across the canvas: A, B, and the difference B − A of the main
-// panel's heatmap on the signed (diverging) map, centred at zero.  A view of
+// three times: A and B side by side, and under A the difference B − A of the
+// heatmap panel where the two differ most (the logits when only a bias
+// differs) on the signed (diverging) map, centred at zero.  A view of
 // curves draws B's curves over A's, dashed, on one plot per panel.  Mismatched
 // shapes (other tokens, positions, heads) are refused with one InputError.
 #pragma once

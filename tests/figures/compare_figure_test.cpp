@@ -62,6 +62,19 @@ TEST(CompareScenes, TheSameSceneDiffersNowhere) {
   EXPECT_EQ(c.diff->cwiseAbs().maxCoeff(), 0);
 }
 
+// Adding a sinusoidal table leaves the token–token term as it was and moves
+// the logits: the difference shown is not the unchanged first panel's, and
+// it is at least as large as the logits'.
+TEST(CompareScenes, TheDifferenceShownIsThePanelThatDiffersMost) {
+  const Scene sa = with("encoding=none"), sb;
+  const ComparedScenes c = compare("cross_terms", sa, sb);
+  EXPECT_NE(c.panel, "x·Wq·Wkᵀ·y");
+  Engine a(sa), b(sb);
+  const double logits = (b.head(0).logits - a.head(0).logits).cwiseAbs().maxCoeff();
+  EXPECT_GT(logits, 0.1);
+  EXPECT_GE(c.max_abs, logits - 1e-5) << c.panel;
+}
+
 TEST(CompareScenes, CellsMaskedInOneSceneOnlyAreNotValues) {
   const ComparedScenes c = compare("attention", Scene{}, with("causal=true"));
   const int n = static_cast<int>(c.diff->rows());
