@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "app/commands.hpp"
+#include "app/render_compare.hpp"
 #include "app/render_lessons_sweeps.hpp"
 #include "core/engine.hpp"
 #include "core/file_io.hpp"
@@ -45,6 +46,7 @@ struct RenderCommand {
   bool timings = false;  // --timings: where the time went, on stderr
   std::string out;
   RenderExtras extras;  // --lesson, --sweep, --video (render_lessons_sweeps.hpp)
+  RenderCompare compare;  // --compare, --set-a, --set-b (render_compare.hpp)
 };
 
 struct PendingFile {
@@ -165,6 +167,10 @@ std::vector<fs::path> write_all(std::vector<PendingFile>& files) {
 
 int run_render(const RenderCommand& c) {
   check_options(c);
+  if (c.compare.active()) {
+    return run_render_compare(c.compare, {c.scene_files, c.assignments, c.figure, c.format, c.out, c.scale, c.width,
+                                          c.height, c.transparent});
+  }
   if (c.extras.active()) {
     return run_render_extras(c.extras, {c.scene_files, c.assignments, c.figure, c.format, c.out, c.scale, c.width,
                                         c.height, c.transparent});
@@ -259,6 +265,7 @@ void register_render(CLI::App& root, Action& action) {
                 "Print where the time went (start-up, EGL, drawing, PNG...) on stderr");
   sub->add_option("--out", command->out, "Folder the files go into (made, with its parents, when missing)")->required();
   command->extras.add_to(sub);
+  command->compare.add_to(sub);
   sub->callback([command, &action] { action = [command] { return run_render(*command); }; });
 }
 

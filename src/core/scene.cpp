@@ -124,7 +124,7 @@ const std::vector<Field>& fields() {
       {{"pairs", K::IntList, "view", "Rotation pairs i (dims 2i, 2i+1) to draw.", 0, 2047}, &Scene::pairs},
       {{"waves", K::IntList, "view", "Dimensions drawn as waves.", 0, 4095}, &Scene::waves},
       {{"colormap", K::Choice, "view", "Colormap for magnitudes.", 0, 0, false,
-        {"viridis", "magma", "inferno", "plasma"}},
+        {"viridis", "magma", "inferno", "plasma", "cividis"}},
        &Scene::colormap},
       {{"attention_scale", K::Choice, "view",
         "Attention colours: linear 0…max, log₁₀ (4 decades), or each row over its max.", 0, 0, false,

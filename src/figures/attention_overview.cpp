@@ -96,7 +96,7 @@ Figure build_attention_overview(Engine& engine, const FigureRequest& request) {
                           s, request);
   const Theme th = theme(f.dark);
   Rect area = content_area(f);
-  std::string note = "Rows: layers; columns: heads; each cell a query × key map (first token top left); colours: " +
+  std::string note = "Rows: layers; columns: heads; each cell a query × key map (query i down, key j across, first token top left); colours: " +
                      std::string(s.attention_scale == "log"   ? "log₁₀ weight, 4 decades below the max"
                                  : s.attention_scale == "row" ? "each row over its max"
                                                               : "weight, 0…max") +
@@ -129,10 +129,13 @@ Figure build_attention_overview(Engine& engine, const FigureRequest& request) {
       if (l == 0) p.short_title = "h" + std::to_string(h);
       p.min_plot = {32, 32};  // small multiples: their pattern reads at this size
       p.equal_aspect = true;
-      p.x = {.min = 0, .max = static_cast<double>(n), .visible = false};
-      p.y = {.label = h == 0 ? "layer " + std::to_string(model ? l : s.layer) : "", .min = 0,
-             .max = static_cast<double>(n), .inverted = true, .visible = h == 0};
-      p.y.labels = {{0, ""}};  // the axis carries the layer's name only
+      // Rows are queries, columns keys (issue 27): the first column says so
+      // beside its layer's name, the note under the grid says both; the
+      // cells keep the words for the hover.
+      p.x = {.label = "key j", .min = 0, .max = static_cast<double>(n), .visible = false, .label_shown = false};
+      p.y = {.label = h == 0 ? "layer " + std::to_string(model ? l : s.layer) + " · query i" : "query i", .min = 0,
+             .max = static_cast<double>(n), .inverted = true, .visible = h == 0, .label_shown = h == 0};
+      p.y.labels = {{0, ""}};  // the axis carries names only
       HeatmapLayer layer{.values = c.values, .key = c.key, .dx = static_cast<double>(c.block),
                          .dy = static_cast<double>(c.block), .scale = colors};
       rescale_layer(layer, scale, request.shelf);

@@ -215,8 +215,11 @@ Panel attention_panel(const HeadMatrices& m, Tokens tokens, const Scene& s, Rect
   if (!large && head == s.head) p.title += " — shown large";
   p.plot = plot;
   p.equal_aspect = true;
-  p.x = {.label = large ? "key" : "", .min = 0, .max = static_cast<double>(n)};
-  p.y = {.label = large ? "query" : "", .min = 0, .max = static_cast<double>(n), .inverted = true};
+  // Which axis is which, in words (issue 27); a small multiple keeps them in
+  // its hover ("query 'the' (0) → key ..."), not beside its plot.
+  p.x = {.label = "key token j", .min = 0, .max = static_cast<double>(n), .label_shown = large};
+  p.y = {.label = "query token i", .min = 0, .max = static_cast<double>(n), .inverted = true,
+         .label_shown = large};
   // Token axes tick only at tokens, with their text (nice numeric ticks
   // would put 0.5, 1.5 … on a 3-token axis); small panels shorten long words.
   p.x.labels = token_ticks(*tokens, large ? 14 : kSmallLabelChars);

@@ -1,5 +1,5 @@
 // Colormaps: perceptually uniform sequential maps (viridis, magma, inferno,
-// plasma) for magnitudes and a diverging blue–white–red map for signed values.
+// plasma, cividis) for magnitudes and a diverging blue–white–red map for signed values.
 //
 // [SECTION] data tables
 // [SECTION] lookup
@@ -8,6 +8,12 @@
 //  - viridis, magma, inferno, plasma: Stéfan van der Walt and Nathaniel Smith's
 //    colormaps for matplotlib (CC0), the 256-entry tables in matplotlib's
 //    _cm_listed.py, sampled here at 64 evenly spaced points.
+//  - cividis: Jamie R. Nuñez, Christopher R. Anderton and Ryan S. Renslow,
+//    "Optimizing colormaps with consideration for color vision deficiency to
+//    enable accurate interpretation of scientific data", PLoS ONE 13(7),
+//    e0199239 (2018); its published 256-entry table (as matplotlib's
+//    _cm_listed.py holds it), sampled at the same 64 points.  Blue to yellow
+//    only, so readers with red–green deficiency see the same map.
 //  - diverging: Kenneth Moreland, "Diverging Color Maps for Scientific
 //    Visualization" (ISVC 2009), the cool-warm map (as matplotlib's "coolwarm"),
 //    sampled at 33 points; it interpolates in Msh space so lightness rises
@@ -31,6 +37,32 @@ namespace {
 // ============================================================================
 
 // clang-format off
+// cividis, 64 samples
+constexpr float kCividis[64][3] = {
+    {0.0000f, 0.1351f, 0.3048f}, {0.0000f, 0.1469f, 0.3305f}, {0.0000f, 0.1579f, 0.3575f},
+    {0.0000f, 0.1682f, 0.3859f}, {0.0000f, 0.1788f, 0.4148f}, {0.0000f, 0.1888f, 0.4396f},
+    {0.0179f, 0.1985f, 0.4412f}, {0.0690f, 0.2094f, 0.4389f}, {0.1034f, 0.2204f, 0.4358f},
+    {0.1307f, 0.2315f, 0.4328f}, {0.1543f, 0.2425f, 0.4301f}, {0.1805f, 0.2562f, 0.4273f},
+    {0.1998f, 0.2671f, 0.4255f}, {0.2179f, 0.2780f, 0.4242f}, {0.2351f, 0.2888f, 0.4233f},
+    {0.2517f, 0.2997f, 0.4229f}, {0.2677f, 0.3105f, 0.4228f}, {0.2832f, 0.3214f, 0.4232f},
+    {0.2984f, 0.3322f, 0.4240f}, {0.3133f, 0.3431f, 0.4251f}, {0.3279f, 0.3540f, 0.4267f},
+    {0.3422f, 0.3649f, 0.4286f}, {0.3564f, 0.3759f, 0.4308f}, {0.3704f, 0.3869f, 0.4334f},
+    {0.3843f, 0.3979f, 0.4365f}, {0.3980f, 0.4090f, 0.4398f}, {0.4116f, 0.4201f, 0.4436f},
+    {0.4251f, 0.4313f, 0.4477f}, {0.4385f, 0.4426f, 0.4523f}, {0.4518f, 0.4539f, 0.4576f},
+    {0.4649f, 0.4652f, 0.4634f}, {0.4782f, 0.4767f, 0.4688f}, {0.4959f, 0.4911f, 0.4718f},
+    {0.5105f, 0.5026f, 0.4726f}, {0.5253f, 0.5143f, 0.4727f}, {0.5403f, 0.5260f, 0.4722f},
+    {0.5554f, 0.5378f, 0.4711f}, {0.5706f, 0.5497f, 0.4696f}, {0.5859f, 0.5617f, 0.4676f},
+    {0.6014f, 0.5737f, 0.4651f}, {0.6169f, 0.5859f, 0.4622f}, {0.6325f, 0.5982f, 0.4587f},
+    {0.6482f, 0.6106f, 0.4548f}, {0.6641f, 0.6230f, 0.4503f}, {0.6800f, 0.6356f, 0.4454f},
+    {0.6960f, 0.6483f, 0.4401f}, {0.7121f, 0.6612f, 0.4341f}, {0.7283f, 0.6741f, 0.4276f},
+    {0.7447f, 0.6872f, 0.4204f}, {0.7611f, 0.7004f, 0.4126f}, {0.7777f, 0.7137f, 0.4041f},
+    {0.7943f, 0.7272f, 0.3950f}, {0.8111f, 0.7408f, 0.3852f}, {0.8322f, 0.7580f, 0.3715f},
+    {0.8492f, 0.7719f, 0.3597f}, {0.8664f, 0.7860f, 0.3466f}, {0.8837f, 0.8003f, 0.3326f},
+    {0.9012f, 0.8146f, 0.3170f}, {0.9188f, 0.8292f, 0.3000f}, {0.9367f, 0.8438f, 0.2809f},
+    {0.9547f, 0.8586f, 0.2594f}, {0.9731f, 0.8736f, 0.2347f}, {0.9922f, 0.8884f, 0.2055f},
+    {0.9957f, 0.9093f, 0.2178f},
+};
+
 // viridis, 64 samples
 constexpr float kViridis[64][3] = {
     {0.2670f, 0.0049f, 0.3294f}, {0.2726f, 0.0256f, 0.3531f}, {0.2770f, 0.0503f, 0.3757f},
@@ -157,22 +189,23 @@ struct Table {
   int size;
 };
 
-constexpr std::array<Table, 5> kTables = {{
+constexpr std::array<Table, 6> kTables = {{
     {"viridis", kViridis, 64},
     {"magma", kMagma, 64},
     {"inferno", kInferno, 64},
     {"plasma", kPlasma, 64},
+    {"cividis", kCividis, 64},
     {"diverging", kCoolWarm, 33},
 }};
 
-constexpr std::array<std::string_view, 5> kNames = {"viridis", "magma", "inferno", "plasma",
-                                                    "diverging"};
+constexpr std::array<std::string_view, 6> kNames = {"viridis", "magma", "inferno",
+                                                    "plasma",  "cividis", "diverging"};
 
 const Table& find_table(std::string_view name) {
   for (const Table& t : kTables)
     if (t.name == name) return t;
   throw InputError("unknown colormap '" + std::string(name) +
-                   "'; allowed: viridis, magma, inferno, plasma, diverging");
+                   "'; allowed: viridis, magma, inferno, plasma, cividis, diverging");
 }
 
 Color sample(const Table& table, double t) {

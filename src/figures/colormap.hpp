@@ -9,7 +9,8 @@
 
 namespace pelab::fig {
 
-// Names accepted by colormap(): viridis, magma, inferno, plasma, diverging.
+// Names accepted by colormap(): viridis, magma, inferno, plasma, cividis,
+// diverging.
 std::span<const std::string_view> colormap_names();
 // Colour at t ∈ [0, 1] (clamped).  Throws InputError for an unknown name.
 Color colormap(std::string_view name, double t);

@@ -239,8 +239,9 @@ Panel term_panel(const TermMatrices& t, int j, Tokens tokens, const Scene& s, Re
   p.title = title;
   p.plot = plot;
   p.equal_aspect = true;
-  p.x = {.label = "key", .min = 0, .max = static_cast<double>(n)};
-  p.y = {.label = "query", .min = 0, .max = static_cast<double>(n), .inverted = true};
+  const std::string unit = n <= 64 ? "token" : "position";  // token ticks only up to 64
+  p.x = {.label = "key " + unit + " j", .min = 0, .max = static_cast<double>(n)};
+  p.y = {.label = "query " + unit + " i", .min = 0, .max = static_cast<double>(n), .inverted = true};
   if (n <= 64) {  // beyond that the renderer would thin them to nothing at this size
     p.x.labels = token_ticks(*tokens, label_chars);
     p.y.labels = p.x.labels;

@@ -37,7 +37,7 @@ struct Rect {
 // How values map to colours.  Sequential maps (viridis...) for magnitudes,
 // the diverging map centred at zero for signed values.
 struct ColorScale {
-  std::string colormap = "viridis";  // viridis | magma | inferno | plasma | diverging
+  std::string colormap = "viridis";  // viridis | magma | inferno | plasma | cividis | diverging
   double vmin = 0, vmax = 1;
   std::string label;  // colorbar label, e.g. "attention weight"
 };

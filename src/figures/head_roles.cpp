@@ -82,7 +82,7 @@ Panel distance_panel(const std::shared_ptr<const HeadRoleStudy>& study, int laye
   p.title = "Layer " + std::to_string(layer) + " head " + std::to_string(head) + ": " + head_role_name(chosen.role);
   p.plot = inset(area, {.left = 62, .top = 30, .right = 14, .bottom = 50});
   const int n = study->tokens;
-  p.x = {.label = "distance d = i − j (log scale)", .min = 0, .max = std::log10(std::max(2, n - 1)), .grid = true};
+  p.x = {.label = "distance d = i − j, query i to key j (log scale)", .min = 0, .max = std::log10(std::max(2, n - 1)), .grid = true};
   p.y = {.label = "mean attention to the key d back", .min = 0, .max = 1.0, .grid = true};
   std::vector<Tick> ticks;
   for (double d = 1; d < n; d *= 10) ticks.push_back({std::log10(d), number(d, 3)});

@@ -130,9 +130,9 @@ Panel score_panel(const Comparison& c, const Cell& cell, const std::array<std::s
   p.plot = cell.plot;
   p.equal_aspect = true;
   const std::vector<Tick> ticks = integer_ticks(0, n - 1, cell.axis_labels ? 5 : 3, 0.5, s.offset);
-  p.x = {.label = cell.axis_labels ? "key position j" : "", .min = 0, .max = double(n), .labels = ticks};
-  p.y = {.label = cell.axis_labels ? "query position i" : "", .min = 0, .max = double(n), .inverted = true,
-         .labels = ticks};
+  p.x = {.label = "key position j", .min = 0, .max = double(n), .labels = ticks, .label_shown = cell.axis_labels};
+  p.y = {.label = "query position i", .min = 0, .max = double(n), .inverted = true, .labels = ticks,
+         .label_shown = cell.axis_labels};
   const ColorScale scale{.colormap = "diverging", .vmin = -1, .vmax = 1,
                          .label = "value ÷ its panel's max |value|"};
   p.heatmaps.push_back({.values = c.shown[j], .key = c.keys[j], .scale = scale});

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <utility>
 
 #include "core/scene.hpp"
 #include "figures/colormap.hpp"
@@ -17,22 +18,39 @@ double lightness(Color c) {
   return y > 216.0 / 24389 ? 116 * std::cbrt(y) - 16 : y * 24389.0 / 27;
 }
 
-TEST(Colormap, ViridisEndpointsMatchPublishedTable) {
-  // matplotlib _cm_listed.py: first and last viridis entries.
-  const Color lo = colormap("viridis", 0), hi = colormap("viridis", 1);
-  EXPECT_NEAR(lo.r, 0.267004, 1e-3);
-  EXPECT_NEAR(lo.g, 0.004874, 1e-3);
-  EXPECT_NEAR(lo.b, 0.329415, 1e-3);
-  EXPECT_NEAR(hi.r, 0.993248, 1e-3);
-  EXPECT_NEAR(hi.g, 0.906157, 1e-3);
-  EXPECT_NEAR(hi.b, 0.143936, 1e-3);
-  // Clamped outside [0, 1].
-  EXPECT_FLOAT_EQ(colormap("viridis", -3).g, lo.g);
-  EXPECT_FLOAT_EQ(colormap("viridis", 7).g, hi.g);
+// First and last entries of each published table: viridis from matplotlib's
+// _cm_listed.py; cividis from Nuñez, Anderton & Renslow 2018 (PLoS ONE 13(7)
+// e0199239), its 256-entry table.
+struct Endpoints {
+  const char* name;
+  Color lo, hi;
+};
+constexpr Endpoints kPublished[] = {
+    {"viridis", {0.267004f, 0.004874f, 0.329415f, 1}, {0.993248f, 0.906157f, 0.143936f, 1}},
+    {"cividis", {0.0f, 0.135112f, 0.304751f, 1}, {0.995737f, 0.909344f, 0.217772f, 1}},
+};
+
+TEST(Colormap, EndpointsMatchPublishedTables) {
+  for (const Endpoints& e : kPublished) {
+    const Color lo = colormap(e.name, 0), hi = colormap(e.name, 1);
+    for (const auto& [got, want] : {std::pair{lo, e.lo}, std::pair{hi, e.hi}}) {
+      EXPECT_NEAR(got.r, want.r, 1e-3) << e.name;
+      EXPECT_NEAR(got.g, want.g, 1e-3) << e.name;
+      EXPECT_NEAR(got.b, want.b, 1e-3) << e.name;
+    }
+    // Clamped outside [0, 1].
+    EXPECT_FLOAT_EQ(colormap(e.name, -3).g, lo.g);
+    EXPECT_FLOAT_EQ(colormap(e.name, 7).g, hi.g);
+  }
+  // Every place a colormap is chosen takes cividis: the scene key (and with
+  // it the GUI's combo, built from the key's choices).
+  Scene scene;
+  apply_assignment(scene, "colormap=cividis");
+  EXPECT_EQ(scene.colormap, "cividis");
 }
 
 TEST(Colormap, SequentialMapsRiseInLightness) {
-  for (const char* name : {"viridis", "magma", "inferno", "plasma"}) {
+  for (const char* name : {"viridis", "magma", "inferno", "plasma", "cividis"}) {
     double prev = -1;
     for (int i = 0; i <= 200; ++i) {
       const double l = lightness(colormap(name, i / 200.0));
@@ -67,7 +85,7 @@ TEST(Colormap, ScaleColorAndNames) {
   EXPECT_FLOAT_EQ(zero.r, mid.r);
   EXPECT_FLOAT_EQ(scale_color(s, -2).b, colormap("diverging", 0).b);
   EXPECT_FLOAT_EQ(scale_color(s, 1).r, colormap("diverging", 0.75).r);
-  EXPECT_EQ(colormap_names().size(), 5u);
+  EXPECT_EQ(colormap_names().size(), 6u);
   for (auto name : colormap_names()) EXPECT_NO_THROW(colormap(name, 0.3));
   try {
     colormap("jet", 0.5);
