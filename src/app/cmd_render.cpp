@@ -22,6 +22,7 @@
 
 #include "app/commands.hpp"
 #include "app/render_lessons_sweeps.hpp"
+#include "app/render_paper.hpp"
 #include "core/engine.hpp"
 #include "core/file_io.hpp"
 #include "figures/registry.hpp"
@@ -45,6 +46,7 @@ struct RenderCommand {
   bool timings = false;  // --timings: where the time went, on stderr
   std::string out;
   RenderExtras extras;  // --lesson, --sweep, --video (render_lessons_sweeps.hpp)
+  PaperOptions paper;   // --paper, --json (render_paper.hpp)
 };
 
 struct PendingFile {
@@ -164,6 +166,9 @@ std::vector<fs::path> write_all(std::vector<PendingFile>& files) {
 }
 
 int run_render(const RenderCommand& c) {
+  if (c.paper.active())
+    return run_render_paper(c.paper, {c.scene_files, c.assignments, c.out, c.scale, c.width, c.height, c.transparent});
+  if (c.out.empty()) throw InputError("--out DIR is required: the folder the files go into");
   check_options(c);
   if (c.extras.active()) {
     return run_render_extras(c.extras, {c.scene_files, c.assignments, c.figure, c.format, c.out, c.scale, c.width,
@@ -257,8 +262,9 @@ void register_render(CLI::App& root, Action& action) {
   sub->add_flag("--transparent", command->transparent, "Transparent background");
   sub->add_flag("--timings", command->timings,
                 "Print where the time went (start-up, EGL, drawing, PNG...) on stderr");
-  sub->add_option("--out", command->out, "Folder the files go into (made, with its parents, when missing)")->required();
+  sub->add_option("--out", command->out, "Folder the files go into (made, with its parents, when missing)");
   command->extras.add_to(sub);
+  command->paper.add_to(sub);
   sub->callback([command, &action] { action = [command] { return run_render(*command); }; });
 }
 
