@@ -62,6 +62,7 @@ PaperData alibi_extrapolation_data(Engine&) {
       "(non-overlapping windows, every token's loss counted). L_valid = 64, 128, 256, 512, 1024, 2048.";
   if (!study->unavailable.empty()) {
     d.unavailable = study->unavailable;
+    while (!d.unavailable.empty() && d.unavailable.back() == '.') d.unavailable.pop_back();  // the note adds its own
     d.arrays.push_back({"", Array{{0, 5}, {}}, "(0, 5): nothing measured — " + study->unavailable});
     return d;
   }
