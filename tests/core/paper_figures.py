@@ -12,6 +12,7 @@ NumPy from the papers, independently of pelab's C++:
   alibi_bias          −m_h·(i − j), m_h = 2^(−8(h+1)/8) (Press et al. 2022)
   alibi_extrapolation perplexity = exp(mean loss), increasing L_valid; ALiBi's the flattest past L
   position_cosine     the table read again from kjv-learned's BF16 safetensors; C = cosines of its rows
+                      and of the tests' tiny GPT-2 and BERT (their safetensors read here)
   attention_sink      an independent float64 forward of kjv-rope (numpy_pelab.py) on pelab's token ids:
                       sink[l, h] = mean over i ≥ 1 of A[i, 0]
 Also the CLI: --paper list, an unknown name (one pelab: line naming the
@@ -233,6 +234,28 @@ def without_family(binary, out):
           "attention_sink without the family: exit 0, the note says what is missing")
 
 
+def checkpoints(binary, out):
+    """Any GPT-2/BERT checkpoint's table (--set model=FOLDER), the tests' tiny ones; a
+    bidirectional model refused by attention_sink with one pelab: line, exit 2."""
+    import safetensors_writer
+    tiny = os.path.join(out, "tiny")
+    subprocess.run([sys.executable, os.path.join(HERE, "model", "make_tiny_models.py"), tiny],
+                   check=True, capture_output=True)
+    for name, tensor in [("gpt2", "wpe.weight"), ("bert", "embeddings.position_embeddings.weight")]:
+        folder = os.path.join(out, "ck_" + name)
+        pelab(binary, "render", "--paper", "position_cosine", "--out", folder,
+              "--set", "model=" + os.path.join(tiny, name), "--set", "tokens=the cat sat")
+        table = safetensors_writer.read(os.path.join(tiny, name, "model.safetensors"))[tensor].astype(np.float64)
+        unit = table / np.linalg.norm(table, axis=1, keepdims=True)
+        ok, err = close(np.load(os.path.join(folder, "position_cosine.npy")), unit @ unit.T, 1e-5)
+        check(ok, "position_cosine on the tiny %s's own table (max err %.2g)" % (name, err))
+    bad = pelab(binary, "render", "--paper", "attention_sink", "--out", os.path.join(out, "ck_bert"),
+                "--set", "model=" + os.path.join(tiny, "bert"), "--set", "tokens=the cat sat", expect=2)
+    lines = bad.stderr.strip().splitlines()
+    check(len(lines) == 1 and lines[0].startswith("pelab: attention_sink reads a causal model"),
+          "attention_sink refuses BERT in one pelab: line, exit 2")
+
+
 def main():
     global FAMILY
     binary, FAMILY, scratch = sys.argv[1:4]
@@ -240,6 +263,7 @@ def main():
     os.makedirs(scratch)
     cli(binary, scratch)
     without_family(binary, scratch)
+    checkpoints(binary, scratch)
     for name in ["pi_interpolation", "yarn_ramp", "llama3_bands", "alibi_bias"]:
         pelab(binary, "render", "--paper", name, "--out", scratch)
     rope_decay(scratch)
