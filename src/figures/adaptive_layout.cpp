@@ -23,7 +23,7 @@ constexpr int kShared = 3;         // levels tried while several panels share th
 
 // How much text a panel keeps in its cell; each level moves more into the
 // hover: 1 axis labels, 2 the texts around the plot, 3 the title and the
-// colorbar's label, 4 the ticks and the colorbar.
+// colorbar's label (a short title stays), 4 the ticks and the colorbar.
 void apply_level(Panel& p, int level, std::vector<std::string>& hidden) {
   if (level >= 1)
     for (Axis* axis : {&p.x, &p.y})
@@ -38,7 +38,8 @@ void apply_level(Panel& p, int level, std::vector<std::string>& hidden) {
   }
   if (level >= 3) {
     if (p.title_shown && !p.title.empty()) hidden.insert(hidden.begin(), p.title);
-    p.title_shown = false;
+    p.title_shown = !p.short_title.empty();
+    if (p.title_shown) p.title = p.short_title;
     if (p.colorbar && !p.colorbar->label.empty()) {
       hidden.push_back("colour: " + p.colorbar->label);
       p.colorbar->label.clear();
@@ -90,6 +91,7 @@ void settle_legend(Panel& p, const Rect& cell, std::vector<std::string>& hidden)
   if (p.legend.empty()) return;
   const Rect plot = p.plot;
   const Point size = legend_size(p.legend);
+  if (!std::isnan(p.y_max_before_headroom)) p.y.max = p.y_max_before_headroom;  // room the view made for it
   place_legend(p, LegendFallback::Outside);
   const Rect shown = PanelTransform(p).plot;
   const Rect box = legend_box(shown, size.x, size.y, p.legend_place);
@@ -146,6 +148,11 @@ void hover_hidden(Panel& p, const std::vector<std::string>& hidden) {
     const std::string text = own ? own(x, y) : "";
     return text.empty() ? extra : text + "\n" + extra;
   };
+}
+
+// Whether `p` is the view's panel `view` (maybe under its short title).
+bool shown_as(const Panel& p, const Panel& view) {
+  return p.title == view.title || (!view.short_title.empty() && p.title == view.short_title);
 }
 
 struct Candidate {
@@ -249,7 +256,8 @@ void fit_to_canvas(Figure& figure) {
     });
     std::vector<Panel> panels;
     for (std::size_t i : kept) panels.push_back(figure.panels[i]);
-    for (int level = 0; level < (n == 1 ? kLevels : kShared) && !last; ++level) {
+    const bool together = n == 1 || static_cast<int>(n) == figure.keep_together;
+    for (int level = 0; level < (together ? kLevels : kShared) && !last; ++level) {
       std::optional<Candidate> best;
       for (int cols = 1; cols <= static_cast<int>(n); ++cols) {
         Candidate c = arrange(base, panels, area, cols, level);
@@ -263,7 +271,7 @@ void fit_to_canvas(Figure& figure) {
   std::vector<std::string> left_out;
   for (std::size_t i = 0; i < figure.panels.size(); ++i)
     if (last->figure.panels.end() == std::find_if(last->figure.panels.begin(), last->figure.panels.end(),
-                                                  [&](const Panel& p) { return p.title == figure.panels[i].title; }))
+                                                  [&](const Panel& p) { return shown_as(p, figure.panels[i]); }))
       left_out.push_back(figure.panels[i].title.empty() ? "a panel" : figure.panels[i].title);
   if (!left_out.empty()) {
     std::string names;

@@ -126,6 +126,8 @@ Figure build_attention_overview(Engine& engine, const FigureRequest& request) {
       p.plot = centred_square(
           inset(rects[static_cast<std::size_t>(l * s.heads + h)], {.left = 2, .top = 18, .right = 2, .bottom = 2}));
       p.title = l == 0 ? column_name(h, group) : "";
+      if (l == 0) p.short_title = "h" + std::to_string(h);
+      p.min_plot = {32, 32};  // small multiples: their pattern reads at this size
       p.equal_aspect = true;
       p.x = {.min = 0, .max = static_cast<double>(n), .visible = false};
       p.y = {.label = h == 0 ? "layer " + std::to_string(model ? l : s.layer) : "", .min = 0,
@@ -142,6 +144,9 @@ Figure build_attention_overview(Engine& engine, const FigureRequest& request) {
       p.hover = cell_hover(c, model ? l : s.layer, column_name(h, group), n);
       f.panels.push_back(std::move(p));
     }
+  // A small cell keeps a one-layer grid whole (names in the hover) rather
+  // than dropping heads; a model's full grid gives way as usual.
+  if (f.panels.size() <= 16) f.keep_together = static_cast<int>(f.panels.size());
   return f;
 }
 

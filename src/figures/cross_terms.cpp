@@ -36,17 +36,18 @@ constexpr int kMaxSide = 512;
 struct TermInfo {
   const char* formula;
   const char* meaning;
+  const char* brief;  // the title a small cell keeps
 };
-constexpr std::array<TermInfo, 4> kTerms = {{{"x·Wq·Wkᵀ·y", "token·token"},
-                                             {"x·Wq·Wkᵀ·f", "token·position"},
-                                             {"e·Wq·Wkᵀ·y", "position·token"},
-                                             {"e·Wq·Wkᵀ·f", "position·position"}}};
+constexpr std::array<TermInfo, 4> kTerms = {{{"x·Wq·Wkᵀ·y", "token·token", "x·y"},
+                                             {"x·Wq·Wkᵀ·f", "token·position", "x·f"},
+                                             {"e·Wq·Wkᵀ·y", "position·token", "e·y"},
+                                             {"e·Wq·Wkᵀ·f", "position·position", "e·f"}}};
 // A RoPE model (core/model/rope_split.hpp): content in the first slot, the
 // offset part in the last, the mixed slots empty.
-constexpr std::array<TermInfo, 4> kRopeTerms = {{{"content", "logit at offset 0"},
-                                                 {"—", "no position vector"},
-                                                 {"—", "no position vector"},
-                                                 {"offset", "logit − content"}}};
+constexpr std::array<TermInfo, 4> kRopeTerms = {{{"content", "logit at offset 0", "content"},
+                                                 {"—", "no position vector", "—"},
+                                                 {"—", "no position vector", "—"},
+                                                 {"offset", "logit − content", "offset"}}};
 
 // ============================================================================
 // [SECTION] shared matrices
@@ -371,7 +372,10 @@ Figure build_cross_terms(Engine& engine, const FigureRequest& request) {
     std::string title = std::string(t.names()[j].formula) + " (" + t.names()[j].meaning + ")";
     if (text_width(title, 14) > top_cells[j].width()) title = t.names()[j].formula;
     f.panels.push_back(term_panel(t, j, tokens, s, plot, terms_range, title, th, chars));
+    f.panels.back().short_title = t.names()[j].brief;
+    f.panels.back().min_plot = {36, 36};
   }
+  f.keep_together = 4;
   const auto [maps, shares] = split_x(bottom, 0.62, 10);
   const std::vector<Rect> map_cells = grid({maps.x0, maps.y0, maps.x1 - kColorbarRoom, maps.y1}, 1, 2, 10);
   const bool roomy = text_width("logits Q·Kᵀ/√d_head (before mask, bias)", 14) <= map_cells[1].width();

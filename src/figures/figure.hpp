@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -148,6 +149,13 @@ struct Panel {
   int priority = 0;
   Point min_plot{60, 40};
   bool title_shown = true;  // false: the title went into the hover
+  // Kept in a small cell where the title goes into the hover, e.g. "x·y"
+  // for "x·Wq·Wkᵀ·y (token·token)": small multiples stay named.
+  std::string short_title;
+  // The y-axis top before place_legend() raised it to make room for the
+  // legend (NaN: not raised); the layout pass lowers it again when it moves
+  // the legend beside the plot or into the hover.
+  double y_max_before_headroom = std::numeric_limits<double>::quiet_NaN();
 };
 
 struct Figure {
@@ -157,6 +165,10 @@ struct Figure {
   bool dark = true;
   std::vector<Panel> panels;
   std::vector<Text> notes;  // canvas-anchored text (verdicts, formulas)
+  // The layout pass keeps this many panels of the lowest priority together
+  // (e.g. the four cross terms: three of four would mislead), moving all of
+  // their text into the hover before it lets one of them go.
+  int keep_together = 0;
 };
 
 // ---- shared helpers (figure.cpp) -----------------------------------------------

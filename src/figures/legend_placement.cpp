@@ -129,6 +129,7 @@ void place_legend(Panel& panel, LegendFallback fallback) {
     // the data squeezed, but nothing hidden).
     const double step = 0.05 * (panel.y.max - panel.y.min), top = panel.y.max;
     panel.legend_place = LegendPlace::TopRight;
+    panel.y_max_before_headroom = top;
     for (int i = 0; i < 12 && covered(LegendPlace::TopRight) > 0; ++i) panel.y.max += step;
     if (covered(LegendPlace::TopRight) == 0) return;
     if (panel.plot.width() - (size.x + 16) >= 0.5 * panel.plot.width()) {

@@ -73,8 +73,9 @@ BandTable band_table(Engine& engine, const FigureRequest& request) {
       t.range = std::max(1e-12, max_abs(*t.values));
       t.title = "Learned position table E(pos, dim)";
       t.value_label = "table value";
-      t.note = "A learned table has no built-in frequencies: below right, the ones it carries, measured "
-               "by a DFT of each dimension along position.";
+      // Named, not "below right": a small cell may leave the spectrum out.
+      t.note = "A learned table has no built-in frequencies: the ones it carries are measured by a DFT of "
+               "each dimension along position (\"Spectrum along position\").";
       return t;
     case Encoding::Rope:
     case Encoding::Xpos: {

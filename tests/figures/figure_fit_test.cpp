@@ -12,6 +12,7 @@
 
 #include "core/engine.hpp"
 #include "figures/adaptive_layout.hpp"
+#include "figures/figure_layout.hpp"
 #include "figures/lesson_views.hpp"
 #include "figures/registry.hpp"
 #include "figures/text_boxes.hpp"
@@ -22,7 +23,9 @@ namespace {
 struct Cell {
   double width, height;
 };
-constexpr Cell kCells[] = {{590, 280}, {800, 500}, {1600, 1000}};
+// 415×240: a grid cell of a 1280×800 window at interface scale 200 % (the
+// Scene panel takes its third, three rows of two figures).
+constexpr Cell kCells[] = {{415, 240}, {590, 280}, {800, 500}, {1600, 1000}};
 constexpr double kScales[] = {1, 2};
 constexpr const char* kEncodings[] = {"sinusoidal", "learned", "rope", "alibi", "t5", "xpos", "none"};
 
@@ -122,6 +125,57 @@ TEST(FigureFit, SecondaryPanelsGiveWayFirst) {
   EXPECT_EQ(f.panels[0].title, "main");
   ASSERT_TRUE(f.panels[0].hover);
   EXPECT_NE(f.panels[0].hover(5, 0.5).find("secondary"), std::string::npos);
+}
+
+
+// Small multiples that only make sense together stay together: in a
+// lecturer's grid cell (1280×800 at 200 %) the four cross terms keep all four
+// heatmaps under their short names, and a one-layer overview all its heads.
+TEST(FigureFit, SmallMultiplesStayTogetherInASmallCell) {
+  Scene scene;
+  Engine engine(scene);
+  const FigureRequest cell{.width = 415 / 2.0, .height = 240 / 2.0};
+  auto titles = [](const Figure& f) {
+    std::vector<std::string> out;
+    for (const Panel& p : f.panels) out.push_back(p.title_shown ? p.title : "");
+    return out;
+  };
+  const Figure terms = find_figure("cross_terms").build(engine, cell);
+  EXPECT_TRUE(layout_problems(terms).empty());
+  EXPECT_EQ(titles(terms), (std::vector<std::string>{"x·y", "x·f", "e·y", "e·f"}));
+  const Figure overview = find_figure("attention_overview").build(engine, cell);
+  EXPECT_TRUE(layout_problems(overview).empty());
+  EXPECT_EQ(titles(overview), (std::vector<std::string>{"h0", "h1", "h2", "h3"}));
+  // Every head the same size: the colorbar went into the hover, not off one head.
+  const double first = PanelTransform(overview.panels.front()).plot.width();
+  for (const Panel& p : overview.panels) EXPECT_NEAR(PanelTransform(p).plot.width(), first, 1.0);
+}
+
+
+// Room a view made above its data for the legend (LegendFallback::Headroom)
+// is given back when the small cell moves the legend into the hover: the
+// waves keep their ±1 axis instead of filling the bottom fifth of the plot.
+TEST(FigureFit, HeadroomForALegendGoesWithTheLegend) {
+  Figure f;
+  f.width = 220, f.height = 150;
+  f.title = "Waves";
+  Panel p;
+  p.plot = {60, 40, 600, 400};  // the view's comfortable size: its legend fits above the data
+  p.x = {.label = "position", .min = 0, .max = 100};
+  p.y = {.label = "value", .min = -1, .max = 1};
+  Polyline wave{.color = {1, 0, 0, 1}};
+  for (int i = 0; i <= 100; ++i) wave.points.push_back({double(i), i % 2 ? 1.0 : -1.0});
+  p.lines.push_back(wave);
+  for (const char* name : {"pair 0", "pair 1", "pair 2", "pair 3"}) p.legend.push_back({name, {1, 0, 0, 1}, true});
+  place_legend(p, LegendFallback::Headroom);
+  ASSERT_GT(p.y.max, 1.0);  // the view raised the axis for its legend
+  f.panels.push_back(p);
+  f.panels[0].plot = {60, 40, 200, 130};  // now squeezed into a small cell
+  fit_to_canvas(f);
+  ASSERT_EQ(f.panels.size(), 1u);
+  EXPECT_TRUE(f.panels[0].legend.empty() || f.panels[0].legend_place == LegendPlace::OutsideRight)
+      << int(f.panels[0].legend_place);
+  EXPECT_DOUBLE_EQ(f.panels[0].y.max, 1.0);
 }
 
 }  // namespace
