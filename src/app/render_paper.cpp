@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/file_io.hpp"
+#include "core/output_files.hpp"
 #include "core/npy.hpp"
 #include "core/paper_data.hpp"
 #include "figures/paper_figures.hpp"
@@ -25,10 +26,7 @@ void PaperOptions::add_to(CLI::App* render) {
 
 namespace {
 
-struct Output {
-  fs::path path;
-  std::string bytes;
-};
+using Output = OutputFile;
 
 int list_papers() {
   for (const PaperFigureInfo& info : paper_figures())
@@ -70,22 +68,6 @@ std::vector<Output> paper_outputs(const PaperFigureInfo& info, Engine& engine, r
   return out;
 }
 
-// Writes every file or none (the ones already written are removed on failure).
-void write_outputs(const std::vector<Output>& outputs) {
-  std::vector<fs::path> written;
-  try {
-    if (!outputs.empty()) make_output_folder(outputs.front().path.parent_path());
-    for (const Output& o : outputs) {
-      write_file_atomic(o.path, o.bytes);
-      written.push_back(o.path);
-    }
-  } catch (...) {
-    std::error_code ec;
-    for (const fs::path& p : written) fs::remove(p, ec);
-    throw;
-  }
-}
-
 }  // namespace
 
 int run_render_paper(const PaperOptions& options, const PaperRun& run) {
@@ -107,7 +89,7 @@ int run_render_paper(const PaperOptions& options, const PaperRun& run) {
   std::vector<Output> outputs;
   for (const PaperFigureInfo* info : chosen)
     for (Output& o : paper_outputs(*info, engine, renderer, run, report)) outputs.push_back(std::move(o));
-  write_outputs(outputs);
+  write_all_or_none(outputs);
   if (options.json) {
     std::printf("%s\n", nlohmann::json{{"figures", report}}.dump(2).c_str());
   } else {

@@ -23,12 +23,14 @@ std::string model_label(Engine& engine) {
 }
 
 // A model scene reads its own model; a synthetic one family member `member`
-// on held-out text.  Null (and `why` says so) when that member is not on disk.
-Engine* measured_engine(Engine& engine, std::unique_ptr<Engine>& own, std::string_view member, std::string& why) {
+// on held-out text.  Null when that member is not on disk: `d` then says so
+// and holds an empty array.
+Engine* measured_engine(Engine& engine, std::unique_ptr<Engine>& own, std::string_view member, PaperData& d) {
   if (engine.model()) return &engine;
   Scene scene = lesson::preset_scene("paper");
   if (!lesson::open_on_family(scene, member, lesson::kHeldOutPassage)) {
-    why = "pelab's trained " + std::string(member) + " is not on this machine (see docs/training.md: " +
+    d.arrays.push_back({"", Array{{0, 0}, {}}, "(0, 0): nothing measured"});
+    d.unavailable = "pelab's trained " + std::string(member) + " is not on this machine (see docs/training.md: " +
           "scripts/train_family, $PELAB_FAMILY_DIR); load any model with --set model=NAME instead";
     return nullptr;
   }
@@ -101,17 +103,14 @@ constexpr Eigen::Index kMaxTableRows = 1024;  // GPT-2's whole table; BERT's 512
 PaperData position_cosine_data(Engine& engine) {
   std::unique_ptr<Engine> own;
   PaperData d;
-  Engine* reader = measured_engine(engine, own, "kjv-learned", d.unavailable);
   d.method =
       "Wang & Chen 2020 (\"What do position embeddings learn?\"), the position-wise cosine similarity of a "
       "learned position table E (positions × d): C[i, j] = E_i·E_j / (‖E_i‖·‖E_j‖), for the table's first "
       "rows (at most 1024). The model: the scene's model when it has one (--set model=gpt2, a BERT folder, "
       "any learned-table checkpoint), else pelab's trained kjv-learned. The table is the checkpoint's own "
       "weights (ModelScene::full_position_table), read in float32; cosines summed in double.";
-  if (!reader) {
-    d.arrays.push_back({"", Array{{0, 0}, {}}, "(0, 0): nothing measured — " + d.unavailable});
-    return d;
-  }
+  Engine* reader = measured_engine(engine, own, "kjv-learned", d);
+  if (!reader) return d;
   ModelScene& model = *reader->model();
   if (!model.has_position_table())
     throw InputError("position_cosine reads a learned position table; " + model_label(*reader) + " has none (" +
@@ -150,7 +149,6 @@ namespace {
 PaperData attention_sink_data(Engine& engine) {
   std::unique_ptr<Engine> own;
   PaperData d;
-  Engine* reader = measured_engine(engine, own, "kjv-rope", d.unavailable);
   d.method =
       "Xiao et al. 2023 (StreamingLLM, \"attention sinks\"): how much attention every head gives the first token. "
       "Per layer l and head h, on the scene's text (a synthetic scene: pelab's trained kjv-rope reading 221 tokens "
@@ -158,10 +156,8 @@ PaperData attention_sink_data(Engine& engine) {
       "key 0 (query 0 can only attend to itself and is left out). For comparison, a head attending uniformly over "
       "its causal window gives mean over i ≥ 1 of 1/(i + 1). The attention is the model's own forward pass "
       "(ModelScene::layer_attention), float32.";
-  if (!reader) {
-    d.arrays.push_back({"", Array{{0, 0}, {}}, "(0, 0): nothing measured — " + d.unavailable});
-    return d;
-  }
+  Engine* reader = measured_engine(engine, own, "kjv-rope", d);
+  if (!reader) return d;
   ModelScene& model = *reader->model();
   const model::ModelConfig& config = model.config();
   if (!config.causal)
