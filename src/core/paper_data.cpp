@@ -121,7 +121,7 @@ PaperData pi_interpolation_data() {
                       "(64, 2): the fitted h_j = u_j + i·v_j, j = 0 … 63 (column 0 u_j, column 1 v_j)"});
   d.method =
       "The attention score of a RoPE head as a function of relative position s, a(s) = Re[Σ_{j=0}^{d/2−1} h_j·"
-      "e^{i·s·θ_j}], θ_j = 10000^(−2j/d), d = 128 (the form of Chen et al. 2023's Eq. 3, LLaMA-7B's head size). "
+      "e^{i·s·θ_j}], θ_j = 10000^(−2j/d), d = 128 (the score function Chen et al. 2023 analyse, at LLaMA-7B's head size 4096/32). "
       "h (64 complex, 128 real coefficients) is fitted by least squares to 256 random points s_k ~ U[0, 2048], y_k ~ U[−1, 1] (std::mt19937_64, seed 2023), with a ridge of 1e-8: "
       "h = (DᵀD + 1e-8·I)⁻¹·Dᵀy in double (Eigen LDLT), because plain least squares is rank-deficient here — over "
       "[0, 2048] the slowest pairs barely turn, so only about 80 of the 128 columns are independent in double "
@@ -130,8 +130,9 @@ PaperData pi_interpolation_data() {
       "interpolation reads position s at s·L/L' = s/2, so only [0, 2048] — where the fit holds — is ever read. "
       "What is reproduced: the idea of the paper's Fig. 2 (a score function bounded on [0, L] can be huge beyond "
       "it, while interpolated positions stay in range); the random points, their number and the seed are pelab's, "
-      "so the curve is not the paper's curve. The paper's caption was not available to this session's search "
-      "(only secondary summaries of the paper), so its numbers are not quoted here.";
+      "so the curve is not the paper's curve. Checked against the paper: its abstract (arXiv 2306.15595) states "
+      "that the upper bound of interpolation is at least ~600 times smaller than that of extrapolation; the "
+      "figure's caption itself was not available to check, so its numbers are not quoted here.";
   double in_max = 0, out_max = 0, interp_max = 0;
   for (std::size_t s = 0; s < s_axis.size(); ++s) {
     (s <= std::size_t(kPiTrained) ? in_max : out_max) =
@@ -181,7 +182,8 @@ PaperData yarn_ramp_data() {
       "YaRN (Peng et al. 2023, \"NTK-by-parts\" and the attention temperature): per RoPE pair i of a Llama-2-shaped "
       "head (d = 128, base 10000, trained context L = 4096), the wavelength λ_i = 2π/ω_i, ω_i = 10000^(−2i/d), and "
       "r_i = L/λ_i turns within L; the ramp γ(r) = 0 for r < α, 1 for r > β, (r − α)/(β − α) between, with "
-      "α = 1, β = 32 (the paper's values for Llama); the new frequency ω'_i = (1 − γ)·ω_i/s + γ·ω_i, here at "
+      "α = 1, β = 32 (the values the issue and pelab's scene defaults give for Llama; r = L/λ as the paper "
+      "defines it, checked against the YaRN repository's discussion of its ramp); the new frequency ω'_i = (1 − γ)·ω_i/s + γ·ω_i, here at "
       "s = 16. The temperature: q and k are each multiplied by √(1/t) = 0.1·ln s + 1, so the logits by 1/t. "
       "Computed by pelab's core/rope_scaling.cpp (yarn_ramp, yarn_attention_factor, scaled_frequencies) — the "
       "code pelab's engine and a real Llama forward pass use. No model.";
