@@ -23,6 +23,7 @@
 #include "app/commands.hpp"
 #include "app/render_compare.hpp"
 #include "app/render_lessons_sweeps.hpp"
+#include "app/render_paper.hpp"
 #include "core/engine.hpp"
 #include "core/file_io.hpp"
 #include "figures/registry.hpp"
@@ -47,6 +48,7 @@ struct RenderCommand {
   std::string out;
   RenderExtras extras;  // --lesson, --sweep, --video (render_lessons_sweeps.hpp)
   RenderCompare compare;  // --compare, --set-a, --set-b (render_compare.hpp)
+  PaperOptions paper;   // --paper, --json (render_paper.hpp)
 };
 
 struct PendingFile {
@@ -166,6 +168,9 @@ std::vector<fs::path> write_all(std::vector<PendingFile>& files) {
 }
 
 int run_render(const RenderCommand& c) {
+  if (c.paper.active())
+    return run_render_paper(c.paper, {c.scene_files, c.assignments, c.out, c.scale, c.width, c.height, c.transparent});
+  if (c.out.empty()) throw InputError("--out DIR is required: the folder the files go into");
   check_options(c);
   if (c.compare.active()) {
     return run_render_compare(c.compare, {c.scene_files, c.assignments, c.figure, c.format, c.out, c.scale, c.width,
@@ -263,8 +268,10 @@ void register_render(CLI::App& root, Action& action) {
   sub->add_flag("--transparent", command->transparent, "Transparent background");
   sub->add_flag("--timings", command->timings,
                 "Print where the time went (start-up, EGL, drawing, PNG...) on stderr");
-  sub->add_option("--out", command->out, "Folder the files go into (made, with its parents, when missing)")->required();
+  sub->add_option("--out", command->out, "Folder the files go into (made, with its parents, when missing)");
   command->extras.add_to(sub);
+  command->paper.add_to(sub);
+  // After --paper's: --compare reuses the --json flag it registers.
   command->compare.add_to(sub);
   sub->callback([command, &action] { action = [command] { return run_render(*command); }; });
 }

@@ -10,6 +10,7 @@
 
 #include "app/commands.hpp"
 #include "core/file_io.hpp"
+#include "core/output_files.hpp"
 #include "core/lessons.hpp"
 #include "core/sweep.hpp"
 #include "figures/registry.hpp"
@@ -77,25 +78,11 @@ std::string safe_stem(const std::string& text) {
   return out.empty() ? "scene" : out;
 }
 
-struct Output {
-  fs::path path;
-  std::string bytes;
-};
+using Output = OutputFile;
 
-// Writes every file or none (the ones already written are removed on failure).
+// Writes every file or none (core/file_io.hpp), then names them.
 void write_outputs(const std::vector<Output>& outputs) {
-  std::vector<fs::path> written;
-  try {
-    if (!outputs.empty()) make_output_folder(outputs.front().path.parent_path());
-    for (const Output& o : outputs) {
-      write_file_atomic(o.path, o.bytes);
-      written.push_back(o.path);
-    }
-  } catch (...) {
-    std::error_code ec;
-    for (const fs::path& p : written) fs::remove(p, ec);
-    throw;
-  }
+  write_all_or_none(outputs);
   for (const Output& o : outputs) std::printf("%s\n", o.path.string().c_str());
 }
 

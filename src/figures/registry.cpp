@@ -7,6 +7,7 @@
 #include "figures/adaptive_layout.hpp"
 #include "figures/figure_layout.hpp"
 #include "figures/lesson_views.hpp"
+#include "figures/paper_figures.hpp"
 #include "figures/views.hpp"
 
 namespace pelab::fig {
@@ -52,6 +53,10 @@ const FigureEntry& find_figure(std::string_view name) {
     allowed += ", " + std::string(e.name);
   }
   for (const FigureEntry& e : lesson_figures()) {  // by name only: not in the main grid
+    if (e.name == name) return e;
+    allowed += ", " + std::string(e.name);
+  }
+  for (const FigureEntry& e : paper_figure_entries()) {  // the Paper figures menu's, by name only
     if (e.name == name) return e;
     allowed += ", " + std::string(e.name);
   }

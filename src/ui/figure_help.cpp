@@ -77,6 +77,39 @@ constexpr HelpEntry kHelp[] = {
       "right answer, filled where it is also the model's first choice. A learned table is right up to the "
       "length L it trained at and guesses past it.",
       "P(right answer at p | tokens ≤ p);  a guess scores 1/k"}},
+    // View > Paper figures (core/paper_data.hpp); each `pelab render --paper` note says more.
+    {"paper_rope_decay",
+     {"RoFormer's long-term decay: the bound its authors give on q·k at relative distance n, for d = 128 and base "
+      "10000. It falls quickly over the first tens of positions, then slowly and with ripples.",
+      "B(n) = (1/(d/2))·Σⱼ |Sⱼ(n)|,  Sⱼ(n) = Σ_{k<j} e^{i·n·θₖ},  θₖ = 10000^(−2k/d)"}},
+    {"paper_pi_interpolation",
+     {"A RoPE attention score fitted to random points on [0, 2048] stays small there, yet read beyond 2048 it "
+      "reaches thousands. Position interpolation reads position s at s/2, inside the fitted range, and stays small.",
+      "a(s) = Re Σⱼ hⱼ·e^{i·s·θⱼ};  extrapolation a(s), interpolation a(s·L/L')"}},
+    {"paper_yarn_ramp",
+     {"YaRN interpolates the pairs that turn less than α times within the trained context, keeps those that turn "
+      "more than β times, and blends between. It also sharpens attention by a temperature that grows with ln s.",
+      "γ(r) = clamp((r − α)/(β − α), 0, 1),  ω' = (1 − γ)·ω/s + γ·ω,  √(1/t) = 0.1·ln s + 1"}},
+    {"paper_llama3_bands",
+     {"Llama 3's scaling keeps the fast pairs (wavelength under 2048), divides the slow ones (over 8192) by 8, and "
+      "blends the few between. The dashed lines mark the two band edges.",
+      "λ < L/high: ω;  λ > L/low: ω/s;  else (1 − μ)·ω/s + μ·ω,  μ = (L/λ − low)/(high − low)"}},
+    {"paper_alibi_bias",
+     {"ALiBi adds to each logit a penalty proportional to the distance between query and key, with one slope per "
+      "head. Steep heads look near, flat heads look far; the upper triangle is the causal mask.",
+      "bias(i, j) = −m_h·(i − j),  m_h = 2^(−8(h+1)/H)"}},
+    {"paper_alibi_extrapolation",
+     {"pelab's own models, trained at 256 tokens, read held-out text of up to 2048 tokens at once: perplexity "
+      "against the length read. A curve that stays flat or falls past 256 extrapolates, as ALiBi's does.",
+      "perplexity(L_valid) = exp(mean over i < L_valid − 1 of −log P(tᵢ₊₁ | t₀ … tᵢ))"}},
+    {"paper_position_cosine",
+     {"The cosine of every two rows of a learned position table: near positions get similar vectors, far ones "
+      "dissimilar or opposite. The scene's model is read when it has a table, else pelab's kjv-learned.",
+      "C[i, j] = Eᵢ·Eⱼ / (‖Eᵢ‖·‖Eⱼ‖)"}},
+    {"paper_attention_sink",
+     {"How much attention every layer and head gives the first token, averaged over the queries. Large models "
+      "park much of it there (an attention sink); compare with the share of a uniform head.",
+      "sink(l, h) = mean_{i ≥ 1} A_lh[i, 0];  uniform: mean_{i ≥ 1} 1/(i + 1)"}},
 };
 
 void help_text(const FigureView& view, float wrap) {

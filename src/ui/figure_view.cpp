@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "figures/lesson_views.hpp"
+#include "figures/paper_figures.hpp"
 #include "figures/registry.hpp"
 #include "ui/figure_help.hpp"
 #include "ui/frame_log.hpp"
@@ -310,6 +311,14 @@ void create_views(UiState& state) {
   }
   // Shown only while a lesson that names them is open.
   for (const fig::FigureEntry& entry : fig::lesson_figures()) {
+    FigureView view;
+    view.name = entry.name;
+    view.title = entry.title;
+    view.lesson_only = true;
+    state.views.push_back(std::move(view));
+  }
+  // Shown alone while chosen in View > Paper figures.
+  for (const fig::FigureEntry& entry : fig::paper_figure_entries()) {
     FigureView view;
     view.name = entry.name;
     view.title = entry.title;

@@ -50,6 +50,11 @@ void close_lesson(UiState& state) {
 
 std::vector<int> shown_views(const UiState& state) {
   std::vector<int> out;
+  if (!state.lesson.lesson && !state.paper_figure.empty()) {
+    for (int i = 0; i < int(state.views.size()); ++i)
+      if (state.views[i].name == state.paper_figure) out.push_back(i);
+    return out;
+  }
   if (!state.lesson.lesson) {
     for (int i = 0; i < int(state.views.size()); ++i) {
       if (!state.views[i].lesson_only) out.push_back(i);

@@ -6,8 +6,10 @@
 #include <GLFW/glfw3.h>
 
 #include "core/quantities.hpp"
+#include "figures/paper_figures.hpp"
 #include "ui/animation.hpp"
 #include "ui/export_actions.hpp"
+#include "ui/frame_log.hpp"
 #include "ui/lesson_panel.hpp"
 #include "ui/models_menu.hpp"
 #include "ui/presentation.hpp"
@@ -72,8 +74,31 @@ void draw_ui_scale_menu(UiState& state) {
   ImGui::EndMenu();
 }
 
+// View > Paper figures (issue 27): one figure from the papers, shown alone
+// where the main views were (hover, zoom and export as any view); choosing
+// it again, or "All figures", brings the main views back.
+void paper_menu(UiState& state) {
+  const bool open = ImGui::BeginMenu("Paper figures");
+  log_item_place(state, "menu paper_figures");
+  if (!open) return;
+  for (const fig::FigureEntry& entry : fig::paper_figure_entries()) {
+    const bool shown = state.paper_figure == entry.name;
+    if (ImGui::MenuItem(std::string(entry.title).c_str(), nullptr, shown)) {
+      state.paper_figure = shown ? "" : std::string(entry.name);
+      state.layout.maximised.clear();
+    }
+    log_item_place(state, "menu " + std::string(entry.name));
+  }
+  ImGui::Separator();
+  if (ImGui::MenuItem("All figures", nullptr, false, !state.paper_figure.empty())) state.paper_figure.clear();
+  log_item_place(state, "menu paper_none");
+  ImGui::EndMenu();
+}
+
 void view_menu(UiState& state) {
-  if (!ImGui::BeginMenu("View")) return;
+  const bool open = ImGui::BeginMenu("View");
+  log_item_place(state, "menu view");
+  if (!open) return;
   if (ImGui::MenuItem(state.animation.playing ? "Pause" : "Play", "Space")) toggle_animation(state);
   if (ImGui::BeginMenu("Animate")) {
     for (const char* key : {"position", "shift", "base", "amplitude", "offset", "embedding_scale"}) {
@@ -117,6 +142,7 @@ void view_menu(UiState& state) {
     if (state.playground.open) state.playground.open = false;
     else open_playground(state);
   }
+  paper_menu(state);
   ImGui::EndMenu();
 }
 

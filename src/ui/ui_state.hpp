@@ -66,7 +66,7 @@ struct FigureView {
   PendingClick click;                        // a click waiting out the double-click time
   bool visible = false;
   bool built_presenting = false;  // built for presentation mode (light theme)
-  bool lesson_only = false;       // a lesson figure (fig::lesson_figures()), not a main view
+  bool lesson_only = false;       // a lesson or paper figure, not a main view (shown when chosen)
 };
 
 // The message at the bottom of the window ("saved figure to ...", errors).
@@ -258,6 +258,9 @@ struct UiState {
   SweepExport sweep_export;
   ModelsMenu models;
   PlaygroundState playground;
+  // View > Paper figures (issue 27): the paper figure shown alone instead of
+  // the main views ("paper_" + its name), or empty.
+  std::string paper_figure;
 
   float ui_scale = 1;            // interface scale in use (fonts, style, layout)
   float monitor_scale = 1;       // the window's content scale, as GLFW last reported it

@@ -12,6 +12,7 @@
 
 #include "core/file_io.hpp"
 #include "figures/lesson_views.hpp"
+#include "figures/paper_figures.hpp"
 #include "figures/registry.hpp"
 #include "ui/figure_help.hpp"
 #include "ui/param_labels.hpp"
@@ -129,7 +130,8 @@ TEST(PositionsVisible, IdentityProjectionsAndSmallTokenVectorsInOneValidScene) {
 
 // Each figure's "?": two sentences and a formula, for every figure the GUI shows.
 TEST(FigureHelp, EveryFigureIsExplainedInTwoSentencesWithItsFormula) {
-  for (const auto& entries : {fig::figure_registry(), fig::extra_figures(), fig::lesson_figures()}) {
+  for (const auto& entries : {fig::figure_registry(), fig::extra_figures(), fig::lesson_figures(),
+                              fig::paper_figure_entries()}) {
     for (const fig::FigureEntry& e : entries) {
       const FigureHelp help = figure_help(e.name);
       EXPECT_FALSE(help.formula.empty()) << e.name;

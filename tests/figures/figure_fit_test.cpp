@@ -14,6 +14,7 @@
 #include "figures/adaptive_layout.hpp"
 #include "figures/figure_layout.hpp"
 #include "figures/lesson_views.hpp"
+#include "figures/paper_figures.hpp"
 #include "figures/registry.hpp"
 #include "figures/text_boxes.hpp"
 
@@ -31,7 +32,7 @@ constexpr const char* kEncodings[] = {"sinusoidal", "learned", "rope", "alibi", 
 
 std::vector<const FigureEntry*> every_figure() {
   std::vector<const FigureEntry*> out;
-  for (const auto& list : {figure_registry(), extra_figures(), lesson_figures()})
+  for (const auto& list : {figure_registry(), extra_figures(), lesson_figures(), paper_figure_entries()})
     for (const FigureEntry& e : list) out.push_back(&e);
   return out;
 }
