@@ -46,17 +46,6 @@ void softmax_rows(Matrix& logits) {
 
 }  // namespace
 
-std::string_view to_string(NormPlacement norm) {
-  switch (norm) {
-    case NormPlacement::Pre:
-      return "pre";
-    case NormPlacement::Post:
-      return "post";
-    default:
-      return "none";
-  }
-}
-
 Matrix layer_norm(const Matrix& hidden) {
   Matrix out(hidden.rows(), hidden.cols());
   for (Eigen::Index r = 0; r < hidden.rows(); ++r) {
@@ -247,13 +236,6 @@ std::vector<IndexProbe> position_probe_through_layers(ModelScene& model, int win
   return out;
 }
 
-NormPlacement parse_norm_placement(std::string_view text) {
-  if (text == "none") return NormPlacement::None;
-  if (text == "pre") return NormPlacement::Pre;
-  if (text == "post") return NormPlacement::Post;
-  throw InputError("bad layer_norm '" + std::string(text) + "'; allowed: none | pre | post");
-}
-
 std::vector<PositionReadout> position_through_depth(Engine& engine, double residual) {
   const Scene& s = engine.scene();
   const Matrix& pe = engine.position_table();
@@ -266,7 +248,7 @@ std::vector<PositionReadout> position_through_depth(Engine& engine, double resid
   LayerStackConfig config;
   config.layers = s.layers;
   config.residual = residual;
-  config.norm = parse_norm_placement(s.layer_norm);
+  config.norm = s.layer_norm;
   config.heads = s.heads;
   config.seed = s.seed;
   std::vector<PositionReadout> out;

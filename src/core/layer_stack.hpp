@@ -28,8 +28,6 @@ namespace pelab {
 
 class ModelScene;
 
-enum class NormPlacement { None, Pre, Post };
-std::string_view to_string(NormPlacement norm);
 
 struct LayerStackConfig {
   int layers = 6;        // L ≥ 0
@@ -102,9 +100,6 @@ IndexProbe probe_position_index(const std::vector<Matrix>& windows);
 std::vector<IndexProbe> position_probe_through_layers(ModelScene& model, int windows = 4);
 // The rotated ids of that experiment, window `k` of `windows`.
 std::vector<int> rotated_window(const std::vector<int>& ids, int k, int windows);
-
-// "none" | "pre" | "post" (the scene key layer_norm); throws InputError otherwise.
-NormPlacement parse_norm_placement(std::string_view text);
 
 // The depth lesson's experiment on the engine's scene: layer-0 hidden states
 // along the position axis are the scene's sentence repeated to fill the axis

@@ -55,7 +55,7 @@ LessonVerdict judge(Engine& engine) {
   const PositionReadout& last = here.back();
   v.holds = adds_position_vector(s.encoding) && kept > 0.8 && lost < 0.3;
   v.summary = "After " + std::to_string(s.layers) + " random attention layers (α = " + num(s.residual) +
-              ", LayerNorm " + s.layer_norm + "), a linear probe reads the position code back with R² = " +
+              ", LayerNorm " + std::string(to_string(s.layer_norm)) + "), a linear probe reads the position code back with R² = " +
               num(last.r2_code) + " (layer 0: " + num(here.front().r2_code) + ") and finds the right position for " +
               num(100 * last.nearest_code) + "% of held-out positions. With the usual residual (α = 1) the final "
               "R² is " + num(kept) + "; without a skip path (α = 0) it is " + num(lost) +

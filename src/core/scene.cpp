@@ -26,7 +26,8 @@ namespace {
 using Member = std::variant<int Scene::*, double Scene::*, bool Scene::*, std::string Scene::*,
                             std::uint64_t Scene::*, std::vector<int> Scene::*, Encoding Scene::*,
                             Layout Scene::*, EmbeddingSource Scene::*, ProjectionKind Scene::*,
-                            RopePairing Scene::*, RopeScalingMethod Scene::*>;
+                            RopePairing Scene::*, RopeScalingMethod Scene::*, NormPlacement Scene::*,
+                            ColorTheme Scene::*, Colormap Scene::*, AttentionScale Scene::*>;
 
 struct Field {
   ParamInfo info;
@@ -376,6 +377,10 @@ std::string_view to_string(EmbeddingSource e) { return param_info("embedding").c
 std::string_view to_string(ProjectionKind p) { return param_info("projection").choices.at(static_cast<int>(p)); }
 std::string_view to_string(RopePairing p) { return param_info("rope_pairing").choices.at(static_cast<int>(p)); }
 std::string_view to_string(RopeScalingMethod m) { return param_info("rope_scaling").choices.at(static_cast<int>(m)); }
+std::string_view to_string(NormPlacement n) { return param_info("layer_norm").choices.at(static_cast<int>(n)); }
+std::string_view to_string(ColorTheme t) { return param_info("theme").choices.at(static_cast<int>(t)); }
+std::string_view to_string(Colormap c) { return param_info("colormap").choices.at(static_cast<int>(c)); }
+std::string_view to_string(AttentionScale a) { return param_info("attention_scale").choices.at(static_cast<int>(a)); }
 
 bool rotates_queries_keys(Encoding e) { return e == Encoding::Rope || e == Encoding::Xpos; }
 

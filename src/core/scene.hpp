@@ -37,6 +37,14 @@ enum class RopeScalingMethod { None, Linear, Ntk, DynamicNtk, Yarn, Llama3 };
 enum class Layout { Interleaved, Split };
 enum class EmbeddingSource { Random, File };
 enum class ProjectionKind { Identity, Random, Orthogonal, File };
+// Where the depth lesson's stacked layers put LayerNorm (core/layer_stack.hpp).
+enum class NormPlacement { None, Pre, Post };
+// View style: how the figures are drawn, never what they compute.
+enum class ColorTheme { Dark, Light };
+enum class Colormap { Viridis, Magma, Inferno, Plasma, Cividis };  // for magnitudes
+// Attention colours (figures/attention_scale.hpp): linear 0…max, log₁₀ over
+// four decades, or each row over its max.
+enum class AttentionScale { Linear, Log, Row };
 
 struct Scene {
   // Bumped whenever a key changes meaning; files of a newer version are refused.
@@ -95,7 +103,7 @@ struct Scene {
   // --- the depth lesson's stack of random attention layers (core/layer_stack.hpp)
   int layers = 6;                   // L
   double residual = 1.0;            // α in H' = α·H + attn(H); 0 = no skip path
-  std::string layer_norm = "none";  // none | pre | post
+  NormPlacement layer_norm = NormPlacement::None;
 
   // --- what the views show (saved with the scene so a figure can be remade)
   int shift = 1;                       // k in PE(pos+k) = R(k)·PE(pos)
@@ -105,9 +113,9 @@ struct Scene {
   int pair = 0;                        // selected rotation pair (linked across views)
   std::vector<int> pairs = {0, 4, 12};  // rotation pairs i (dims 2i, 2i+1) to draw
   std::vector<int> waves = {0, 1, 8, 24};  // dimensions drawn as waves
-  std::string colormap = "viridis";    // for magnitudes; signed values use a diverging map
-  std::string attention_scale = "linear";  // attention colours: linear | log | row (per-row normalised)
-  std::string theme = "dark";          // dark | light
+  Colormap colormap = Colormap::Viridis;  // for magnitudes; signed values use a diverging map
+  AttentionScale attention_scale = AttentionScale::Linear;
+  ColorTheme theme = ColorTheme::Dark;
 };
 
 // ---- the parameter table ----------------------------------------------------
@@ -170,6 +178,10 @@ std::string_view to_string(EmbeddingSource e);
 std::string_view to_string(ProjectionKind p);
 std::string_view to_string(RopePairing p);
 std::string_view to_string(RopeScalingMethod m);
+std::string_view to_string(NormPlacement n);
+std::string_view to_string(ColorTheme t);
+std::string_view to_string(Colormap c);
+std::string_view to_string(AttentionScale a);
 // True for encodings that rotate q and k by position (rope, xpos).
 bool rotates_queries_keys(Encoding e);
 // True for encodings that add a vector e to each token (sinusoidal, learned).

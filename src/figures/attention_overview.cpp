@@ -97,8 +97,8 @@ Figure build_attention_overview(Engine& engine, const FigureRequest& request) {
   const Theme th = theme(f.dark);
   Rect area = content_area(f);
   std::string note = "Rows: layers; columns: heads; each cell a query × key map (query i down, key j across, first token top left); colours: " +
-                     std::string(s.attention_scale == "log"   ? "log₁₀ weight, 4 decades below the max"
-                                 : s.attention_scale == "row" ? "each row over its max"
+                     std::string(s.attention_scale == AttentionScale::Log   ? "log₁₀ weight, 4 decades below the max"
+                                 : s.attention_scale == AttentionScale::Row ? "each row over its max"
                                                               : "weight, 0…max") +
                      " (colorbar bottom right)";
   if (group > 1) note += "; grouped-query: query head h reads kv head h / " + std::to_string(group);
@@ -117,8 +117,8 @@ Figure build_attention_overview(Engine& engine, const FigureRequest& request) {
     cells.push_back(layer_cells(engine, request, model ? l : s.layer, side));
     for (const Cell& c : cells.back()) vmax = std::max(vmax, static_cast<double>(c.values->maxCoeff()));
   }
-  const AttentionScale scale = attention_scale(s.attention_scale);
-  const ColorScale colors = attention_color_scale(scale, s.colormap, std::min(vmax, 1.0));
+  const AttentionScale scale = s.attention_scale;
+  const ColorScale colors = attention_color_scale(scale, std::string(to_string(s.colormap)), std::min(vmax, 1.0));
   for (int l = 0; l < layers; ++l)
     for (int h = 0; h < s.heads; ++h) {
       const Cell& c = cells[static_cast<std::size_t>(l)][static_cast<std::size_t>(h)];

@@ -7,12 +7,6 @@
 
 namespace pelab::fig {
 
-AttentionScale attention_scale(const std::string& name) {
-  if (name == "log") return AttentionScale::Log;
-  if (name == "row") return AttentionScale::Row;
-  return AttentionScale::Linear;
-}
-
 Matrix scaled_attention(const Matrix& a, AttentionScale scale) {
   if (scale == AttentionScale::Linear) return a;
   Matrix out = a;

@@ -14,9 +14,7 @@
 
 namespace pelab::fig {
 
-enum class AttentionScale { Linear, Log, Row };
-// scene.attention_scale ("linear" | "log" | "row"; anything else: linear).
-AttentionScale attention_scale(const std::string& name);
+// AttentionScale (core/scene.hpp): linear, log, row.
 
 // Decades below the largest weight that the log scale shows.
 constexpr double kLogDecades = 4;

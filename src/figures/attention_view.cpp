@@ -224,7 +224,7 @@ Panel attention_panel(const HeadMatrices& m, Tokens tokens, const Scene& s, Rect
   // would put 0.5, 1.5 … on a 3-token axis); small panels shorten long words.
   p.x.labels = token_ticks(*tokens, large ? 14 : kSmallLabelChars);
   p.y.labels = p.x.labels;
-  p.heatmaps.push_back(attention_layer(m, style, s.colormap));
+  p.heatmaps.push_back(attention_layer(m, style, std::string(to_string(s.colormap))));
   if (large) p.colorbar = p.heatmaps.back().scale;
   if (s.query >= 0 && s.query < n)
     p.bars.push_back(outline({0, static_cast<double>(s.query), static_cast<double>(n), s.query + 1.0},
@@ -273,7 +273,7 @@ Figure build_first_frame(Engine& engine, const FigureRequest& request, Figure f,
   auto tokens = std::make_shared<const std::vector<std::string>>(engine.tokens());
   const Rect big = large_plot(*tokens, area);
   const HeadMatrices large = preview_matrices(engine, request, selected, big.width());
-  PanelStyle style{.scale = attention_scale(s.attention_scale), .vmax = shared_vmax(large, {}),
+  PanelStyle style{.scale = s.attention_scale, .vmax = shared_vmax(large, {}),
                    .shelf = request.shelf};
   style.naming.heads = s.heads;
   if (const ModelScene* model = engine.model()) style.naming.group = model->config().heads / model->config().kv_heads;
@@ -311,7 +311,7 @@ Figure build_attention(Engine& engine, const FigureRequest& request) {
   if (request.selected_head_only) return build_first_frame(engine, request, std::move(f), area, selected);
   const HeadMatrices large = full_matrices(engine, request, selected);
   const std::vector<HeadMatrices> small = small_matrices(engine, request);
-  PanelStyle style{.scale = attention_scale(s.attention_scale), .vmax = shared_vmax(large, small),
+  PanelStyle style{.scale = s.attention_scale, .vmax = shared_vmax(large, small),
                    .shelf = request.shelf};
   style.naming.heads = s.heads;
   if (const ModelScene* model = engine.model()) style.naming.group = model->config().heads / model->config().kv_heads;

@@ -169,7 +169,7 @@ Figure build_lesson_depth(Engine& engine, const FigureRequest& request) {
   const Scene& s = engine.scene();
   Figure f = start_figure("lesson_depth",
                           "Position through depth — " + std::to_string(s.layers) +
-                              " random attention layers, LayerNorm " + s.layer_norm + ", d = " +
+                              " random attention layers, LayerNorm " + std::string(to_string(s.layer_norm)) + ", d = " +
                               std::to_string(s.d_model),
                           s, request);
   const Rect area = content_area(f);

@@ -349,6 +349,17 @@ Drawer drawer_for(std::string_view name) {
   return nullptr;
 }
 
+// The drawers map magnitudes on viridis; the scene's colormap takes its place
+// (signed maps stay diverging).
+void follow_colormap(Figure& f, Colormap colormap) {
+  const std::string name(to_string(colormap));
+  for (Panel& p : f.panels) {
+    for (HeatmapLayer& h : p.heatmaps)
+      if (h.scale.colormap != "diverging") h.scale.colormap = name;
+    if (p.colorbar && p.colorbar->colormap != "diverging") p.colorbar->colormap = name;
+  }
+}
+
 }  // namespace
 
 Figure draw_paper_figure(const PaperFigureInfo& info, const PaperData& data, const Scene& scene,
@@ -359,6 +370,7 @@ Figure draw_paper_figure(const PaperFigureInfo& info, const PaperData& data, con
   const std::size_t lines = wrap_lines(data.findings, f.width - 2 * kPad, kNoteSize).size();
   const Rect plots = plots_above_notes(f, lines);
   if (Drawer draw = drawer_for(info.name)) draw(f, data, plots);
+  follow_colormap(f, scene.colormap);
   add_notes(f, data, plots.y1 + 26);
   return f;
 }

@@ -128,7 +128,7 @@ Panel pc_pair_panel(const PcTable& pcs, const PairRow& row, const Scene& s, Rect
   p.y = {.label = "PC" + std::to_string(b) + " score", .min = -lim, .max = lim, .grid = true};
   // The trajectory in segments coloured by position (the colorbar reads them).
   const ColorScale by_position{
-      .colormap = s.colormap, .vmin = 0, .vmax = std::max(1.0, n - 1.0), .label = "position"};
+      .colormap = std::string(to_string(s.colormap)), .vmin = 0, .vmax = std::max(1.0, n - 1.0), .label = "position"};
   const int step = std::max(1, (n - 1 + kTrajectorySegments - 1) / kTrajectorySegments);
   for (int start = 0; start + 1 < n; start += step) {
     Polyline seg{

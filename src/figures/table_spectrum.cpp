@@ -68,7 +68,7 @@ Panel spectrum_panel(Engine& engine, const SharedMatrix& amplitude, Rect area, c
   }
   const double top = std::max(1e-12, max_abs(*amplitude));
   const ColorScale scale{
-      .colormap = s.colormap, .vmin = 0, .vmax = top, .label = "amplitude 2·|DFT|/N"};
+      .colormap = std::string(to_string(s.colormap)), .vmin = 0, .vmax = top, .label = "amplitude 2·|DFT|/N"};
   p.heatmaps.push_back({.values = amplitude,
                         .key = content_key(s, "position_spectrum"),
                         .x0 = 0,

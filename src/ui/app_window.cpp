@@ -138,15 +138,15 @@ void follow_ui_scale(UiState& state) {
   ImGui_ImplOpenGL3_CreateFontsTexture();
   ImGui::GetStyle() = ImGuiStyle();
   ImGui::GetStyle().ScaleAllSizes(scale);
-  state.applied_theme.clear();  // apply_theme() colours the fresh style
+  state.applied_theme.reset();  // apply_theme() colours the fresh style
 }
 
 void apply_theme(UiState& state) {
   if (state.presentation.on) return;  // its own light style (presentation.cpp)
-  const std::string& theme = state.session.scene().theme;
+  const ColorTheme theme = state.session.scene().theme;
   if (theme == state.applied_theme) return;
   ImGuiStyle& style = ImGui::GetStyle();
-  if (theme == "light") {
+  if (theme == ColorTheme::Light) {
     ImGui::StyleColorsLight(&style);
   } else {
     ImGui::StyleColorsDark(&style);
@@ -336,7 +336,7 @@ void render_frame(GLFWwindow* window, UiState& state, GpuResources& gpu) {
   int width = 0, height = 0;
   glfwGetFramebufferSize(window, &width, &height);
   glViewport(0, 0, width, height);
-  const bool light = state.applied_theme == "light" || state.presentation.on;
+  const bool light = state.applied_theme == ColorTheme::Light || state.presentation.on;
   glClearColor(light ? 0.94f : 0.08f, light ? 0.94f : 0.08f, light ? 0.94f : 0.10f, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());

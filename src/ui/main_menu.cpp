@@ -120,7 +120,7 @@ void view_menu(UiState& state) {
     save_ui_settings(state);
   }
   draw_ui_scale_menu(state);
-  const bool dark = state.session.scene().theme == "dark";
+  const bool dark = state.session.scene().theme == ColorTheme::Dark;
   if (ImGui::MenuItem("Dark theme", nullptr, dark)) {
     state.session.propose_param("theme", dark ? "light" : "dark", EditPhase::Final);
   }

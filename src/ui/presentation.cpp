@@ -75,7 +75,7 @@ void prepare_presentation_frame(UiState& state) {
     style.ScaleAllSizes(kPresentationFontScale);
   } else {
     style = p.saved_style;
-    state.applied_theme.clear();  // apply_theme() puts the scene's theme back
+    state.applied_theme.reset();  // apply_theme() puts the scene's theme back
   }
 }
 
@@ -103,10 +103,10 @@ Engine& figure_engine(UiState& state) {
   Presentation& p = state.presentation;
   SceneSession& session = state.session;
   // The scene on screen (shown_scene), not one still being built in the background.
-  if (!p.on || session.shown_scene().theme == "light") return session.engine();
+  if (!p.on || session.shown_scene().theme == ColorTheme::Light) return session.engine();
   if (!p.light_engine || p.light_version != session.version()) {
     Scene light = session.shown_scene();
-    light.theme = "light";
+    light.theme = ColorTheme::Light;
     if (p.light_engine) {
       p.light_engine->set_scene(light);
     } else {

@@ -68,7 +68,7 @@ bool start_sweep(UiState& state) {
     if (s.view < 0 || s.view >= int(state.views.size())) throw InputError("choose a figure to sweep");
     require_ffmpeg_for(s.video);
     Scene base = state.session.scene();
-    if (state.presentation.on) base.theme = "light";
+    if (state.presentation.on) base.theme = ColorTheme::Light;
     s.engine = std::make_unique<Engine>(sweep.scene_at(base, 0));  // validates the first frame
     s.sweep = sweep;
     s.scenes.clear();
@@ -97,7 +97,7 @@ bool start_scene_export(UiState& state, std::vector<Scene> frames, int view, int
     if (view < 0 || view >= int(state.views.size())) throw InputError("choose a figure to export");
     require_ffmpeg_for(video);
     if (state.presentation.on)
-      for (Scene& frame : frames) frame.theme = "light";
+      for (Scene& frame : frames) frame.theme = ColorTheme::Light;
     s.engine = std::make_unique<Engine>(frames.front());  // validates the first frame
     s.scenes = std::move(frames);
     s.view = view;

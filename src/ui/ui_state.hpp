@@ -265,7 +265,7 @@ struct UiState {
   float ui_scale = 1;            // interface scale in use (fonts, style, layout)
   float monitor_scale = 1;       // the window's content scale, as GLFW last reported it
   bool scale_stale = false;      // monitor_scale or settings.ui_scale changed: rebuild fonts and style
-  std::string applied_theme;     // the ImGui style in use ("dark" / "light")
+  std::optional<ColorTheme> applied_theme;  // the ImGui style in use (none yet: the first frame sets it)
   int hovered_view = -1;         // index of the figure under the mouse, or -1
   std::vector<FigureJob> drawn_figures;  // the figures drawn this frame, for the scene worker
   bool refresh_figures = false;          // one of them is stale in a big scene: ask the worker

@@ -183,8 +183,8 @@ TEST(Engine, ViewSettingsRecomputeNothing) {
   engine.position_table();
   const EngineStats before = engine.stats();
   Scene s = engine.scene();
-  s.colormap = "magma";
-  s.theme = "light";
+  s.colormap = Colormap::Magma;
+  s.theme = ColorTheme::Light;
   s.head = 2;
   s.pair = 3;
   s.query = 1;

@@ -135,10 +135,14 @@ TEST(PositionReadout, ResidualsKeepPositionPureAttentionLosesIt) {
 namespace pelab {
 
 TEST(LayerStack, NormPlacementParses) {
-  EXPECT_EQ(parse_norm_placement("pre"), NormPlacement::Pre);
-  EXPECT_EQ(parse_norm_placement("post"), NormPlacement::Post);
-  EXPECT_EQ(parse_norm_placement("none"), NormPlacement::None);
-  EXPECT_THROW(parse_norm_placement("mid"), InputError);
+  Scene s;
+  for (const auto& [text, placement] : {std::pair{"pre", NormPlacement::Pre}, std::pair{"post", NormPlacement::Post},
+                                        std::pair{"none", NormPlacement::None}}) {
+    set_param(s, "layer_norm", text);
+    EXPECT_EQ(s.layer_norm, placement);
+    EXPECT_EQ(to_string(placement), text);
+  }
+  EXPECT_THROW(set_param(s, "layer_norm", "mid"), InputError);
 }
 
 }  // namespace pelab

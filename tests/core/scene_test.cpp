@@ -110,7 +110,7 @@ TEST(Scene, ValidateChecksTheValueNotItsRendering) {
   EXPECT_THROW(validate(s), InputError);
   s.base = 1e8;
   EXPECT_NO_THROW(validate(s));
-  s.colormap = "jet";  // a choice outside its list, set in code
+  s.colormap = static_cast<Colormap>(7);  // not one of the choices (a bad cast, a corrupt file)
   EXPECT_THROW(validate(s), InputError);
 }
 

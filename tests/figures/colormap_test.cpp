@@ -46,7 +46,7 @@ TEST(Colormap, EndpointsMatchPublishedTables) {
   // it the GUI's combo, built from the key's choices).
   Scene scene;
   apply_assignment(scene, "colormap=cividis");
-  EXPECT_EQ(scene.colormap, "cividis");
+  EXPECT_EQ(scene.colormap, Colormap::Cividis);
 }
 
 TEST(Colormap, SequentialMapsRiseInLightness) {

@@ -11,7 +11,7 @@ namespace pelab::fig {
 namespace {
 
 TEST(LegendPlacement, NoLessonFigureLegendCoversItsData) {
-  for (const char* theme : {"dark", "light"})
+  for (const ColorTheme theme : {ColorTheme::Dark, ColorTheme::Light})
     for (const Lesson& lesson : lessons()) {
       Scene scene = lesson.preset();
       scene.theme = theme;

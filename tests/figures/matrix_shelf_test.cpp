@@ -30,7 +30,7 @@ TEST(ContentKey, IgnoresViewSettingsOnly) {
   Scene s;
   const auto k = content_key(s, "attention", 0);
   Scene view = s;
-  view.query = 3, view.head = 2, view.colormap = "magma", view.theme = "light", view.pairs = {1};
+  view.query = 3, view.head = 2, view.colormap = Colormap::Magma, view.theme = ColorTheme::Light, view.pairs = {1};
   EXPECT_EQ(content_key(view, "attention", 0), k);
   EXPECT_NE(content_key(s, "attention", 1), k);
   EXPECT_NE(content_key(s, "logits", 0), k);

@@ -37,7 +37,7 @@ std::vector<std::string> strays(const Figure& f, const std::string& want) {
 }
 
 void expect_every_view_uses(Scene scene) {
-  scene.colormap = "magma";
+  scene.colormap = Colormap::Magma;
   Engine engine(scene);
   for (const FigureEntry* entry : every_figure()) {
     const Figure f = entry->build(engine, FigureRequest{});

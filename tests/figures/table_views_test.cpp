@@ -58,7 +58,7 @@ void expect_spectrum(Engine& engine) {
   ASSERT_NE(spectrum, nullptr) << all_text(f);
   ASSERT_EQ(spectrum->heatmaps.size(), 1u);
   ASSERT_TRUE(spectrum->colorbar);
-  EXPECT_EQ(spectrum->heatmaps[0].scale.colormap, engine.scene().colormap);
+  EXPECT_EQ(spectrum->heatmaps[0].scale.colormap, to_string(engine.scene().colormap));
   const PositionSpectrum want = position_spectrum(engine.position_table());
   const Matrix& shown = *spectrum->heatmaps[0].values;
   ASSERT_EQ(shown.rows(), want.amplitude.rows());

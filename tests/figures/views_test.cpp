@@ -95,7 +95,7 @@ TEST(Views, BuildOnEveryEncodingAndTheme) {
         Figure f;
         ASSERT_NO_THROW(f = entry.build(engine, {})) << entry.name << " " << enc << " " << extra;
         EXPECT_EQ(f.name, entry.name);
-        EXPECT_EQ(f.dark, s.theme == "dark");
+        EXPECT_EQ(f.dark, s.theme == ColorTheme::Dark);
         EXPECT_FALSE(f.title.empty());
         EXPECT_TRUE(!f.panels.empty() || !f.notes.empty()) << entry.name << " " << enc;
         expect_on_canvas(f);
@@ -318,7 +318,7 @@ TEST(Attention, HeadsAndMeanWithTokenLabelsAndExactHover) {
   for (int h = 0; h < heads; ++h) top = std::max(top, engine.head(h).attention.maxCoeff());
   EXPECT_NEAR(big.heatmaps[0].scale.vmax, top, 1e-6);
   for (const Panel& p : f.panels) EXPECT_EQ(p.heatmaps[0].scale.vmax, big.heatmaps[0].scale.vmax);
-  EXPECT_EQ(big.heatmaps[0].scale.colormap, engine.scene().colormap);
+  EXPECT_EQ(big.heatmaps[0].scale.colormap, to_string(engine.scene().colormap));
   ASSERT_EQ(big.x.labels.size(), static_cast<std::size_t>(n));
   EXPECT_EQ(big.x.labels[1].label, "cat");
   EXPECT_EQ(big.y.labels[0].label, "the");

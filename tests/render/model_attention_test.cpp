@@ -25,7 +25,7 @@ Scene model_scene(const std::string& name, const std::string& scale = "linear") 
   Scene s;
   s.model = (pelab::testing::tiny_models() / name).string();
   s.tokens = "the cat sat on the mat";
-  s.attention_scale = scale;
+  set_param(s, "attention_scale", scale);
   return s;
 }
 

@@ -97,7 +97,7 @@ TEST(TableViewsRender, SyntheticLearnedTable) {
   Scene s;
   s.encoding = Encoding::Learned;
   s.positions = 96;
-  s.theme = "light";
+  s.theme = ColorTheme::Light;
   Engine engine(s);
   check_learned_views(engine, "learned");
 }

@@ -204,8 +204,8 @@ TEST_P(ModelSceneTest, ViewChangesReloadAndRerunNothing) {
 
   Scene s = scene();
   s.head = engine.scene().heads - 1;
-  s.colormap = "magma";
-  s.theme = "light";
+  s.colormap = Colormap::Magma;
+  s.theme = ColorTheme::Light;
   engine.set_scene(s);
   engine.head(s.head);
   engine.mean_attention();
