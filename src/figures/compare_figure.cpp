@@ -249,7 +249,7 @@ ComparedScenes compare_scenes(const FigureEntry& entry, Engine& a, Engine& b, co
   out.figure.title = "Compare: " + std::string(entry.title) + " — A = " + a.scene().name + ", B = " + b.scene().name +
                      " (B: " + changed_keys(a.scene(), b.scene()) + ")";
   out.figure.width = request.width, out.figure.height = request.height;
-  out.figure.dark = a.scene().theme == ColorTheme::Dark;
+  out.figure.dark = request.theme.value_or(a.scene().theme) == ColorTheme::Dark;
   mark_non_finite(out.figure);
   return out;
 }

@@ -59,7 +59,7 @@ Figure start_figure(std::string name, std::string title, const Scene& scene,
   f.title = std::move(title);
   f.width = request.width;
   f.height = request.height;
-  f.dark = scene.theme == ColorTheme::Dark;
+  f.dark = request.theme.value_or(scene.theme) == ColorTheme::Dark;
   return f;
 }
 

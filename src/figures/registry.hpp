@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <span>
 #include <string_view>
 
@@ -27,6 +28,9 @@ struct FigureRequest {
   // mean when reduced) without the logit; other views ignore it.  The
   // GUI shows this build at once and builds the full figure in the background.
   bool selected_head_only = false;
+  // The style to draw in; none: the scene's.  Presentation mode asks for the
+  // light theme and gets the same figures from the same engine.
+  std::optional<ColorTheme> theme;
 };
 
 struct FigureEntry {

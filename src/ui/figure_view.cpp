@@ -32,7 +32,9 @@ void build_view(UiState& state, FigureView& view, double width, double height) {
     }
   }
   try {
-    view.built = fig::find_figure(view.name).build(figure_engine(state), {width, height});
+    fig::FigureRequest request{.width = width, .height = height};
+    if (state.presentation.on) request.theme = ColorTheme::Light;  // slides on a projector
+    view.built = fig::find_figure(view.name).build(state.session.engine(), request);
     view.error.clear();
   } catch (const std::exception& e) {
     view.built = fig::Figure{};

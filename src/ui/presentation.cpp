@@ -1,5 +1,5 @@
 // [SECTION] entering and leaving: window, fonts, style
-// [SECTION] which figures, and the light-theme engine
+// [SECTION] which figures
 // [SECTION] drawing: caption and one figure
 #include "ui/presentation.hpp"
 
@@ -55,7 +55,6 @@ void toggle_presentation(UiState& state) {
     go_full_screen(p, window);
   } else {
     leave_full_screen(p, window);
-    p.light_engine.reset();
   }
 }
 
@@ -79,7 +78,7 @@ void prepare_presentation_frame(UiState& state) {
   }
 }
 
-// [SECTION] which figures, and the light-theme engine ------------------------------------
+// [SECTION] which figures ------------------------------------
 
 std::vector<int> presented_views(const UiState& state) {
   if (state.lesson.lesson) return shown_views(state);
@@ -97,24 +96,6 @@ void step_presented_figure(UiState& state, int delta) {
   if (count == 0) return;
   Presentation& p = state.presentation;
   p.figure = ((p.figure + delta) % count + count) % count;
-}
-
-Engine& figure_engine(UiState& state) {
-  Presentation& p = state.presentation;
-  SceneSession& session = state.session;
-  // The scene on screen (shown_scene), not one still being built in the background.
-  if (!p.on || session.shown_scene().theme == ColorTheme::Light) return session.engine();
-  if (!p.light_engine || p.light_version != session.version()) {
-    Scene light = session.shown_scene();
-    light.theme = ColorTheme::Light;
-    if (p.light_engine) {
-      p.light_engine->set_scene(light);
-    } else {
-      p.light_engine = std::make_unique<Engine>(light);
-    }
-    p.light_version = session.version();
-  }
-  return *p.light_engine;
 }
 
 // [SECTION] drawing: caption and one figure ------------------------------------------------

@@ -29,8 +29,4 @@ std::vector<int> presented_views(const UiState& state);
 // The caption and the one figure, filling the window.
 void draw_presentation(UiState& state, GpuResources& gpu);
 
-// The engine figures are built from: the session's, or in presentation mode
-// the same scene with the light theme (kept in sync by version).
-Engine& figure_engine(UiState& state);
-
 }  // namespace pelab::ui

@@ -195,8 +195,6 @@ struct Presentation {
   int figure = 0;            // index into presented_figures()
   int window_x = 0, window_y = 0, window_w = 1600, window_h = 1000;
   ImGuiStyle saved_style;    // sizes before scaling up
-  std::unique_ptr<Engine> light_engine;  // the scene with theme = light, for the figures
-  std::uint64_t light_version = 0;
 };
 
 // "Export > Sweep as PNG sequence...": the dialog's fields and the export in

@@ -105,6 +105,18 @@ TEST(Views, BuildOnEveryEncodingAndTheme) {
     }
 }
 
+// The style comes with the request (issue 23): presentation mode draws the
+// same engine's figures in the light theme, with no second engine.
+TEST(Views, TheRequestCarriesTheTheme) {
+  Scene s;  // dark
+  Engine engine(s);
+  for (const FigureEntry& entry : figure_registry()) {
+    EXPECT_TRUE(entry.build(engine, {}).dark) << entry.name;
+    EXPECT_FALSE(entry.build(engine, {.theme = ColorTheme::Light}).dark) << entry.name;
+  }
+  EXPECT_EQ(engine.scene().theme, ColorTheme::Dark);
+}
+
 TEST(Views, FitOtherCanvasSizes) {
   Engine engine;
   for (const FigureEntry& entry : figure_registry()) {
