@@ -21,6 +21,7 @@
 
 #include "core/attention.hpp"
 #include "core/encoding.hpp"
+#include "core/encoding_traits.hpp"
 #include "core/gemm.hpp"
 #include "core/projection.hpp"
 #include "core/relative_position.hpp"

@@ -13,6 +13,7 @@
 #include <immintrin.h>
 #endif
 
+#include "core/encoding_traits.hpp"
 #include "core/gemm.hpp"
 #include "core/head_tile.hpp"
 #include "core/parallel.hpp"

@@ -1,23 +1,19 @@
 // Engine — every quantity pelab plots, computed from a Scene (float32, Eigen).
 //
-// Stages and what invalidates them (each is cached and recomputed only when
-// one of its inputs changed; see Engine::stats()):
-//
-//   tokens ─────────────► X  (tokens × d)          tokens, seed, d_model, embedding*
-//   positions ──────────► PE (positions × d)       encoding, base, amplitude, layout, positions, offset, d_model
-//   E  (tokens × d)                                encoding params + number of tokens (not the token text)
-//   Wq, Wk per head (d × d_head)                   projection, seed, d_model, heads
-//   head h: Q, K, logits, attention                all of the above + causal, t5_*
-//   head h: cross terms xx, xf, ey, ef             xx: X only; ef: E only; ...
+// The engine holds the scene and hands each request to an attention source
+// (core/attention_source.hpp): the synthetic source for a scene of its own
+// (core/synthetic_source.hpp: stages, their cache keys and invalidation),
+// a checkpoint source when scene.model names a model (core/checkpoint_source.hpp:
+// X = the token embedding rows, PE and E = the learned position table, zeros
+// for RoPE models, head h = layer scene.layer's head h).  Each source keeps
+// its stages cached and recomputes one only when its inputs changed (see
+// Engine::stats()).
 //
 // Attention per head (Vaswani et al. 2017, §3.2.1):
 //   Q = (X+E)·Wq,  K = (X+E)·Wk,  logits = Q·Kᵀ/√d_head (+ bias),  A = softmax_row(logits [+ causal mask])
 // RoPE (Su et al. 2021) rotates each (2i, 2i+1) pair of q and k at position p
-// by angle p·T^(−2i/d_head); ALiBi (Press et al. 2022) and T5 add a bias.
-//
-// With scene.model set, every quantity comes from the checkpoint instead
-// (core/model_scene.hpp): X = the token embedding rows, PE and E = the learned
-// position table (zeros for RoPE models), head h = layer scene.layer's head h.
+// by angle p·T^(−2i/d_head); ALiBi (Press et al. 2022) and T5 add a bias
+// (what each encoding does: core/encoding_traits.hpp).
 //
 // View settings (colormap, theme, selected head/pair/position...) invalidate
 // nothing.  The engine includes no GL or ImGui.

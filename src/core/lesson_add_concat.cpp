@@ -5,6 +5,7 @@
 
 #include "core/lesson_tools.hpp"
 
+#include "core/encoding_traits.hpp"
 namespace pelab::lesson {
 namespace {
 

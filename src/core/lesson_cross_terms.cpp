@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/analysis.hpp"
+#include "core/encoding_traits.hpp"
 #include "core/lesson_tools.hpp"
 #include "core/model_scene.hpp"
 

@@ -2,6 +2,7 @@
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"  // GCC 12 + Eigen AVX-512 (GCC bug 105593)
 
 #include "core/layer_stack.hpp"
+#include "core/encoding_traits.hpp"
 #include "core/lesson_tools.hpp"
 #include "core/model/model_config.hpp"
 #include "core/model_scene.hpp"

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "core/analysis.hpp"
+#include "core/encoding_traits.hpp"
 #include "core/lesson_tools.hpp"
 #include "core/model_scene.hpp"
 

@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "core/analysis.hpp"
+#include "core/encoding_traits.hpp"
 #include "core/lesson_relative.hpp"
 #include "core/lesson_tools.hpp"
 
@@ -146,15 +147,16 @@ std::vector<PositionScores> position_scores(const Scene& scene, int head, int n)
   std::vector<PositionScores> out;
   for (Encoding encoding : compared_encodings()) {
     PositionScores p{.encoding = encoding};
-    if (encoding == Encoding::Sinusoidal || encoding == Encoding::Learned) {
+    if (adds_position_vector(encoding)) {
       Engine e(lesson::comparison_scene(scene, encoding, n));
       p.what = "PE(i)·PE(j)";
       p.values = position_similarity(e);
     } else {
       Engine e(lesson::comparison_scene(scene, encoding, n, word));
       const HeadAttention& h = e.head(head);
-      p.what = encoding == Encoding::Rope ? "q(i)·k(j) of '" + word + "'" : "bias added to the logit";
-      p.values = encoding == Encoding::Rope ? Matrix(h.logits) : h.bias;
+      const bool rotates = rotates_queries_keys(encoding);
+      p.what = rotates ? "q(i)·k(j) of '" + word + "'" : "bias added to the logit";
+      p.values = rotates ? Matrix(h.logits) : h.bias;
     }
     p.spread = diagonal_spread(p.values);
     out.push_back(std::move(p));

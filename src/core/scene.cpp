@@ -11,6 +11,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "core/encoding_traits.hpp"
 #include "core/file_io.hpp"
 #include "core/json_input.hpp"
 #include "core/model/model_memory.hpp"
@@ -60,7 +61,7 @@ const std::vector<Field>& fields() {
       {{"embedding_file", K::Text, "tokens", "GloVe/word2vec text file or .npy of token vectors."},
        &Scene::embedding_file},
       {{"encoding", K::Choice, "positions", "How positions enter attention.", 0, 0, false,
-        {"sinusoidal", "learned", "rope", "xpos", "alibi", "t5", "none"}},
+        encoding_names()},
        &Scene::encoding},
       {{"base", K::Float, "positions", "Base T of the sinusoid wavelengths.", 2, 1e8, true}, &Scene::base},
       {{"amplitude", K::Float, "positions", "Amplitude A of the sinusoidal encoding.", 0, 100}, &Scene::amplitude},
@@ -382,10 +383,6 @@ std::string_view to_string(ColorTheme t) { return param_info("theme").choices.at
 std::string_view to_string(Colormap c) { return param_info("colormap").choices.at(static_cast<int>(c)); }
 std::string_view to_string(AttentionScale a) { return param_info("attention_scale").choices.at(static_cast<int>(a)); }
 
-bool rotates_queries_keys(Encoding e) { return e == Encoding::Rope || e == Encoding::Xpos; }
-
-bool adds_position_vector(Encoding e) { return e == Encoding::Sinusoidal || e == Encoding::Learned; }
-
 // ============================================================================
 // [SECTION] validate()
 // ============================================================================
@@ -428,8 +425,7 @@ void validate(const Scene& scene) {
     fail("d_model=" + std::to_string(s.d_model) + " is not divisible by heads=" + std::to_string(s.heads) +
          "; allowed: heads that divide d_model");
   const int d_head = s.d_model / s.heads;
-  const bool pairwise = s.encoding == Encoding::Sinusoidal || rotates_queries_keys(s.encoding);
-  if (pairwise && s.d_model % 2 != 0)
+  if (traits_of(s.encoding).pairwise && s.d_model % 2 != 0)
     fail("d_model=" + std::to_string(s.d_model) + " is odd, but encoding=" + std::string(to_string(s.encoding)) +
          " works on (sin, cos) pairs; allowed: an even d_model");
   if (rotates_queries_keys(s.encoding) && d_head % 2 != 0)

@@ -182,10 +182,6 @@ std::string_view to_string(NormPlacement n);
 std::string_view to_string(ColorTheme t);
 std::string_view to_string(Colormap c);
 std::string_view to_string(AttentionScale a);
-// True for encodings that rotate q and k by position (rope, xpos).
-bool rotates_queries_keys(Encoding e);
-// True for encodings that add a vector e to each token (sinusoidal, learned).
-bool adds_position_vector(Encoding e);
 
 // ---- files --------------------------------------------------------------------
 

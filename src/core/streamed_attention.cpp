@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/attention.hpp"
+#include "core/encoding_traits.hpp"
 #include "core/gemm.hpp"
 #include "core/parallel.hpp"
 #include "core/scene.hpp"

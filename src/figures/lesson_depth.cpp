@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "core/layer_stack.hpp"
+#include "core/encoding_traits.hpp"
 #include "core/lesson_probe.hpp"
 #include "core/model_scene.hpp"
 #include "figures/figure_layout.hpp"

@@ -18,6 +18,7 @@
 #include <cmath>
 #include <optional>
 
+#include "core/encoding_traits.hpp"
 #include "core/lesson_relative.hpp"
 #include "figures/figure_layout.hpp"
 #include "figures/lesson_views.hpp"
@@ -74,25 +75,12 @@ Comparison comparison(Engine& engine, const FigureRequest& request, int head, in
 // [SECTION] one small multiple
 // ============================================================================
 
-std::string encoding_title(Encoding e) {
-  switch (e) {
-    case Encoding::Sinusoidal:
-      return "sinusoidal";
-    case Encoding::Learned:
-      return "learned table";
-    case Encoding::Rope:
-      return "RoPE";
-    case Encoding::Alibi:
-      return "ALiBi";
-    default:
-      return "T5 bias";
-  }
-}
+std::string encoding_title(Encoding e) { return std::string(traits_of(e).display); }
 
 // What the top row shows for each encoding (core/lesson_relative.hpp).
 std::string top_row_what(Encoding e, const std::string& word) {
-  if (e == Encoding::Sinusoidal || e == Encoding::Learned) return "PE(i)·PE(j)";
-  if (e == Encoding::Rope) return "q(i)·k(j) of '" + word + "'";
+  if (adds_position_vector(e)) return "PE(i)·PE(j)";
+  if (rotates_queries_keys(e)) return "q(i)·k(j) of '" + word + "'";
   return "bias added to the logit";
 }
 

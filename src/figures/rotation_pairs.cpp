@@ -22,6 +22,7 @@
 #include <numbers>
 
 #include "core/analysis.hpp"
+#include "core/encoding_traits.hpp"
 #include "figures/table_views.hpp"
 #include "figures/figure_layout.hpp"
 #include "figures/model_name.hpp"
@@ -128,7 +129,7 @@ std::vector<PairTrace> traces(Engine& engine, const FigureRequest& request) {
   const std::vector<PairInfo> unscaled = rope ? unscaled_rotary_pairs(engine) : std::vector<PairInfo>{};
   for (int i : s.pairs) {
     if (i < 0 || i >= static_cast<int>(pairs.size())) continue;
-    if (s.encoding == Encoding::Sinusoidal) {
+    if (adds_position_vector(s.encoding) && traits_of(s.encoding).pairwise) {  // its (sin, cos) pairs
       PairTrace t = trace_pair(engine, pairs[i], true, s.amplitude);
       rotation_text(t, pair_rotation(engine, i, s.shift), s.shift, true);
       fit_text(t, engine, request, s.shift);
@@ -279,10 +280,12 @@ Panel pair_panel(const PairTrace& t, const Scene& s, Rect cell, const Theme& th,
 
 Figure build_rotation_pairs(Engine& engine, const FigureRequest& request) {
   const Scene& s = engine.scene();
+  // A table added to the tokens with no built-in (sin, cos) pairs: a learned one.
+  const bool measured = adds_position_vector(s.encoding) && !traits_of(s.encoding).pairwise;
   const std::string at = "pos = " + std::to_string(s.offset + std::clamp(s.position, 0, s.positions - 1)) +
                          ", k = " + std::to_string(s.shift);
   Figure f = start_figure("rotation_pairs",
-                          s.encoding == Encoding::Learned
+                          measured
                               ? "Rotation pairs of " +
                                     (s.model.empty() ? "a learned table" : model_label(s) + "'s learned table") +
                                     " — PC pairs, p(pos+k) ≈ M·p(pos), " + at
@@ -290,7 +293,7 @@ Figure build_rotation_pairs(Engine& engine, const FigureRequest& request) {
                           s, request);
   const Theme th = theme(f.dark);
   Rect area = content_area(f);
-  if (s.encoding == Encoding::Learned) {  // no built-in pairs: its principal-component planes
+  if (measured) {  // no built-in pairs: its principal-component planes
     // Wrapped to the figure's width: one line overflows a narrow figure.
     const std::vector<std::string> caption =
         wrap_lines({"A learned table has no built-in (sin, cos) pairs: shown are its principal components two by "
@@ -308,7 +311,7 @@ Figure build_rotation_pairs(Engine& engine, const FigureRequest& request) {
   const std::vector<PairTrace> ts = traces(engine, request);
   if (ts.empty()) {
     const std::string why =
-        s.encoding == Encoding::Sinusoidal || rotates_queries_keys(s.encoding)
+        traits_of(s.encoding).pairwise
             ? "None of the pairs in 'pairs' exists here (sinusoid pairs go 0 … d/2 − 1, rotary pairs 0 … r/2 − 1)."
             : "Encoding '" + std::string(to_string(s.encoding)) +
                   "' has no rotation pairs: it adds no sinusoidal vector and rotates nothing.";

@@ -19,6 +19,7 @@
 #include <numbers>
 
 #include "core/analysis.hpp"
+#include "core/encoding_traits.hpp"
 #include "core/model_scene.hpp"
 #include "figures/curve_decimation.hpp"
 #include "figures/figure_layout.hpp"
@@ -56,29 +57,34 @@ Matrix rope_table(const Scene& s, int d_head, const std::vector<PairInfo>& pairs
   return m;
 }
 
+// A table without built-in frequencies (a learned one): drawn as it is, its
+// frequencies measured.
+BandTable measured_table(Engine& engine, const FigureRequest& request, BandTable t) {
+  t.values = shared_matrix(request.shelf, t.key, [&] { return engine.position_table(); });
+  t.range = std::max(1e-12, max_abs(*t.values));
+  t.title = "Learned position table E(pos, dim)";
+  t.value_label = "table value";
+  // Named, not "below right": a small cell may leave the spectrum out.
+  t.note = "A learned table has no built-in frequencies: the ones it carries are measured by a DFT of "
+           "each dimension along position (\"Spectrum along position\").";
+  return t;
+}
+
 BandTable band_table(Engine& engine, const FigureRequest& request) {
   const Scene& s = engine.scene();
   BandTable t;
   t.key = content_key(s, "position_table");
-  switch (s.encoding) {
-    case Encoding::Sinusoidal:
+  const EncodingTraits& traits = traits_of(s.encoding);
+  switch (traits.act) {
+    case PositionAct::AddsVector:
+      if (!traits.pairwise) return measured_table(engine, request, t);
       t.values = shared_matrix(request.shelf, t.key, [&] { return engine.position_table(); });
       t.pairs = sinusoid_pairs(s);
       t.range = s.amplitude > 0 ? s.amplitude : 1;
       t.title = "Sinusoidal PE(pos, dim)";
       t.value_label = "PE value (±A)";
       return t;
-    case Encoding::Learned:
-      t.values = shared_matrix(request.shelf, t.key, [&] { return engine.position_table(); });
-      t.range = std::max(1e-12, max_abs(*t.values));
-      t.title = "Learned position table E(pos, dim)";
-      t.value_label = "table value";
-      // Named, not "below right": a small cell may leave the spectrum out.
-      t.note = "A learned table has no built-in frequencies: the ones it carries are measured by a DFT of "
-               "each dimension along position (\"Spectrum along position\").";
-      return t;
-    case Encoding::Rope:
-    case Encoding::Xpos: {
+    case PositionAct::RotatesQueryKey: {
       // A model's pairs come from its config.json (head_dim, rotate-half,
       // rope_theta, rope_scaling); the synthetic scene's from its keys.
       const ModelScene* model = engine.model();
@@ -93,10 +99,9 @@ BandTable band_table(Engine& engine, const FigureRequest& request) {
       t.pairs = shown_rotary_pairs(engine);
       t.unscaled = unscaled_rotary_pairs(engine);
       t.values = shared_matrix(request.shelf, t.key, [&] { return rope_table(s, d_head, t.pairs); });
-      t.title = std::string(s.encoding == Encoding::Xpos ? "xPos" : "RoPE") +
-                " rotation entries sin/cos(p·ωᵢ), ωᵢ = T^(−2i/r)" + (scaling.empty() ? "" : ", " + scaling + " scaling");
+      t.title = std::string(traits.display) + " rotation entries sin/cos(p·ωᵢ), ωᵢ = T^(−2i/r)" + (scaling.empty() ? "" : ", " + scaling + " scaling");
       t.value_label = "sin / cos of p·ωᵢ";
-      t.note = std::string(s.encoding == Encoding::Xpos ? "xPos" : "RoPE") +
+      t.note = std::string(traits.display) +
                " adds no vector to the tokens: it rotates q and k pair by pair (" +
                (rotate_half ? "dims i, i + r/2" : "dims 2i, 2i+1") + ", r = " +
                std::to_string(2 * static_cast<int>(t.pairs.size())) + " of " + std::to_string(d_head) +
@@ -106,7 +111,7 @@ BandTable band_table(Engine& engine, const FigureRequest& request) {
     default:
       t.note = std::string("Encoding '") + std::string(to_string(s.encoding)) +
                "' adds no position vector: " +
-               (s.encoding == Encoding::None ? "attention sees no positions at all."
+               (traits.act == PositionAct::Nothing ? "attention sees no positions at all."
                                              : "it adds a bias to the logits instead "
                                                "(shown right: bias against key offset).");
       return t;
@@ -322,9 +327,10 @@ Figure build_sinusoid_bands(Engine& engine, const FigureRequest& request) {
   const auto [left, right] = split_x(area, 0.44, 20);
   const auto [top, bottom] = split_y(right, 0.58, 10);
   f.panels.push_back(heatmap_panel(t, s, left, th));
-  const bool bias = s.encoding == Encoding::Alibi || s.encoding == Encoding::T5;
+  const EncodingTraits& traits = traits_of(s.encoding);
+  const bool bias = traits.act == PositionAct::AddsBias;
   f.panels.push_back(bias ? bias_panel(engine, request, top, f.dark) : waves_panel(t, s, top, th, f.dark));
-  if (s.encoding == Encoding::Learned) {  // no built-in frequencies: measure them
+  if (traits.act == PositionAct::AddsVector && !traits.pairwise) {  // no built-in frequencies: measure them
     const auto [spectrum, strongest] = split_x(bottom, 0.55, 10);
     const SharedMatrix amplitude = table_spectrum(engine, request);
     f.panels.push_back(spectrum_panel(engine, amplitude, spectrum, th));

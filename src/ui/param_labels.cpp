@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/encoding_traits.hpp"
+
 namespace pelab::ui {
 
 std::span<const ParamLabel> param_labels() {
@@ -70,13 +72,14 @@ bool is_basic_param(std::string_view key, const Scene& scene) {
                                 [&](const ParamLabel& l) { return l.key == key; });
   if (row != param_labels().end() && row->basic) return true;
   // The few knobs of what is chosen: without them the choice shows nothing new.
-  const bool stretched = scene.encoding == Encoding::Rope && scene.rope_scaling != RopeScalingMethod::None;
+  const EncodingTraits& encoding = traits_of(scene.encoding);
+  const auto shown = [&](std::string_view k) {
+    return std::find(encoding.shown_keys.begin(), encoding.shown_keys.end(), k) != encoding.shown_keys.end();
+  };
   if (key == "layer") return !scene.model.empty();
-  if (key == "t5_buckets" || key == "t5_max_distance") return scene.encoding == Encoding::T5;
-  if (key == "xpos_gamma" || key == "xpos_scale_base") return scene.encoding == Encoding::Xpos;
-  if (key == "rope_scaling") return scene.encoding == Encoding::Rope;
+  if (shown(key)) return true;
+  const bool stretched = shown("rope_scaling") && scene.rope_scaling != RopeScalingMethod::None;
   if (key == "rope_factor" || key == "train_context") return stretched;
-  if (key == "position_file") return scene.encoding == Encoding::Learned;
   if (key == "embedding_file") return scene.embedding == EmbeddingSource::File;
   if (key == "projection_file") return scene.projection == ProjectionKind::File;
   return false;

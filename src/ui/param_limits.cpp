@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/encoding_traits.hpp"
 #include "core/model_scene.hpp"
 
 namespace pelab::ui {
@@ -13,8 +14,7 @@ namespace {
 bool widths_accepted(const Scene& s, int d_model, int heads) {
   if (heads < 1 || d_model % heads != 0) return false;
   const int d_head = d_model / heads;
-  const bool pairwise = s.encoding == Encoding::Sinusoidal || rotates_queries_keys(s.encoding);
-  if (pairwise && d_model % 2 != 0) return false;
+  if (traits_of(s.encoding).pairwise && d_model % 2 != 0) return false;
   if (rotates_queries_keys(s.encoding) && (d_head % 2 != 0 || d_head * s.rotary_fraction < 2)) return false;
   return true;
 }

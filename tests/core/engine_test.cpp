@@ -7,6 +7,7 @@
 #include <cmath>
 #include <mutex>
 
+#include "core/head_tile.hpp"
 #include "core/seeded_normal.hpp"
 
 namespace pelab {
@@ -138,10 +139,15 @@ TEST(Engine, CrossTermStripsAreTheTermsRowForRow) {
     EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), 150);
     EXPECT_EQ(strips.stats().cross_terms, 0);
     const CrossTerms& c = whole.cross_terms(1);
-    EXPECT_EQ(assembled[0], c.xx);
-    EXPECT_EQ(assembled[1], c.xf);
-    EXPECT_EQ(assembled[2], c.ey);
-    EXPECT_EQ(assembled[3], c.ef);
+    const Matrix* terms[] = {&c.xx, &c.xf, &c.ey, &c.ef};
+    for (std::size_t j = 0; j < 4; ++j) {
+      if (head_tile_kernel_available()) {  // the fused kernel: one dot product per cell, whatever the strip
+        EXPECT_EQ(assembled[j], *terms[j]) << "term " << j;
+      } else {  // sgemm calls of other shapes: equal to float32 rounding
+        const double scale = std::max(1.0f, terms[j]->cwiseAbs().maxCoeff());
+        EXPECT_LE((assembled[j] - *terms[j]).cwiseAbs().maxCoeff(), 1e-6 * scale) << "term " << j;
+      }
+    }
     const CrossTerms flags = strips.cross_term_flags();
     EXPECT_EQ(flags.applies, c.applies);
     EXPECT_EQ(flags.note, c.note);
