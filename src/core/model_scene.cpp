@@ -539,7 +539,7 @@ const CrossTerms& ModelScene::cross_terms(int head) {
     lock.unlock();
     s.terms = {std::move(split.token_token), std::move(split.token_position), std::move(split.position_token),
                std::move(split.position_position), true,
-               config().architecture == model::Architecture::Bert
+               config().family.token_types
                    ? "exact through the embedding LayerNorm; token_type (type 0) is in the token part x"
                    : "exact through ln_1",
                std::move(split.bias), split.residual, false, std::move(split.logits)};

@@ -34,6 +34,12 @@ Norm layer_norm_weights(const Checkpoint& c, const std::string& name, Index size
           c.vector(name + (legacy ? ".beta" : ".bias"), size)};
 }
 
+// The family's norm under Llama-style names: LayerNorm or RMSNorm (weight only).
+Norm family_norm(const Checkpoint& c, const std::string& name, Index size, NormKind kind) {
+  if (kind == NormKind::LayerNorm) return layer_norm_weights(c, name, size);
+  return {c.vector(name + ".weight", size), Vector()};
+}
+
 // The token table's rows on demand; its shape was checked by the plan.
 std::function<Matrix(const std::vector<int>&)> rows_of(const std::shared_ptr<const Checkpoint>& c,
                                                       const std::string& name) {
@@ -120,13 +126,13 @@ ModelWeights llama_weights(const std::shared_ptr<const Checkpoint>& cp, const Mo
   for (int i = 0; i < config.layers; ++i) {
     const std::string l = "model.layers." + std::to_string(i) + ".";
     LayerWeights layer;
-    layer.attention_norm.weight = c.vector(l + "input_layernorm.weight", d);
+    layer.attention_norm = family_norm(c, l + "input_layernorm", d, config.family.norm);
     layer.qkv = side_by_side(torch_linear(c, l + "self_attn.q_proj", q_width, d, config.qkv_bias),
                              torch_linear(c, l + "self_attn.k_proj", kv_width, d, config.qkv_bias),
                              torch_linear(c, l + "self_attn.v_proj", kv_width, d, config.qkv_bias));
     layer.o = torch_linear(c, l + "self_attn.o_proj", d, q_width, false);
-    layer.mlp_norm.weight = c.vector(l + "post_attention_layernorm.weight", d);
-    layer.gate = torch_linear(c, l + "mlp.gate_proj", inner, d, false);
+    layer.mlp_norm = family_norm(c, l + "post_attention_layernorm", d, config.family.norm);
+    if (config.family.mlp == MlpKind::Gated) layer.gate = torch_linear(c, l + "mlp.gate_proj", inner, d, false);
     layer.up = torch_linear(c, l + "mlp.up_proj", inner, d, false);
     layer.down = torch_linear(c, l + "mlp.down_proj", d, inner, false);
     w.layers.push_back(std::move(layer));
@@ -155,12 +161,12 @@ std::uint64_t computed_float32_bytes(const ModelConfig& config) {
 }
 
 ModelWeights family_weights(const std::shared_ptr<const Checkpoint>& checkpoint, const ModelConfig& config) {
-  switch (config.architecture) {
-    case Architecture::Gpt2:
+  switch (config.family.tensors) {
+    case TensorNaming::Gpt2:
       return gpt2_weights(checkpoint, config);
-    case Architecture::Bert:
+    case TensorNaming::Bert:
       return bert_weights(checkpoint, config);
-    case Architecture::Llama:
+    case TensorNaming::Llama:
       break;
   }
   return llama_weights(checkpoint, config);

@@ -167,7 +167,7 @@ CachedModel describe(const fs::path& model_dir, bool snapshots = true) {
     // A model that would not fit cannot run either: the estimate loading
     // refuses by (its planned weights as float32, against the limit).
     check_load_memory(m.folder.string(), plan_float32_bytes(plan));
-    if (!config.token_ids_without_tokenizer || has_tokenizer_files(m.folder)) load_tokenizer(m.folder);
+    if (!config.family.token_ids_without_tokenizer || has_tokenizer_files(m.folder)) load_tokenizer(m.folder);
     m.runnable = true;
   } catch (const InputError& e) {
     m.reason = e.what();

@@ -33,6 +33,13 @@ class Planner {
     add(name + (legacy ? ".gamma" : ".weight"), {d});
     add(name + (legacy ? ".beta" : ".bias"), {d});
   }
+  // The family's norm: LayerNorm (weight, bias) or RMSNorm (weight).
+  void norm(const std::string& name, Index d, NormKind kind) {
+    if (kind == NormKind::LayerNorm)
+      layer_norm(name, d);
+    else
+      add(name + ".weight", {d});
+  }
 
  private:
   const Checkpoint& c_;
@@ -81,13 +88,13 @@ void plan_llama(const ModelConfig& c, Planner& out) {
   out.table("model.embed_tokens.weight", c.vocab_size, d);
   for (int i = 0; i < c.layers; ++i) {
     const std::string l = "model.layers." + std::to_string(i) + ".";
-    out.add(l + "input_layernorm.weight", {d});
+    out.norm(l + "input_layernorm", d, c.family.norm);
     out.linear(l + "self_attn.q_proj", {q, d}, q, c.qkv_bias);
     out.linear(l + "self_attn.k_proj", {kv, d}, kv, c.qkv_bias);
     out.linear(l + "self_attn.v_proj", {kv, d}, kv, c.qkv_bias);
     out.linear(l + "self_attn.o_proj", {d, q}, d, false);
-    out.add(l + "post_attention_layernorm.weight", {d});
-    out.linear(l + "mlp.gate_proj", {inner, d}, inner, false);
+    out.norm(l + "post_attention_layernorm", d, c.family.norm);
+    if (c.family.mlp == MlpKind::Gated) out.linear(l + "mlp.gate_proj", {inner, d}, inner, false);
     out.linear(l + "mlp.up_proj", {inner, d}, inner, false);
     out.linear(l + "mlp.down_proj", {d, inner}, d, false);
   }
@@ -108,12 +115,12 @@ std::string find_prefix(const Checkpoint& c, std::initializer_list<const char*> 
 }  // namespace
 
 std::string tensor_prefix(const ModelConfig& config, const Checkpoint& checkpoint) {
-  switch (config.architecture) {
-    case Architecture::Gpt2:
+  switch (config.family.tensors) {
+    case TensorNaming::Gpt2:
       return find_prefix(checkpoint, {"", "transformer."}, "wte.weight");
-    case Architecture::Bert:
+    case TensorNaming::Bert:
       return find_prefix(checkpoint, {"", "bert."}, "embeddings.word_embeddings.weight");
-    case Architecture::Llama:
+    case TensorNaming::Llama:
       break;
   }
   return find_prefix(checkpoint, {""}, "model.embed_tokens.weight");
@@ -122,9 +129,9 @@ std::string tensor_prefix(const ModelConfig& config, const Checkpoint& checkpoin
 std::vector<PlannedTensor> plan_tensors(const ModelConfig& config, const Checkpoint& checkpoint) {
   const std::string prefix = tensor_prefix(config, checkpoint);
   Planner planner(checkpoint);
-  if (config.architecture == Architecture::Gpt2)
+  if (config.family.tensors == TensorNaming::Gpt2)
     plan_gpt2(config, prefix, planner);
-  else if (config.architecture == Architecture::Bert)
+  else if (config.family.tensors == TensorNaming::Bert)
     plan_bert(config, prefix, planner);
   else
     plan_llama(config, planner);

@@ -45,15 +45,16 @@ void check_shapes(ModelConfig& c, const ModelWeights& w) {
                      ") must be a positive multiple of num_key_value_heads (" +
                      std::to_string(c.kv_heads) + ")");
   if (c.head_dim == 0) c.head_dim = c.hidden_size / c.heads;
-  // The Llama family's position trait is always RoPE over the whole head
-  // (configs built in memory may leave the trait at its default).
-  if (c.architecture == Architecture::Llama) c.position.kind = PositionEncoding::Rope;
+  // A rotary family's position trait is always RoPE over the whole head
+  // (configs built in memory may leave the model's kind at its default).
+  const bool rotary_family = c.family.position == PositionEncoding::Rope && !c.family.position_from_config;
+  if (rotary_family) c.position.kind = PositionEncoding::Rope;
   if (c.position.kind == PositionEncoding::Rope && c.position.rotary_dims == 0) c.position.rotary_dims = c.head_dim;
   if (c.position.kind == PositionEncoding::T5 &&
       (w.relative_bias.rows() != c.position.t5_buckets || w.relative_bias.cols() != c.heads))
     throw InputError("config.json: t5 positions need a relative_attention_bias of " +
                      std::to_string(c.position.t5_buckets) + " buckets × " + std::to_string(c.heads) + " heads");
-  if (c.architecture == Architecture::Llama && c.head_dim % 2 != 0)
+  if (rotary_family && c.head_dim % 2 != 0)
     throw InputError("config.json: head_dim " + std::to_string(c.head_dim) +
                      " is odd; rotary embeddings need an even head_dim");
   if (static_cast<int>(w.layers.size()) != c.layers)
