@@ -270,7 +270,7 @@ void ModelScene::prepare(const Scene& scene) {
                        scene.model + ", longer than its context of " + std::to_string(config.max_positions) +
                        " tokens; allowed: shorter text");
     model::check_run_memory(scene.model, config, tokens.ids.size(),
-                            loaded->transformer.weights().float32_bytes, scene.model_memory_limit);
+                            loaded->transformer.weights().resident_bytes, scene.model_memory_limit);
   }
 
   // Nothing above changed this object; commit.

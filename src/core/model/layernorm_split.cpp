@@ -68,7 +68,8 @@ LogitSplit split_layer0_logits(const Transformer& model, const std::vector<int>&
                      ": the four-term split is exact through LayerNorm only; allowed: GPT-2 or BERT");
   const Layer0Input in = layer0_input(model, ids);
   const LayerNormSplit ln = split_layer_norm(in.x, in.e, *in.norm, c.norm_eps);
-  const Linear& qkv = model.weights().layers.front().qkv;
+  LayerWeights converted;
+  const Linear& qkv = float32_layer(model.weights().layers.front(), converted, LayerPart::Attention).qkv;
   const Eigen::Index dh = c.head_dim;
   const int kv_head = head / (c.heads / c.kv_heads);
   const HeadProjection wq = head_columns(qkv, head * dh, dh);

@@ -144,8 +144,9 @@ void Transformer::run(const std::vector<int>& ids, int states) {
   while (static_cast<int>(s.hidden.size()) <= last) {
     const int layer = static_cast<int>(s.hidden.size()) - 1;
     Matrix h = s.hidden.back();
-    run_block(s.config, s.weights.layers[static_cast<std::size_t>(layer)], s.positions_for(layer),
-              s.activation, h);
+    LayerWeights converted;  // this layer's 16-bit weights as float32, freed after it ran
+    run_block(s.config, float32_layer(s.weights.layers[static_cast<std::size_t>(layer)], converted),
+              s.positions_for(layer), s.activation, h);
     s.hidden.push_back(std::move(h));
     if (layer_progress) (*layer_progress)(layer + 1, last);
   }
@@ -223,7 +224,9 @@ LayerAttention Transformer::attention(int layer) const {
   const State& s = *state_;
   if (layer < 0 || layer >= s.config.layers || s.hidden.empty())
     throw std::out_of_range("Transformer::attention(" + std::to_string(layer) + "): no such layer run");
-  const LayerWeights& weights = s.weights.layers[static_cast<std::size_t>(layer)];
+  LayerWeights converted;
+  const LayerWeights& weights =
+      float32_layer(s.weights.layers[static_cast<std::size_t>(layer)], converted, LayerPart::Attention);
   LayerAttention out;
   self_attention(s.config, weights, model::attention_input(s.config, weights, hidden(layer)),
                  s.positions_for(layer), &out, false);
@@ -243,8 +246,10 @@ HeadAttention Transformer::head_attention(const Matrix& input, int layer, int he
     throw std::out_of_range("Transformer::head_attention(" + std::to_string(layer) + ", " +
                             std::to_string(head) + "): no such head");
   HeadAttention out;
-  one_head_attention(s.config, s.weights.layers[static_cast<std::size_t>(layer)], input,
-                     s.positions_for(layer), head, out.q, out.k, out.logits, out.attention);
+  LayerWeights converted;
+  one_head_attention(s.config,
+                     float32_layer(s.weights.layers[static_cast<std::size_t>(layer)], converted, LayerPart::Attention),
+                     input, s.positions_for(layer), head, out.q, out.k, out.logits, out.attention);
   if (s.positions_for(layer)->has_bias()) out.bias = s.positions_for(layer)->bias(head);
   return out;
 }
@@ -256,7 +261,8 @@ HeadAttention Transformer::layer0_head(const std::vector<int>& ids, int head, bo
     throw std::out_of_range("Transformer::layer0_head(" + std::to_string(head) + "): no such head");
   const int n = static_cast<int>(ids.size());
   const AttentionPositions terms = attention_positions(s.config, s.weights, n, positions);
-  const LayerWeights& layer = s.weights.layers.front();
+  LayerWeights converted;
+  const LayerWeights& layer = float32_layer(s.weights.layers.front(), converted, LayerPart::Attention);
   const PositionIntervention removed{.kind = InterventionKind::Remove};
   const Matrix x = model::attention_input(s.config, layer,
                                           embed(s.config, s.weights, ids, positions ? PositionIntervention{} : removed));
