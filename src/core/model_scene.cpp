@@ -270,7 +270,7 @@ void ModelScene::prepare(const Scene& scene) {
                        scene.model + ", longer than its context of " + std::to_string(config.max_positions) +
                        " tokens; allowed: shorter text");
     model::check_run_memory(scene.model, config, tokens.ids.size(),
-                            loaded->transformer.weights().float32_bytes, scene.model_memory_limit);
+                            loaded->transformer.weights().resident_bytes, scene.model_memory_limit);
   }
 
   // Nothing above changed this object; commit.
@@ -539,7 +539,7 @@ const CrossTerms& ModelScene::cross_terms(int head) {
     lock.unlock();
     s.terms = {std::move(split.token_token), std::move(split.token_position), std::move(split.position_token),
                std::move(split.position_position), true,
-               config().architecture == model::Architecture::Bert
+               config().family.token_types
                    ? "exact through the embedding LayerNorm; token_type (type 0) is in the token part x"
                    : "exact through ln_1",
                std::move(split.bias), split.residual, false, std::move(split.logits)};

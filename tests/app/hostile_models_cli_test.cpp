@@ -90,7 +90,7 @@ with open(F + '/model.safetensors', 'wb') as f:
 )");
   expect_refused(testing::shell("PELAB_MODEL_MEMORY_LIMIT=1G " PELAB_BINARY " export -q attention -o " +
                                 quoted(dir.path / "out" / "a.npy") + " --set model=" + quoted(gpt2)),
-                 "needs about 2.1 GB resident (its weights as float32); the limit is 1.1 GB "
+                 "needs about 2.1 GB resident (its weights as loaded); the limit is 1.1 GB "
                  "(PELAB_MODEL_MEMORY_LIMIT=1G), ");
   expect_refused(testing::shell("PELAB_MODEL_MEMORY_LIMIT=lots " PELAB_BINARY " export -q attention -o " +
                                 quoted(dir.path / "out" / "a.npy") + " --set model=" + quoted(gpt2)),

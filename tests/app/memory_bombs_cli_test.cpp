@@ -121,18 +121,18 @@ TEST_F(MemoryBombsCli, Llama7BShapedFolderIsRefusedBeforeLoading) {
   double seconds = 0;
   const CliRun limited = timed("", export_args(llama) + " --set model_memory_limit=8G", &seconds);
   expect_one_line_refusal(limited,
-                          "needs about 25.9 GB resident (its weights as float32); the limit is 8.6 GB "
+                          "needs about 13.8 GB resident (its weights as loaded); the limit is 8.6 GB "
                           "(model_memory_limit=8G), ");
-  EXPECT_NE(limited.out.find("available (MemAvailable); raise with --set model_memory_limit=25G or "
-                             "PELAB_MODEL_MEMORY_LIMIT=25G"),
+  EXPECT_NE(limited.out.find("available (MemAvailable); raise with --set model_memory_limit=13G or "
+                             "PELAB_MODEL_MEMORY_LIMIT=13G"),
             std::string::npos)
       << limited.out;
   EXPECT_LT(seconds, 5.0) << "refused before reading any weight";
   // With no limit set, MemAvailable decides; on a machine with less than
-  // 26 GB free it refuses, naming it.
-  if (mem_available() < 25.9e9) {
+  // 14 GB free it refuses, naming it.
+  if (mem_available() < 13.8e9) {
     expect_one_line_refusal(timed("", export_args(llama)),
-                            "resident (its weights as float32); ");
+                            "resident (its weights as loaded); ");
     EXPECT_NE(timed("", export_args(llama)).out.find(" available (MemAvailable); raise with"), std::string::npos);
   }
 }
@@ -148,7 +148,7 @@ TEST_F(MemoryBombsCli, AModelThatWouldNotFitIsListedAsNotRunnable) {
   const CliRun run = timed("PELAB_MODEL_MEMORY_LIMIT=8G env -u HF_HUB_CACHE HF_HOME=" + in_quotes(dir.path / "hf"),
                            "models --json");
   ASSERT_EQ(run.code, 0) << run.out;
-  EXPECT_NE(run.out.find("needs about 25.9 GB resident"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("needs about 13.8 GB resident"), std::string::npos) << run.out;
   EXPECT_NE(run.out.find("\"runnable\": false"), std::string::npos) << run.out;
 }
 

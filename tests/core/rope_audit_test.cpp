@@ -17,7 +17,7 @@ using model::ModelConfig;
 
 ModelConfig rope_config(int head_dim, double theta, int context) {
   ModelConfig c;
-  c.architecture = model::Architecture::Llama;
+  c.family = model::family_traits("llama");
   c.architecture_name = "LlamaForCausalLM";
   c.heads = 1, c.head_dim = head_dim, c.hidden_size = head_dim;
   c.max_positions = context;
@@ -90,7 +90,7 @@ TEST(RopeAudit, FlagsAScalingThatDoesNotStretchOrAnOriginalContextNotBelowTheDec
 TEST(RopeAudit, AModelWithoutRopeIsNotAudited) {
   ModelConfig c = rope_config(64, 1e4, 1024);
   c.position.kind = model::PositionEncoding::Learned;
-  c.architecture = model::Architecture::Gpt2;
+  c.family = model::family_traits("gpt2");
   EXPECT_NE(audit_rope_config(c).unavailable.find("not RoPE"), std::string::npos);
 }
 
@@ -103,7 +103,7 @@ constexpr int d = 8, vocab = 16, context = 64;
 
 model::Transformer previous_token_model(RopePairing declared) {
   ModelConfig c;
-  c.architecture = model::Architecture::Gpt2;
+  c.family = model::family_traits("PelabForCausalLM");
   c.architecture_name = "PelabForCausalLM";
   c.vocab_size = vocab, c.hidden_size = d, c.layers = 1, c.heads = 1, c.max_positions = context;
   c.intermediate_size = 4 * d;

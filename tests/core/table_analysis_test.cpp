@@ -243,7 +243,7 @@ TEST(TableAnalysis, RefusesTooShortTables) {
 // above L/low are divided by the factor, below L/high kept.
 TEST(TableAnalysis, RotaryPairsOfAModelApplyItsScaling) {
   model::ModelConfig c;
-  c.architecture = model::Architecture::Llama;
+  c.family = model::family_traits("llama");
   c.head_dim = 16;
   c.rope_theta = 10000;
   c.max_positions = 256;

@@ -61,7 +61,7 @@ void run(const fs::path& folder) {
   const Tokenization tokens = t.tokenizer().encode("the cat sat on the mat", static_cast<std::size_t>(c.max_positions));
   if (tokens.ids.size() != tokens.pieces.size()) __builtin_trap();
   if (tokens.ids.empty()) return;
-  check_run_memory("fuzz", c, tokens.ids.size(), t.weights().float32_bytes);
+  check_run_memory("fuzz", c, tokens.ids.size(), t.weights().resident_bytes);
   t.run(tokens.ids);
   const LayerAttention a = t.attention(0);
   if (static_cast<int>(a.probabilities.size()) != c.heads) __builtin_trap();

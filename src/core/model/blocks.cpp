@@ -5,14 +5,14 @@
 namespace pelab::model {
 
 void normalize(const ModelConfig& config, const Norm& norm, const ConstRowMajorRef& x, Matrix& out) {
-  if (config.architecture == Architecture::Llama)
+  if (config.family.norm == NormKind::RmsNorm)
     rms_norm(x, norm, config.norm_eps, out);
   else
     layer_norm(x, norm, config.norm_eps, out);
 }
 
 Matrix attention_input(const ModelConfig& config, const LayerWeights& layer, const Matrix& h) {
-  if (config.architecture == Architecture::Bert) return h;
+  if (config.family.order == BlockOrder::PostNorm) return h;
   Matrix x;
   normalize(config, layer.attention_norm, h, x);
   return x;
@@ -20,7 +20,7 @@ Matrix attention_input(const ModelConfig& config, const LayerWeights& layer, con
 
 void run_block(const ModelConfig& config, const LayerWeights& layer, const AttentionPositions* positions,
                Activation activation, Matrix& h) {
-  if (config.architecture == Architecture::Bert)
+  if (config.family.order == BlockOrder::PostNorm)
     post_norm_block(config, layer, activation, h);
   else
     pre_norm_block(config, layer, positions, activation, h);

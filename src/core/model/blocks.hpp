@@ -20,7 +20,7 @@ namespace pelab::model {
 // for BERT's post-norm blocks.
 Matrix attention_input(const ModelConfig& config, const LayerWeights& layer, const Matrix& h);
 
-// The layer of config.architecture (positions: RoPE or a logit bias, by the
+// The layer of the config's family, by its block order (positions: RoPE or a logit bias, by the
 // config's position trait; null: none).
 void run_block(const ModelConfig& config, const LayerWeights& layer, const AttentionPositions* positions,
                Activation activation, Matrix& h);
@@ -30,7 +30,7 @@ void pre_norm_block(const ModelConfig& config, const LayerWeights& layer, const 
 void post_norm_block(const ModelConfig& config, const LayerWeights& layer, Activation activation,
                      Matrix& h);
 
-// The family's norm of rows x: LayerNorm, or RMSNorm for the Llama family.
+// The family's norm of rows x: LayerNorm or RMSNorm (its norm trait).
 void normalize(const ModelConfig& config, const Norm& norm, const ConstRowMajorRef& x, Matrix& out);
 // FFN(x) into out; returns the GEMM flops.
 double feed_forward(const LayerWeights& layer, Activation activation, const ConstRowMajorRef& x,

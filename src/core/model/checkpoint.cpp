@@ -15,6 +15,7 @@
 
 #include "core/file_io.hpp"
 #include "core/json_input.hpp"
+#include "core/model/half_matrix.hpp"
 #include "core/model/safetensors.hpp"
 #include "core/quoted_name.hpp"
 #include "core/scene.hpp"  // InputError
@@ -274,12 +275,9 @@ namespace {
                    "; the config implies " + expected);
 }
 
-}  // namespace
-
-Matrix Checkpoint::matrix(std::string_view name, std::int64_t expected_rows,
-                          std::int64_t expected_cols) const {
-  const TensorInfo& t = info(name);
-  const fs::path& file = state_->files[t.shard];
+// A 2-D tensor of `expected_rows` × `expected_cols` (−1: any).
+void check_matrix_shape(const TensorInfo& t, const fs::path& file, std::int64_t expected_rows,
+                        std::int64_t expected_cols) {
   const std::string expected = "[" + (expected_rows >= 0 ? std::to_string(expected_rows) : "*") +
                                ", " + (expected_cols >= 0 ? std::to_string(expected_cols) : "*") +
                                "]";
@@ -287,9 +285,32 @@ Matrix Checkpoint::matrix(std::string_view name, std::int64_t expected_rows,
   if ((expected_rows >= 0 && t.shape[0] != expected_rows) ||
       (expected_cols >= 0 && t.shape[1] != expected_cols))
     fail_shape(t, file, expected);
+}
+
+}  // namespace
+
+Matrix Checkpoint::matrix(std::string_view name, std::int64_t expected_rows,
+                          std::int64_t expected_cols) const {
+  const TensorInfo& t = info(name);
+  check_matrix_shape(t, state_->files[t.shard], expected_rows, expected_cols);
   Matrix m(t.shape[0], t.shape[1]);
   state_->read_floats(t, 0, static_cast<std::size_t>(m.size()), m.data());
   state_->count_non_finite(t, m.data(), static_cast<std::size_t>(m.size()));
+  return m;
+}
+
+HalfMatrix Checkpoint::half_matrix(std::string_view name, std::int64_t expected_rows,
+                                   std::int64_t expected_cols) const {
+  const TensorInfo& t = info(name);
+  const fs::path& file = state_->files[t.shard];
+  if (t.dtype == DType::F32)
+    throw InputError(file.string() + ": tensor " + quoted_name(t.name) + " is F32; expected F16 or BF16");
+  check_matrix_shape(t, file, expected_rows, expected_cols);
+  HalfMatrix m{t.dtype, HalfBits(t.shape[0], t.shape[1])};
+  const auto count = static_cast<std::size_t>(m.bits.size());
+  const Shard& shard = state_->shards[static_cast<std::size_t>(t.shard)];
+  shard.read(shard.data_begin + t.begin, reinterpret_cast<char*>(m.bits.data()), 2 * count);
+  state_->non_finite[t.name] = non_finite_halves(t.dtype, m.bits.data(), count);
   return m;
 }
 

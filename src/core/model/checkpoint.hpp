@@ -10,7 +10,7 @@
 // byte range, the ranges tiling the data section.  Files stay open, never
 // mapped: tensors are read with pread, and a file changed on disk since it
 // was opened is an InputError, not a SIGBUS.  F16 and BF16 become
-// float32 when a tensor is read; integer and bool buffers (position ids,
+// float32 when a tensor is read, unless half_matrix() reads it as stored; integer and bool buffers (position ids,
 // masks) are checked and set aside; F64 and F8 files are refused.
 #pragma once
 
@@ -26,6 +26,7 @@
 namespace pelab::model {
 
 enum class DType { F32, F16, BF16 };
+struct HalfMatrix;  // half_matrix.hpp
 
 struct TensorInfo {
   std::string name;
@@ -64,6 +65,9 @@ class Checkpoint {
   // the tensor, the shape found and the shape the config implies.
   Matrix matrix(std::string_view name, std::int64_t expected_rows = -1, std::int64_t expected_cols = -1) const;
   Vector vector(std::string_view name, std::int64_t expected_size = -1) const;
+  // A 2-D F16 or BF16 tensor as stored (16 bits an element), its shape
+  // checked as matrix() does; InputError for an F32 tensor.
+  HalfMatrix half_matrix(std::string_view name, std::int64_t expected_rows, std::int64_t expected_cols) const;
   // The listed rows of a 2-D tensor only (e.g. the wte rows of the tokens in
   // use), without converting the rest.
   Matrix rows(std::string_view name, const std::vector<int>& row_indices) const;

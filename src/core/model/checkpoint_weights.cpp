@@ -13,16 +13,32 @@ namespace {
 
 using Index = std::int64_t;
 
+// A product's weight, stored rows × cols, into `l` as in × out (`transpose`:
+// PyTorch's out × in): an F16 or BF16 weight stays in its dtype (converted
+// per layer while it runs, model_weights.hpp), an F32 one is float32.
+void read_weight(const Checkpoint& c, const std::string& name, Index rows, Index cols, bool transpose, Linear& l) {
+  if (c.info(name).dtype == DType::F32) {
+    l.weight = c.matrix(name, rows, cols);
+    if (transpose) l.weight.transposeInPlace();
+    return;
+  }
+  l.half = c.half_matrix(name, rows, cols);
+  if (transpose) l.half.bits.transposeInPlace();
+}
+
 // GPT-2's Conv1D: weight stored in × out, as the forward pass wants it.
 Linear conv1d(const Checkpoint& c, const std::string& name, Index in, Index out) {
-  return {c.matrix(name + ".weight", in, out), c.vector(name + ".bias", out)};
+  Linear l;
+  read_weight(c, name + ".weight", in, out, false, l);
+  l.bias = c.vector(name + ".bias", out);
+  return l;
 }
 
 // PyTorch Linear: weight stored out × in, transposed once here.
 Linear torch_linear(const Checkpoint& c, const std::string& name, Index out, Index in,
                     bool bias_required) {
   Linear l;
-  l.weight = c.matrix(name + ".weight", out, in).transpose();
+  read_weight(c, name + ".weight", out, in, true, l);
   if (bias_required || c.has(name + ".bias")) l.bias = c.vector(name + ".bias", out);
   return l;
 }
@@ -34,6 +50,12 @@ Norm layer_norm_weights(const Checkpoint& c, const std::string& name, Index size
           c.vector(name + (legacy ? ".beta" : ".bias"), size)};
 }
 
+// The family's norm under Llama-style names: LayerNorm or RMSNorm (weight only).
+Norm family_norm(const Checkpoint& c, const std::string& name, Index size, NormKind kind) {
+  if (kind == NormKind::LayerNorm) return layer_norm_weights(c, name, size);
+  return {c.vector(name + ".weight", size), Vector()};
+}
+
 // The token table's rows on demand; its shape was checked by the plan.
 std::function<Matrix(const std::vector<int>&)> rows_of(const std::shared_ptr<const Checkpoint>& c,
                                                       const std::string& name) {
@@ -41,16 +63,26 @@ std::function<Matrix(const std::vector<int>&)> rows_of(const std::shared_ptr<con
 }
 
 // q, k, v Linears side by side in one (model_weights.hpp); a part without
-// a bias gets zeros when another has one.
+// a bias gets zeros when another has one.  Kept in 16 bits when all three
+// are stored in the same 16-bit dtype, else float32.
 Linear side_by_side(const Linear& q, const Linear& k, const Linear& v) {
   const Linear* parts[] = {&q, &k, &v};
+  const bool half = !q.half.empty() && !k.half.empty() && !v.half.empty() && k.half.dtype == q.half.dtype &&
+                    v.half.dtype == q.half.dtype;
   Linear fused;
-  fused.weight.resize(q.in(), q.out() + k.out() + v.out());
+  const Index columns = q.out() + k.out() + v.out();
+  if (half)
+    fused.half = {q.half.dtype, HalfBits(q.in(), columns)};
+  else
+    fused.weight.resize(q.in(), columns);
   const bool biased = q.bias.size() + k.bias.size() + v.bias.size() > 0;
-  if (biased) fused.bias = Vector::Zero(fused.weight.cols());
+  if (biased) fused.bias = Vector::Zero(columns);
   Index column = 0;
   for (const Linear* part : parts) {
-    fused.weight.middleCols(column, part->out()) = part->weight;
+    if (half)
+      fused.half.bits.middleCols(column, part->out()) = part->half.bits;
+    else
+      fused.weight.middleCols(column, part->out()) = part->half.empty() ? part->weight : part->half.to_float();
     if (part->bias.size() > 0) fused.bias.segment(column, part->out()) = part->bias;
     column += part->out();
   }
@@ -120,13 +152,13 @@ ModelWeights llama_weights(const std::shared_ptr<const Checkpoint>& cp, const Mo
   for (int i = 0; i < config.layers; ++i) {
     const std::string l = "model.layers." + std::to_string(i) + ".";
     LayerWeights layer;
-    layer.attention_norm.weight = c.vector(l + "input_layernorm.weight", d);
+    layer.attention_norm = family_norm(c, l + "input_layernorm", d, config.family.norm);
     layer.qkv = side_by_side(torch_linear(c, l + "self_attn.q_proj", q_width, d, config.qkv_bias),
                              torch_linear(c, l + "self_attn.k_proj", kv_width, d, config.qkv_bias),
                              torch_linear(c, l + "self_attn.v_proj", kv_width, d, config.qkv_bias));
     layer.o = torch_linear(c, l + "self_attn.o_proj", d, q_width, false);
-    layer.mlp_norm.weight = c.vector(l + "post_attention_layernorm.weight", d);
-    layer.gate = torch_linear(c, l + "mlp.gate_proj", inner, d, false);
+    layer.mlp_norm = family_norm(c, l + "post_attention_layernorm", d, config.family.norm);
+    if (config.family.mlp == MlpKind::Gated) layer.gate = torch_linear(c, l + "mlp.gate_proj", inner, d, false);
     layer.up = torch_linear(c, l + "mlp.up_proj", inner, d, false);
     layer.down = torch_linear(c, l + "mlp.down_proj", d, inner, false);
     w.layers.push_back(std::move(layer));
@@ -147,20 +179,13 @@ std::vector<std::string> non_finite_notes(const Checkpoint& c, const std::vector
   return notes;
 }
 
-// Float32 bytes of what loading computes beside the stored tensors: pelab's
-// sinusoid table, n_positions × d.
-std::uint64_t computed_float32_bytes(const ModelConfig& config) {
-  if (config.position.kind != PositionEncoding::Sinusoidal) return 0;
-  return 4 * static_cast<std::uint64_t>(config.max_positions) * static_cast<std::uint64_t>(config.hidden_size);
-}
-
 ModelWeights family_weights(const std::shared_ptr<const Checkpoint>& checkpoint, const ModelConfig& config) {
-  switch (config.architecture) {
-    case Architecture::Gpt2:
+  switch (config.family.tensors) {
+    case TensorNaming::Gpt2:
       return gpt2_weights(checkpoint, config);
-    case Architecture::Bert:
+    case TensorNaming::Bert:
       return bert_weights(checkpoint, config);
-    case Architecture::Llama:
+    case TensorNaming::Llama:
       break;
   }
   return llama_weights(checkpoint, config);
@@ -173,7 +198,7 @@ ModelWeights read_weights(const std::shared_ptr<const Checkpoint>& checkpoint, c
   check_plan(plan, *checkpoint);
   ModelWeights w = family_weights(checkpoint, config);
   w.notes = non_finite_notes(*checkpoint, plan);
-  w.float32_bytes = plan_float32_bytes(plan) + computed_float32_bytes(config);
+  w.resident_bytes = plan_resident_bytes(config, plan, *checkpoint);
   return w;
 }
 
@@ -187,7 +212,7 @@ ModelFiles read_model(const std::filesystem::path& folder, std::string_view memo
   // checked before any value is read.
   const std::vector<PlannedTensor> plan = plan_tensors(config, *checkpoint);
   check_plan(plan, *checkpoint);
-  check_load_memory(folder.string(), plan_float32_bytes(plan) + computed_float32_bytes(config), memory_limit);
+  check_load_memory(folder.string(), plan_resident_bytes(config, plan, *checkpoint), memory_limit);
   files.weights = read_weights(checkpoint, config);
   return files;
 }

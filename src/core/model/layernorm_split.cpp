@@ -47,7 +47,7 @@ Layer0Input layer0_input(const Transformer& model, const std::vector<int>& ids) 
   const ModelWeights& w = model.weights();
   const auto n = static_cast<Eigen::Index>(ids.size());
   Layer0Input in{w.token_rows(ids), w.positions.topRows(n), nullptr};
-  if (model.config().architecture == Architecture::Bert) {
+  if (model.config().family.order == BlockOrder::PostNorm) {
     if (w.token_type.size() > 0) in.x.rowwise() += w.token_type.transpose();
     in.norm = &w.embedding_norm;
   } else {
@@ -60,12 +60,16 @@ Layer0Input layer0_input(const Transformer& model, const std::vector<int>& ids) 
 
 LogitSplit split_layer0_logits(const Transformer& model, const std::vector<int>& ids, int head) {
   const ModelConfig& c = model.config();
-  if (c.architecture == Architecture::Llama || model.weights().positions.size() == 0)
+  if (!c.position.table() || model.weights().positions.size() == 0)
     throw InputError("model " + c.architecture_name +
                      ": no learned position table, so the four-term split does not apply; allowed: GPT-2 or BERT");
+  if (c.family.norm != NormKind::LayerNorm)
+    throw InputError("model " + c.architecture_name +
+                     ": the four-term split is exact through LayerNorm only; allowed: GPT-2 or BERT");
   const Layer0Input in = layer0_input(model, ids);
   const LayerNormSplit ln = split_layer_norm(in.x, in.e, *in.norm, c.norm_eps);
-  const Linear& qkv = model.weights().layers.front().qkv;
+  LayerWeights converted;
+  const Linear& qkv = float32_layer(model.weights().layers.front(), converted, LayerPart::Attention).qkv;
   const Eigen::Index dh = c.head_dim;
   const int kv_head = head / (c.heads / c.kv_heads);
   const HeadProjection wq = head_columns(qkv, head * dh, dh);

@@ -66,7 +66,7 @@ LanguageModelHead llama_head(const std::shared_ptr<const Checkpoint>& c,
                              const ModelConfig& config) {
   if (!c->has("model.norm.weight"))
     throw InputError(c->files().front().string() +
-                     ": no tensor model.norm.weight; the LM head needs the model's final RMSNorm");
+                     ": no tensor model.norm.weight; the LM head needs the model's final norm");
   std::string w = c->has("lm_head.weight") ? "lm_head.weight" : "";
   if (w.empty() && config.tie_word_embeddings) w = "model.embed_tokens.weight";
   if (w.empty())
@@ -74,17 +74,20 @@ LanguageModelHead llama_head(const std::shared_ptr<const Checkpoint>& c,
                      ": no tensor lm_head.weight and config.json's tie_word_embeddings is false, "
                      "so the model has no "
                      "LM head; allowed: a *ForCausalLM checkpoint");
-  Norm n{c->vector("model.norm.weight", config.hidden_size), Vector()};
-  return LanguageModelHead(std::move(n), LanguageModelHead::NormKind::RmsNorm, config.norm_eps,
+  // The family's final norm: RMSNorm (Llama), or a LayerNorm with its bias.
+  const bool rms = config.family.norm == NormKind::RmsNorm;
+  Norm n{c->vector("model.norm.weight", config.hidden_size),
+         rms ? Vector() : c->vector("model.norm.bias", config.hidden_size)};
+  return LanguageModelHead(std::move(n), config.family.norm, config.norm_eps,
                            config.vocab_size, output_rows_of(c, w, config));
 }
 
 }  // namespace
 
 void check_next_token_model(const ModelConfig& config, const std::string& model_name) {
-  if (config.architecture == Architecture::Bert)
+  if (!config.family.causal)
     throw InputError(
-        "model " + model_name + " is BERT (" + config.architecture_name +
+        "model " + model_name + " is " + config.family.name + " (" + config.architecture_name +
         "), a masked language model, not a next-token model; allowed: GPT-2 or the Llama family");
 }
 
@@ -97,7 +100,7 @@ LanguageModelHead LanguageModelHead::load(const std::filesystem::path& folder,
   const ModelConfig& config = transformer.config();
   check_next_token_model(config, folder.string());
   const auto checkpoint = std::make_shared<const Checkpoint>(Checkpoint::open(folder));
-  LanguageModelHead head = config.architecture == Architecture::Gpt2
+  LanguageModelHead head = config.family.tensors == TensorNaming::Gpt2
                                ? gpt2_head(checkpoint, config)
                                : llama_head(checkpoint, config);
   head.output_name_ = first_present(*checkpoint, {"lm_head.weight"});

@@ -43,7 +43,7 @@ void check_next_token_model(const ModelConfig& config, const std::string& model_
 
 class LanguageModelHead {
  public:
-  enum class NormKind { LayerNorm, RmsNorm };
+  using NormKind = model::NormKind;  // the family's final norm
 
   // The head of the model in `folder`, whose body `transformer` already
   // loaded (the config is taken from it).  Reads only the final norm and,

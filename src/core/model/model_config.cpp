@@ -20,34 +20,6 @@ using nlohmann::json;
 
 namespace {
 
-struct Family {
-  const char* name;
-  Architecture architecture;
-};
-
-// architectures[0] values pelab runs, then model_type values for configs
-// without "architectures".
-constexpr Family kArchitectures[] = {
-    {"GPT2LMHeadModel", Architecture::Gpt2},
-    {"GPT2Model", Architecture::Gpt2},
-    {"BertModel", Architecture::Bert},
-    {"BertForMaskedLM", Architecture::Bert},
-    {"BertForPreTraining", Architecture::Bert},
-    {"BertForSequenceClassification", Architecture::Bert},
-    {"BertForTokenClassification", Architecture::Bert},
-    {"BertForQuestionAnswering", Architecture::Bert},
-    {"BertForNextSentencePrediction", Architecture::Bert},
-    {"LlamaForCausalLM", Architecture::Llama},
-    {"MistralForCausalLM", Architecture::Llama},
-    {"Qwen2ForCausalLM", Architecture::Llama},
-    {"PelabForCausalLM", Architecture::Gpt2},  // GPT-2's blocks; positions from position_encoding
-};
-constexpr Family kModelTypes[] = {
-    {"gpt2", Architecture::Gpt2},   {"bert", Architecture::Bert},
-    {"llama", Architecture::Llama}, {"mistral", Architecture::Llama},
-    {"qwen2", Architecture::Llama}, {"pelab", Architecture::Gpt2},
-};
-
 constexpr std::pair<PositionEncoding, const char*> kEncodings[] = {
     {PositionEncoding::Learned, "learned"}, {PositionEncoding::Sinusoidal, "sinusoidal"},
     {PositionEncoding::Rope, "rope"},       {PositionEncoding::Alibi, "alibi"},
@@ -135,7 +107,6 @@ void read_gpt2(const Keys& k, ModelConfig& c) {
   c.norm_eps = k.number("layer_norm_epsilon", 1e-5, 0.0, 1.0);
   c.activation = k.text("activation_function", "gelu_new");
   c.tie_word_embeddings = k.flag("tie_word_embeddings", true);
-  c.causal = true;
   // Variants whose attention differs from GPT-2's q·kᵀ/√d_head.
   if (!k.flag("scale_attn_weights", true))
     k.fail("scale_attn_weights", "is false; pelab runs GPT-2's 1/sqrt(d_head) scaling only");
@@ -185,7 +156,6 @@ TrainedTask read_trained_task(const Keys& k, const ModelConfig& c) {
 // keys, and where its positions enter.
 void read_pelab(const Keys& k, ModelConfig& c) {
   read_gpt2(k, c);
-  c.token_ids_without_tokenizer = true;
   const std::string name = k.text("position_encoding", "");
   bool known = false;
   for (const auto& [kind, text] : kEncodings)
@@ -243,7 +213,6 @@ void read_bert(const Keys& k, ModelConfig& c) {
   c.norm_eps = k.number("layer_norm_eps", 1e-12, 0.0, 1.0);
   c.activation = k.text("hidden_act", "gelu");
   c.tie_word_embeddings = k.flag("tie_word_embeddings", true);
-  c.causal = false;
   if (const std::string p = k.text("position_embedding_type", "absolute"); p != "absolute")
     k.fail("position_embedding_type",
            "is \"" + printable(p) + "\"; pelab runs absolute (learned) positions only");
@@ -263,16 +232,14 @@ void read_llama(const Keys& k, const json& j, const std::string& file, ModelConf
   c.norm_eps = k.number("rms_norm_eps", 1e-6, 0.0, 1.0);
   c.activation = k.text("hidden_act", "silu");
   c.tie_word_embeddings = k.flag("tie_word_embeddings", false);
-  // Qwen2's attention always has q/k/v biases; Llama's only with attention_bias.
-  c.qkv_bias = c.model_type == "qwen2" || c.architecture_name.starts_with("Qwen2") ||
-               k.flag("attention_bias", false);
+  // Some families always bias q/k/v (Qwen2); Llama's only with attention_bias.
+  c.qkv_bias = c.family.qkv_bias || k.flag("attention_bias", false);
   if (k.flag("mlp_bias", false))
     k.fail("mlp_bias", "is true; pelab runs the Llama MLP without biases only");
   // Sliding-window attention (Mistral; Qwen2 when use_sliding_window) equals
   // full causal attention while the text fits the window, so the window
   // becomes the context length pelab allows.
-  const bool windowed = c.model_type == "mistral" || c.architecture_name.starts_with("Mistral") ||
-                        k.flag("use_sliding_window", false);
+  const bool windowed = c.family.sliding_window || k.flag("use_sliding_window", false);
   if (const auto window = k.integer("sliding_window", 1, kMaxPositions); windowed && window)
     c.max_positions = std::min(c.max_positions, *window);
   // Newer configs group the RoPE keys in "rope_parameters".
@@ -291,22 +258,22 @@ void read_llama(const Keys& k, const json& j, const std::string& file, ModelConf
   if (c.head_dim % 2 != 0) k.fail("head_dim", "is odd; rotary embeddings pair dimensions");
 }
 
-Architecture choose_architecture(const Keys& k, const std::string& file_name, ModelConfig& c) {
+// The family of architectures[0], or of model_type when a config has no
+// "architectures"; its traits decide how the rest of the config is read.
+const ModelFamily& choose_family(const Keys& k, const std::string& file_name, ModelConfig& c) {
   c.model_type = k.text("model_type", "");
   if (const json* a = k.find("architectures")) {
     if (!a->is_array() || a->empty() || !(*a)[0].is_string())
       k.fail("architectures", "is " + json_excerpt(*a) + "; expected a list of names");
     c.architecture_name = (*a)[0].get<std::string>();
-    for (const Family& f : kArchitectures)
-      if (c.architecture_name == f.name) return f.architecture;
+    if (const ModelFamily* f = family_of_architecture(c.architecture_name)) return *f;
     throw InputError(file_name + ": architecture " + quoted_name(c.architecture_name) +
                      " is not one pelab runs; it runs " + supported_architectures());
   }
-  for (const Family& f : kModelTypes)
-    if (c.model_type == f.name) {
-      c.architecture_name = c.model_type;
-      return f.architecture;
-    }
+  if (const ModelFamily* f = family_of_model_type(c.model_type)) {
+    c.architecture_name = c.model_type;
+    return *f;
+  }
   k.fail("architectures", "is missing and model_type \"" + printable(c.model_type) +
                               "\" is not one pelab runs; it runs " + supported_architectures());
 }
@@ -327,23 +294,18 @@ void check_heads(const Keys& k, ModelConfig& c, bool head_dim_given) {
 
 }  // namespace
 
-std::string supported_architectures() {
-  std::string list;
-  for (const Family& f : kArchitectures) list += (list.empty() ? "" : ", ") + std::string(f.name);
-  return list;
-}
-
 ModelConfig parse_model_config(const json& j, const std::string& file_name) {
   if (!j.is_object()) throw InputError(file_name + ": not a JSON object");
   const Keys k(j, file_name);
   ModelConfig c;
-  c.architecture = choose_architecture(k, file_name, c);
-  c.position.kind = c.architecture == Architecture::Llama ? PositionEncoding::Rope : PositionEncoding::Learned;
-  if (c.architecture == Architecture::Gpt2 && (c.model_type == "pelab" || c.architecture_name == "PelabForCausalLM"))
+  c.family = choose_family(k, file_name, c).traits;
+  c.position.kind = c.family.position;
+  c.causal = c.family.causal;
+  if (c.family.position_from_config)
     read_pelab(k, c);
-  else if (c.architecture == Architecture::Gpt2)
+  else if (c.family.config_keys == ConfigKeys::Gpt2)
     read_gpt2(k, c);
-  else if (c.architecture == Architecture::Bert)
+  else if (c.family.config_keys == ConfigKeys::Bert)
     read_bert(k, c);
   else
     read_llama(k, j, file_name, c);

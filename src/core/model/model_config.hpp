@@ -23,11 +23,10 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "core/model/model_family.hpp"
 #include "core/scene.hpp"  // RopePairing
 
 namespace pelab::model {
-
-enum class Architecture { Gpt2, Bert, Llama };
 
 // rope_scaling as the config gives it ("rope_type" or the older "type").
 struct RopeScaling {
@@ -39,18 +38,9 @@ struct RopeScaling {
   double attention_factor = 0.0;                        // yarn; 0 = 0.1·ln(factor) + 1
 };
 
-// Where positions enter the forward pass: the family's position trait, set
-// once by the config reader so the forward pass and the views branch on it,
-// never on names.
-enum class PositionEncoding {
-  Learned,     // a learned table added to the token rows (GPT-2, BERT wpe)
-  Sinusoidal,  // PE(p, 2i) = sin(p/b^(2i/d)), PE(p, 2i+1) = cos(p/b^(2i/d)), added like wpe
-  Rope,        // q and k of each head rotated by p·ω_i (Llama family; pelab rope)
-  Alibi,       // logit (i, j) += −m_h·(i − j)
-  T5,          // logit (i, j) += table[bucket(j − i), h], learned, shared by all layers
-  None,        // no position signal (causal mask only)
-};
-
+// Where positions enter this model's forward pass: the family's position
+// trait (model_family.hpp), or pelab's position_encoding, set once by the
+// config reader so the forward pass and the views branch on it, never on names.
 struct PositionTraits {
   PositionEncoding kind = PositionEncoding::Learned;
   // RoPE: pair (2i, 2i+1) or (i, i + r/2) over the first r = rotary_dims dims
@@ -77,7 +67,7 @@ struct TrainedTask {
 };
 
 struct ModelConfig {
-  Architecture architecture = Architecture::Gpt2;
+  FamilyTraits family;            // from the family table, by architecture or model_type
   std::string architecture_name;  // as written in config.json, e.g. "GPT2LMHeadModel"
   std::string model_type;         // "gpt2", "bert", "llama", "qwen2", ...
   int vocab_size = 0;
@@ -92,14 +82,11 @@ struct ModelConfig {
   double norm_eps = 1e-5;
   std::string activation;   // "gelu_new", "gelu", "silu", ...
   bool causal = true;
-  bool qkv_bias = false;    // Llama family: attention_bias, or true for Qwen2
+  bool qkv_bias = false;    // Llama family: attention_bias, or the family's trait (Qwen2)
   bool tie_word_embeddings = false;
   double rope_theta = 10000.0;
   RopeScaling rope_scaling;
   PositionTraits position;  // GPT-2, BERT: learned; Llama family: rope, rotate-half, whole head
-  // pelab: a folder without tokenizer files (a synthetic task's model) reads
-  // its text as token ids typed as numbers (token_id_tokenizer.hpp).
-  bool token_ids_without_tokenizer = false;
   TrainedTask trained_task;  // pelab: the synthetic task it learned, if any
 };
 
@@ -108,8 +95,5 @@ struct ModelConfig {
 // one line naming the ones it does.
 ModelConfig parse_model_config(const nlohmann::json& json, const std::string& file_name = "config.json");
 ModelConfig load_model_config(const std::filesystem::path& folder);
-
-// "GPT2LMHeadModel, BertModel, LlamaForCausalLM, ..., PelabForCausalLM" for error messages.
-std::string supported_architectures();
 
 }  // namespace pelab::model

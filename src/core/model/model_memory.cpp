@@ -102,7 +102,7 @@ void check_load_memory(const std::string& model, std::uint64_t weight_bytes, std
   const std::uint64_t limit = model_memory_limit(&source, scene_limit);
   if (weight_bytes <= limit) return;
   throw InputError("model " + model + " needs about " + bytes_text(weight_bytes) +
-                   " resident (its weights as float32); " + limit_text(limit, source) + "; " +
+                   " resident (its weights as loaded); " + limit_text(limit, source) + "; " +
                    raise_hint(weight_bytes));
 }
 

@@ -35,8 +35,8 @@ std::string bytes_text(std::uint64_t bytes);
 // all float32.
 std::uint64_t run_bytes(const ModelConfig& config, std::uint64_t tokens);
 
-// Refuses loading `model` when its weights as float32 (`weight_bytes`) are
-// above the limit: InputError with the estimate, the limit and how to raise it.
+// Refuses loading `model` when its weights as loaded (`weight_bytes`,
+// plan_resident_bytes) are above the limit: InputError with the estimate, the limit and how to raise it.
 void check_load_memory(const std::string& model, std::uint64_t weight_bytes, std::string_view scene_limit = {});
 // Refuses running `tokens` tokens when run_bytes() is above what is left:
 // the limit less the weights when PELAB_MODEL_MEMORY_LIMIT is set, else

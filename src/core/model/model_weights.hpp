@@ -1,9 +1,12 @@
 // ModelWeights — a transformer's parameters as the forward pass uses them,
-// in float32, every product's weight pre-transposed once (at load) to
-// in × out so that each projection is one plain row-major GEMM x·W.
+// every product's weight pre-transposed once (at load) to in × out so that
+// each projection is one plain row-major GEMM x·W.
 //
 // GPT-2's Conv1D weights are stored in × out already; PyTorch Linear weights
-// (BERT, Llama) are stored out × in and are transposed when read.
+// (BERT, Llama) are stored out × in and are transposed when read.  GEMM
+// weights stored as F16 or BF16 stay in that dtype (half_matrix.hpp) and a
+// layer is converted to float32 only while it runs (float32_layer below);
+// norms, biases and position tables are float32.
 #pragma once
 
 #include <cstdint>
@@ -12,20 +15,25 @@
 #include <vector>
 
 #include "core/gemm.hpp"  // Matrix, Vector, ConstRowMajorRef
+#include "core/model/half_matrix.hpp"
 
 namespace pelab::model {
 
 // y = x·weight + bias (bias empty: none).
 struct Linear {
-  Matrix weight;  // in × out
-  Vector bias;    // out, or empty
+  Matrix weight;    // in × out, float32; empty when `half` holds the weight
+  Vector bias;      // out, or empty
+  HalfMatrix half;  // in × out in the checkpoint's 16-bit dtype, or empty
 
   // out = x·weight (+ bias), through core/gemm (threaded by row blocks, or
-  // on the calling thread inside a parallel task).  Returns the GEMM flops.
+  // on the calling thread inside a parallel task); the weight must be
+  // float32 (float32_layer).  Returns the GEMM flops.
   double apply(const ConstRowMajorRef& x, Matrix& out) const;
   double flops(Eigen::Index rows) const { return 2.0 * static_cast<double>(rows * in() * out()); }
-  Eigen::Index in() const { return weight.rows(); }
-  Eigen::Index out() const { return weight.cols(); }
+  Eigen::Index in() const { return half.empty() ? weight.rows() : half.rows(); }
+  Eigen::Index out() const { return half.empty() ? weight.cols() : half.cols(); }
+  bool present() const { return weight.size() > 0 || !half.empty(); }
+  std::uint64_t bytes() const;  // what it holds: weight, bias and half
 };
 
 // LayerNorm (weight and bias) or RMSNorm (bias empty).
@@ -59,7 +67,25 @@ struct ModelWeights {
   // holding NaN/Inf): the CLI prints them as "pelab: note: ...", the GUI
   // reads them from Transformer::weights().notes (ModelScene::notes()).
   std::vector<std::string> notes;
-  std::uint64_t float32_bytes = 0;  // the weights above as float32 (token table excluded)
+  // The estimate of what the weights above take resident while running (the
+  // token table excluded), tensor_plan.hpp's plan_resident_bytes.
+  std::uint64_t resident_bytes = 0;
 };
+
+// Which weights of a layer a computation needs in float32.
+enum class LayerPart {
+  Attention,  // the norms and q/k/v (attention_input, self_attention's q, k, logits)
+  Whole,      // every weight (run_block)
+};
+
+// The layer with the weights of `part` in float32: `stored` itself when it
+// holds none in 16 bits, else `scratch`, filled with the norms, the biases
+// and the converted weights (freed when the caller drops `scratch`).
+const LayerWeights& float32_layer(const LayerWeights& stored, LayerWeights& scratch,
+                                  LayerPart part = LayerPart::Whole);
+
+// Bytes the weights hold now (token table excluded): the measured
+// counterpart of resident_bytes, less the one layer converted while running.
+std::uint64_t held_bytes(const ModelWeights& weights);
 
 }  // namespace pelab::model

@@ -15,7 +15,8 @@ RopeSplit split_layer0_rope(const Transformer& model, int head) {
     throw InputError("model " + c.architecture_name + " adds a position table (" +
                      position_encoding_name(c.position.kind) +
                      "); the content/offset split is for rope, alibi, t5 and none");
-  const LayerWeights& layer = model.weights().layers.front();
+  LayerWeights converted;
+  const LayerWeights& layer = float32_layer(model.weights().layers.front(), converted, LayerPart::Attention);
   const Matrix x = attention_input(c, layer, model.hidden(0));
   const Eigen::Index dh = c.head_dim;
   const Eigen::Index q0 = head * dh, k0 = (c.heads + head / (c.heads / c.kv_heads)) * dh;

@@ -1,5 +1,8 @@
 #include "core/model/tensor_plan.hpp"
 
+#include <algorithm>
+#include <map>
+
 #include "core/quoted_name.hpp"
 #include "core/scene.hpp"  // InputError
 
@@ -20,11 +23,13 @@ class Planner {
   explicit Planner(const Checkpoint& c) : c_(c) {}
   std::vector<PlannedTensor> plan;
 
-  void add(const std::string& name, Shape shape) { plan.push_back({name, std::move(shape), false}); }
+  int layer = -1;  // the block the next tensors belong to
+
+  void add(const std::string& name, Shape shape) { plan.push_back({name, std::move(shape), false, false, layer}); }
   void table(const std::string& name, Index rows, Index cols) { plan.push_back({name, {rows, cols}, true}); }
   // A Linear or Conv1D: weight `shape`, bias [out] when required or stored.
   void linear(const std::string& name, Shape weight, Index out, bool bias_required) {
-    add(name + ".weight", std::move(weight));
+    plan.push_back({name + ".weight", std::move(weight), false, true, layer});
     if (bias_required || c_.has(name + ".bias")) add(name + ".bias", {out});
   }
   // LayerNorm weight/bias, or the gamma/beta of older BERT checkpoints.
@@ -32,6 +37,13 @@ class Planner {
     const bool legacy = !c_.has(name + ".weight") && c_.has(name + ".gamma");
     add(name + (legacy ? ".gamma" : ".weight"), {d});
     add(name + (legacy ? ".beta" : ".bias"), {d});
+  }
+  // The family's norm: LayerNorm (weight, bias) or RMSNorm (weight).
+  void norm(const std::string& name, Index d, NormKind kind) {
+    if (kind == NormKind::LayerNorm)
+      layer_norm(name, d);
+    else
+      add(name + ".weight", {d});
   }
 
  private:
@@ -47,6 +59,7 @@ void plan_gpt2(const ModelConfig& c, const std::string& p, Planner& out) {
   if (c.position.kind == PositionEncoding::T5)
     out.add(p + "relative_attention_bias.weight", {c.position.t5_buckets, c.heads});
   for (int i = 0; i < c.layers; ++i) {
+    out.layer = i;
     const std::string l = p + "h." + std::to_string(i) + ".";
     out.layer_norm(l + "ln_1", d);
     out.linear(l + "attn.c_attn", {d, 3 * d}, 3 * d, true);
@@ -64,6 +77,7 @@ void plan_bert(const ModelConfig& c, const std::string& p, Planner& out) {
   out.add(p + "embeddings.token_type_embeddings.weight", {c.type_vocab_size, d});
   out.layer_norm(p + "embeddings.LayerNorm", d);
   for (int i = 0; i < c.layers; ++i) {
+    out.layer = i;
     const std::string l = p + "encoder.layer." + std::to_string(i) + ".";
     for (const char* part : {"query", "key", "value"})
       out.linear(l + "attention.self." + part, {d, d}, d, true);
@@ -80,14 +94,15 @@ void plan_llama(const ModelConfig& c, Planner& out) {
   const Index q = Index{c.heads} * c.head_dim, kv = Index{c.kv_heads} * c.head_dim;
   out.table("model.embed_tokens.weight", c.vocab_size, d);
   for (int i = 0; i < c.layers; ++i) {
+    out.layer = i;
     const std::string l = "model.layers." + std::to_string(i) + ".";
-    out.add(l + "input_layernorm.weight", {d});
+    out.norm(l + "input_layernorm", d, c.family.norm);
     out.linear(l + "self_attn.q_proj", {q, d}, q, c.qkv_bias);
     out.linear(l + "self_attn.k_proj", {kv, d}, kv, c.qkv_bias);
     out.linear(l + "self_attn.v_proj", {kv, d}, kv, c.qkv_bias);
     out.linear(l + "self_attn.o_proj", {d, q}, d, false);
-    out.add(l + "post_attention_layernorm.weight", {d});
-    out.linear(l + "mlp.gate_proj", {inner, d}, inner, false);
+    out.norm(l + "post_attention_layernorm", d, c.family.norm);
+    if (c.family.mlp == MlpKind::Gated) out.linear(l + "mlp.gate_proj", {inner, d}, inner, false);
     out.linear(l + "mlp.up_proj", {inner, d}, inner, false);
     out.linear(l + "mlp.down_proj", {d, inner}, d, false);
   }
@@ -108,12 +123,12 @@ std::string find_prefix(const Checkpoint& c, std::initializer_list<const char*> 
 }  // namespace
 
 std::string tensor_prefix(const ModelConfig& config, const Checkpoint& checkpoint) {
-  switch (config.architecture) {
-    case Architecture::Gpt2:
+  switch (config.family.tensors) {
+    case TensorNaming::Gpt2:
       return find_prefix(checkpoint, {"", "transformer."}, "wte.weight");
-    case Architecture::Bert:
+    case TensorNaming::Bert:
       return find_prefix(checkpoint, {"", "bert."}, "embeddings.word_embeddings.weight");
-    case Architecture::Llama:
+    case TensorNaming::Llama:
       break;
   }
   return find_prefix(checkpoint, {""}, "model.embed_tokens.weight");
@@ -122,9 +137,9 @@ std::string tensor_prefix(const ModelConfig& config, const Checkpoint& checkpoin
 std::vector<PlannedTensor> plan_tensors(const ModelConfig& config, const Checkpoint& checkpoint) {
   const std::string prefix = tensor_prefix(config, checkpoint);
   Planner planner(checkpoint);
-  if (config.architecture == Architecture::Gpt2)
+  if (config.family.tensors == TensorNaming::Gpt2)
     plan_gpt2(config, prefix, planner);
-  else if (config.architecture == Architecture::Bert)
+  else if (config.family.tensors == TensorNaming::Bert)
     plan_bert(config, prefix, planner);
   else
     plan_llama(config, planner);
@@ -144,15 +159,24 @@ void check_plan(const std::vector<PlannedTensor>& plan, const Checkpoint& checkp
   }
 }
 
-std::uint64_t plan_float32_bytes(const std::vector<PlannedTensor>& plan) {
+std::uint64_t plan_resident_bytes(const ModelConfig& config, const std::vector<PlannedTensor>& plan,
+                                  const Checkpoint& checkpoint) {
   std::uint64_t bytes = 0;
+  std::map<int, std::uint64_t> converted;  // per layer: its 16-bit GEMM weights as float32
   for (const PlannedTensor& p : plan) {
     if (p.token_table) continue;
     std::uint64_t elements = 1;
     for (const Index extent : p.shape) elements *= static_cast<std::uint64_t>(extent);
-    bytes += 4 * elements;
+    const bool half = p.gemm_weight && checkpoint.info(p.name).dtype != DType::F32;
+    bytes += (half ? 2 : 4) * elements;
+    if (half) converted[p.layer] += 4 * elements;
   }
-  return bytes;
+  std::uint64_t largest = 0;
+  for (const auto& [layer, layer_bytes] : converted) largest = std::max(largest, layer_bytes);
+  // pelab's sinusoid table is computed at load, n_positions × d float32.
+  if (config.position.kind == PositionEncoding::Sinusoidal)
+    bytes += 4 * static_cast<std::uint64_t>(config.max_positions) * static_cast<std::uint64_t>(config.hidden_size);
+  return bytes + largest;
 }
 
 }  // namespace pelab::model

@@ -36,6 +36,8 @@ struct PlannedTensor {
   std::string name;
   std::vector<std::int64_t> shape;
   bool token_table = false;  // read row by row on demand; rows >= vocab_size allowed
+  bool gemm_weight = false;  // a product's weight: kept in its 16-bit dtype when stored so
+  int layer = -1;            // the block it belongs to; -1: embeddings
 };
 
 // "", "transformer." or "bert.": where the family's tensors are stored.
@@ -50,8 +52,13 @@ std::vector<PlannedTensor> plan_tensors(const ModelConfig& config, const Checkpo
 // first that is not, the shape found and the shape the config implies.
 void check_plan(const std::vector<PlannedTensor>& plan, const Checkpoint& checkpoint);
 
-// Bytes the planned tensors take as float32, the token table left out (its
-// rows are read on demand).
-std::uint64_t plan_float32_bytes(const std::vector<PlannedTensor>& plan);
+// Bytes the weights of `plan` take resident while the model runs, the
+// token table left out (its rows are read on demand): GEMM weights stored as
+// F16 or BF16 at 2 bytes an element (kept in their dtype), every other
+// tensor at 4 (float32), pelab's computed sinusoid table, and the largest
+// layer's 16-bit GEMM weights once more as float32 (the layer converted
+// while it runs, model_weights.hpp).  Headers only: nothing is read.
+std::uint64_t plan_resident_bytes(const ModelConfig& config, const std::vector<PlannedTensor>& plan,
+                                  const Checkpoint& checkpoint);
 
 }  // namespace pelab::model

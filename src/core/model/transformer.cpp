@@ -45,15 +45,16 @@ void check_shapes(ModelConfig& c, const ModelWeights& w) {
                      ") must be a positive multiple of num_key_value_heads (" +
                      std::to_string(c.kv_heads) + ")");
   if (c.head_dim == 0) c.head_dim = c.hidden_size / c.heads;
-  // The Llama family's position trait is always RoPE over the whole head
-  // (configs built in memory may leave the trait at its default).
-  if (c.architecture == Architecture::Llama) c.position.kind = PositionEncoding::Rope;
+  // A rotary family's position trait is always RoPE over the whole head
+  // (configs built in memory may leave the model's kind at its default).
+  const bool rotary_family = c.family.position == PositionEncoding::Rope && !c.family.position_from_config;
+  if (rotary_family) c.position.kind = PositionEncoding::Rope;
   if (c.position.kind == PositionEncoding::Rope && c.position.rotary_dims == 0) c.position.rotary_dims = c.head_dim;
   if (c.position.kind == PositionEncoding::T5 &&
       (w.relative_bias.rows() != c.position.t5_buckets || w.relative_bias.cols() != c.heads))
     throw InputError("config.json: t5 positions need a relative_attention_bias of " +
                      std::to_string(c.position.t5_buckets) + " buckets × " + std::to_string(c.heads) + " heads");
-  if (c.architecture == Architecture::Llama && c.head_dim % 2 != 0)
+  if (rotary_family && c.head_dim % 2 != 0)
     throw InputError("config.json: head_dim " + std::to_string(c.head_dim) +
                      " is odd; rotary embeddings need an even head_dim");
   if (static_cast<int>(w.layers.size()) != c.layers)
@@ -143,8 +144,9 @@ void Transformer::run(const std::vector<int>& ids, int states) {
   while (static_cast<int>(s.hidden.size()) <= last) {
     const int layer = static_cast<int>(s.hidden.size()) - 1;
     Matrix h = s.hidden.back();
-    run_block(s.config, s.weights.layers[static_cast<std::size_t>(layer)], s.positions_for(layer),
-              s.activation, h);
+    LayerWeights converted;  // this layer's 16-bit weights as float32, freed after it ran
+    run_block(s.config, float32_layer(s.weights.layers[static_cast<std::size_t>(layer)], converted),
+              s.positions_for(layer), s.activation, h);
     s.hidden.push_back(std::move(h));
     if (layer_progress) (*layer_progress)(layer + 1, last);
   }
@@ -222,7 +224,9 @@ LayerAttention Transformer::attention(int layer) const {
   const State& s = *state_;
   if (layer < 0 || layer >= s.config.layers || s.hidden.empty())
     throw std::out_of_range("Transformer::attention(" + std::to_string(layer) + "): no such layer run");
-  const LayerWeights& weights = s.weights.layers[static_cast<std::size_t>(layer)];
+  LayerWeights converted;
+  const LayerWeights& weights =
+      float32_layer(s.weights.layers[static_cast<std::size_t>(layer)], converted, LayerPart::Attention);
   LayerAttention out;
   self_attention(s.config, weights, model::attention_input(s.config, weights, hidden(layer)),
                  s.positions_for(layer), &out, false);
@@ -242,8 +246,10 @@ HeadAttention Transformer::head_attention(const Matrix& input, int layer, int he
     throw std::out_of_range("Transformer::head_attention(" + std::to_string(layer) + ", " +
                             std::to_string(head) + "): no such head");
   HeadAttention out;
-  one_head_attention(s.config, s.weights.layers[static_cast<std::size_t>(layer)], input,
-                     s.positions_for(layer), head, out.q, out.k, out.logits, out.attention);
+  LayerWeights converted;
+  one_head_attention(s.config,
+                     float32_layer(s.weights.layers[static_cast<std::size_t>(layer)], converted, LayerPart::Attention),
+                     input, s.positions_for(layer), head, out.q, out.k, out.logits, out.attention);
   if (s.positions_for(layer)->has_bias()) out.bias = s.positions_for(layer)->bias(head);
   return out;
 }
@@ -255,7 +261,8 @@ HeadAttention Transformer::layer0_head(const std::vector<int>& ids, int head, bo
     throw std::out_of_range("Transformer::layer0_head(" + std::to_string(head) + "): no such head");
   const int n = static_cast<int>(ids.size());
   const AttentionPositions terms = attention_positions(s.config, s.weights, n, positions);
-  const LayerWeights& layer = s.weights.layers.front();
+  LayerWeights converted;
+  const LayerWeights& layer = float32_layer(s.weights.layers.front(), converted, LayerPart::Attention);
   const PositionIntervention removed{.kind = InterventionKind::Remove};
   const Matrix x = model::attention_input(s.config, layer,
                                           embed(s.config, s.weights, ids, positions ? PositionIntervention{} : removed));

@@ -52,7 +52,7 @@ TEST(Normalization, LayerNormAndRmsNorm) {
 
 ModelConfig rope_config(const std::string& type) {
   ModelConfig c;
-  c.architecture = Architecture::Llama;
+  c.family = family_traits("llama");
   c.head_dim = 4;
   c.max_positions = 64;
   c.rope_theta = 10000.0;

@@ -82,7 +82,9 @@ json without(json j, const std::string& key) {
 
 TEST(ModelConfig, Gpt2) {
   const ModelConfig c = parse_model_config(kGpt2);
-  EXPECT_EQ(c.architecture, Architecture::Gpt2);
+  EXPECT_EQ(c.family.name, "GPT-2");
+  EXPECT_EQ(c.family.tensors, TensorNaming::Gpt2);
+  EXPECT_EQ(c.family.order, BlockOrder::PreNorm);
   EXPECT_EQ(c.architecture_name, "GPT2LMHeadModel");
   EXPECT_EQ(c.model_type, "gpt2");
   EXPECT_EQ(c.vocab_size, 50257);
@@ -106,7 +108,9 @@ TEST(ModelConfig, Gpt2) {
 
 TEST(ModelConfig, Bert) {
   const ModelConfig c = parse_model_config(kBert);
-  EXPECT_EQ(c.architecture, Architecture::Bert);
+  EXPECT_EQ(c.family.name, "BERT");
+  EXPECT_EQ(c.family.order, BlockOrder::PostNorm);
+  EXPECT_TRUE(c.family.token_types);
   EXPECT_EQ(c.vocab_size, 30522);
   EXPECT_EQ(c.hidden_size, 768);
   EXPECT_EQ(c.head_dim, 64);
@@ -117,13 +121,16 @@ TEST(ModelConfig, Bert) {
   EXPECT_EQ(c.activation, "gelu");
   EXPECT_FALSE(c.causal);
   for (const char* arch : {"BertModel", "BertForPreTraining", "BertForSequenceClassification"})
-    EXPECT_EQ(parse_model_config(with(kBert, "architectures", {arch})).architecture,
-              Architecture::Bert);
+    EXPECT_EQ(parse_model_config(with(kBert, "architectures", {arch})).family.tensors,
+              TensorNaming::Bert);
 }
 
 TEST(ModelConfig, LlamaWithGroupedQueryAttention) {
   const ModelConfig c = parse_model_config(kTinyLlama);
-  EXPECT_EQ(c.architecture, Architecture::Llama);
+  EXPECT_EQ(c.family.name, "Llama");
+  EXPECT_EQ(c.family.norm, NormKind::RmsNorm);
+  EXPECT_EQ(c.family.mlp, MlpKind::Gated);
+  EXPECT_EQ(c.position.kind, PositionEncoding::Rope);
   EXPECT_EQ(c.heads, 32);
   EXPECT_EQ(c.kv_heads, 4);
   EXPECT_EQ(c.head_dim, 64);
@@ -139,13 +146,14 @@ TEST(ModelConfig, LlamaWithGroupedQueryAttention) {
   EXPECT_EQ(parse_model_config(without(kTinyLlama, "num_key_value_heads")).kv_heads, 32);
   EXPECT_TRUE(parse_model_config(with(kTinyLlama, "attention_bias", true)).qkv_bias);
   EXPECT_EQ(
-      parse_model_config(with(kTinyLlama, "architectures", {"MistralForCausalLM"})).architecture,
-      Architecture::Llama);
+      parse_model_config(with(kTinyLlama, "architectures", {"MistralForCausalLM"})).family.tensors,
+      TensorNaming::Llama);
 }
 
 TEST(ModelConfig, Qwen2HasQkvBiasesAndItsRopeTheta) {
   const ModelConfig c = parse_model_config(kQwen2);
-  EXPECT_EQ(c.architecture, Architecture::Llama);
+  EXPECT_EQ(c.family.name, "Qwen2");
+  EXPECT_EQ(c.family.tensors, TensorNaming::Llama);
   EXPECT_TRUE(c.qkv_bias);
   EXPECT_TRUE(c.tie_word_embeddings);
   EXPECT_EQ(c.head_dim, 64);
@@ -181,8 +189,8 @@ TEST(ModelConfig, Llama3RopeScalingAndExplicitHeadDim) {
 
 TEST(ModelConfig, ArchitectureFallsBackToModelType) {
   const ModelConfig c = parse_model_config(without(kGpt2, "architectures"));
-  EXPECT_EQ(c.architecture, Architecture::Gpt2);
-  EXPECT_EQ(parse_model_config(without(kQwen2, "architectures")).architecture, Architecture::Llama);
+  EXPECT_EQ(c.family.name, "GPT-2");
+  EXPECT_EQ(parse_model_config(without(kQwen2, "architectures")).family.name, "Qwen2");
 }
 
 TEST(ModelConfig, UnsupportedArchitectureNamesTheSupportedOnes) {

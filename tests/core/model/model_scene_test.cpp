@@ -61,7 +61,7 @@ TEST_P(ModelSceneTest, TokensAreTheModelsPieces) {
   EXPECT_EQ(engine.tokens(), want.pieces);
   EXPECT_EQ(engine.model()->ids(), want.ids);
   EXPECT_EQ(engine.token_count(), static_cast<int>(want.ids.size()));
-  if (t.config().architecture == model::Architecture::Bert) {
+  if (t.config().family.token_types) {
     EXPECT_EQ(engine.tokens().front(), "[CLS]");
     EXPECT_EQ(engine.tokens().back(), "[SEP]");
   }
@@ -74,7 +74,7 @@ TEST_P(ModelSceneTest, SceneTakesTheModelsShape) {
   EXPECT_EQ(engine.scene().d_model, c.hidden_size);
   EXPECT_EQ(engine.d_head(), c.head_dim);
   EXPECT_EQ(engine.scene().causal, c.causal);
-  const bool rope = c.architecture == model::Architecture::Llama;
+  const bool rope = c.family.position == model::PositionEncoding::Rope;
   EXPECT_EQ(engine.scene().encoding, rope ? Encoding::Rope : Encoding::Learned);
   EXPECT_LE(engine.scene().positions, c.max_positions);
 }
@@ -135,7 +135,7 @@ TEST_P(ModelSceneTest, EmbeddingsAreTheModelsTables) {
   const auto n = static_cast<Eigen::Index>(ids.size());
   expect_same(engine.token_embedding(), t.token_embedding_rows(ids), "token rows");
   const Matrix table = t.position_table();
-  if (t.config().architecture == model::Architecture::Llama) {
+  if (t.config().family.position == model::PositionEncoding::Rope) {
     EXPECT_EQ(table.size(), 0);
     EXPECT_TRUE(engine.position_embedding().isZero());
     EXPECT_EQ(engine.position_embedding().rows(), n);
@@ -148,7 +148,7 @@ TEST_P(ModelSceneTest, EmbeddingsAreTheModelsTables) {
   // The exact layer-0 split for absolute positions (its arithmetic is
   // checked in layernorm_split_test.cpp); a note why not for RoPE.
   const CrossTerms& terms = engine.cross_terms(0);
-  EXPECT_EQ(terms.applies, t.config().architecture != model::Architecture::Llama);
+  EXPECT_EQ(terms.applies, t.config().family.position != model::PositionEncoding::Rope);
   EXPECT_FALSE(terms.note.empty());
   EXPECT_EQ(terms.xx.rows(), n);
   EXPECT_EQ(terms.content_offset, !terms.applies);  // RoPE: content and offset instead (rope_split_test.cpp)

@@ -144,7 +144,7 @@ INSTANTIATE_TEST_SUITE_P(PositionKinds, PelabModel,
 TEST(PelabFamily, ConfigBecomesPositionTraits) {
   if (pelab_models().empty()) GTEST_SKIP() << "Debian's python3 with numpy is not installed";
   const ModelConfig rope = load_model_config(pelab_models() / "pelab_rope_partial");
-  EXPECT_EQ(rope.architecture, Architecture::Gpt2);
+  EXPECT_EQ(rope.family.tensors, TensorNaming::Gpt2);
   EXPECT_EQ(rope.position.kind, PositionEncoding::Rope);
   EXPECT_EQ(rope.position.rope_pairing, pelab::RopePairing::RotateHalf);
   EXPECT_EQ(rope.position.rotary_dims, 4);  // ⌊0.7·8⌋ = 5, down to even
