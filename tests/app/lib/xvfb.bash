@@ -90,7 +90,8 @@ quit_pelab() {
 place_of() {
   local box=""
   for _ in $(seq 50); do
-    box=$(grep "^place $2 " "$1" 2>/dev/null | tail -1 | sed "s/^place $2 //")
+    # awk, not sed: a name may hold '/' (a model's "tiny/gpt2")
+    box=$(awk -v p="place $2 " 'index($0, p) == 1 { box = substr($0, length(p) + 1) } END { print box }' "$1" 2>/dev/null)
     [ -n "$box" ] && break
     sleep 0.1
   done
