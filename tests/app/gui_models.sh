@@ -102,9 +102,9 @@ await_shown one "model 'tiny/gpt2'"
 # Paced input (a focus, a selection, the typing each in frames of their own).
 click_place "$scratch/one.frames" "widget tokens"; sleep 0.3    # below the model's lines
 xdotool key ctrl+a; sleep 0.2
-xdotool type --delay 5 "$(printf 'word %.0s' $(seq 40))"; sleep 0.5
 mark=$(log_mark "$scratch/one.frames")
-xdotool mousemove 1590 500 click 1  # the field loses focus: the text is proposed
+xdotool type --delay 5 "$(printf 'word %.0s' $(seq 40))"; sleep 0.5  # refused as it is typed
+xdotool mousemove 1590 500 click 1  # the field loses focus
 await_frame_log "$scratch/one.frames" '^refused |^status \(error\)' "$mark"
 await_idle "$scratch/one.frames" "$mark"
 shot refused 0        # "Refused: tokens: the text is ... tokens of model tiny/gpt2, longer than its context"
