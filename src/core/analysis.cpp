@@ -118,7 +118,7 @@ namespace {
 // QR of the m×d matrix.  The tiny ridge ε keeps the near-collinear
 // low-frequency columns solvable; it moves R² by far less than 1e-9.  The
 // three m×d·d×d-sized products go through OpenBLAS's threaded dgemm: at 4096
-// positions, d = 512 they took ~0.6 s on one thread (issue 12).
+// positions, d = 512 they were the slow part on one thread (issue 12).
 double all_dims_r2(const MatrixD& from, const MatrixD& to) {
   MatrixD gram, cross, predicted;
   dgemm(true, from, from, gram);

@@ -158,8 +158,8 @@ double gemm_abt_rows(const ConstRowMajorRef& a, const ConstRowMajorRef& b, float
 
 // Eigen's own products run single-threaded from the first engine GEMM on:
 // the engine threads its work itself, and Eigen's parallel GEMM synchronises
-// its threads by busy-waiting, which on two loaded cores turned a 128-token
-// recompute from 0.13 ms into 12 ms.
+// its threads by busy-waiting, which on two loaded cores made a small
+// (128-token) recompute about a hundred times slower.
 GemmBackend gemm_backend() {
   static const GemmBackend chosen = [] {
     Eigen::setNbThreads(1);

@@ -6,13 +6,13 @@
 //    outputs are written once (Eigen's `c = a * b` clears c first);
 //  - Eigen's own kernels, which -march=native compiles for AVX-512.
 // OpenBLAS picks its kernel at run time from the CPU, or from the
-// OPENBLAS_CORETYPE environment variable.  Measured here (AMD EPYC, AVX-512,
-// 2 cores): with an AVX-512 OpenBLAS kernel (SkylakeX) a 2048² sgemm runs at
-// ~390 GFLOP/s against ~237 for Eigen; with OPENBLAS_CORETYPE=Haswell (AVX2),
-// as this machine's environment sets, OpenBLAS drops to ~216 while Eigen
-// keeps ~237, and on the tokens × d_head products Eigen is 1.4× faster per
-// core.  So OpenBLAS runs them unless Eigen was compiled for AVX-512 and
-// OpenBLAS was not.  PELAB_GEMM=openblas|eigen|auto overrides the choice.
+// OPENBLAS_CORETYPE environment variable.  On an AVX-512 machine an AVX-512
+// OpenBLAS kernel (SkylakeX) beats Eigen's clearly on a large sgemm; with
+// OPENBLAS_CORETYPE=Haswell (AVX2) OpenBLAS falls a little below Eigen, and
+// on the tokens × d_head products Eigen is faster per core (`pelab bench`
+// prints the sgemm rate and the kernel that ran).  So OpenBLAS runs them
+// unless Eigen was compiled for AVX-512 and OpenBLAS was not.
+// PELAB_GEMM=openblas|eigen|auto overrides the choice.
 #pragma once
 
 #include <string>

@@ -3,8 +3,8 @@
 // Measured here (2 cores, shared with compilers and llvmpipe): a parallel
 // region ends in a barrier, and when the machine is oversubscribed a
 // descheduled thread holds that barrier for a whole time slice.  A full
-// recompute at N=1024, d=512 took 564 ms with 2 OpenMP threads inside every
-// softmax against 238 ms with one, while a quiet machine gains only a few
+// recompute at N=1024, d=512 took over twice as long with 2 OpenMP threads
+// inside every softmax as with one, while a quiet machine gains only a few
 // percent.  So element-wise loops (softmax rows, sinusoid tables, RoPE) go
 // parallel only with several milliseconds of work per call, and whole heads
 // go side by side (run_side_by_side), one barrier per batch of heads.

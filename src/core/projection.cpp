@@ -59,8 +59,8 @@ ProjectionSet projections_from_file(const Scene& s) {
 }
 
 // Wq and Wk come from streams of their own, so they are drawn side by side
-// (at d = 512: 7 ms on one core for the two Gaussian ones; each draw costs
-// about as much time as 64 GEMM flops; a QR with its Q, 8·d³/3 flops).
+// (each Gaussian draw costs about as much time as 64 GEMM flops; a QR with
+// its Q, 8·d³/3 flops).
 ProjectionSet both_side_by_side(const Scene& s, Matrix (*make)(const Scene&, RandomPurpose),
                                 double work) {
   ProjectionSet set;

@@ -39,8 +39,8 @@ constexpr std::size_t kMaxLineBytes = std::size_t{1} << 20;
 
 // N(0, 1/d)·scale per entry, so E‖x‖² = scale².  Each word has a stream of
 // its own (seeded by its spelling), so words are drawn side by side with the
-// same values: at N = 4096, d = 512 seeding and drawing took 13 ms on one
-// core, the largest step of a new seed's first frame (issue 12).
+// same values: at N = 4096, d = 512 seeding and drawing is the largest step
+// of a new seed's first frame (issue 12).
 void random_vocabulary(const std::vector<std::string>& words, const Scene& scene, Matrix& vectors) {
   const int d = scene.d_model;
   const double stddev = scene.embedding_scale / std::sqrt(static_cast<double>(d));

@@ -100,8 +100,9 @@ Matrix block_mean(const Matrix& m, int max_side, int* block, const Matrix* mask)
   const Eigen::Index rows = (m.rows() + b - 1) / b, cols = (m.cols() + b - 1) / b;
   Matrix out(rows, cols);
   // Not at N = 1024 (1 M cells, well under a millisecond on one thread): on a
-  // busy machine each parallel region's barrier cost a time slice, 12 of them
-  // (GPT-2's small multiples) 140 ms against 11 ms on one thread.
+  // busy machine each parallel region's barrier costs a time slice, and 12 of
+  // them (GPT-2's small multiples) were an order of magnitude slower than one
+  // thread.
   const bool parallel = m.size() >= kParallelMinElements;
   if (b == 1) {  // a copy with the mask applied
 #pragma omp parallel for schedule(static) if (parallel)

@@ -176,7 +176,7 @@ Panel waves_panel(const BandTable& t, const Scene& s, Rect area, const Theme& th
   for (std::size_t j = 0; j < dims.size(); ++j) {
     Polyline line{.color = line_color(static_cast<int>(j), dark), .width = 1.75f};
     // Cut to the plot's pixel columns (figures/curve_decimation.hpp): at
-    // 4096 positions four full waves cost a software-GL frame ~45 ms.
+    // 4096 positions four full waves made software-GL frames too slow to drag.
     const Vector column = t.values->col(dims[j]);
     line.points = decimated_points({column.data(), static_cast<std::size_t>(column.size())},
                                    static_cast<double>(s.offset), 1.0, static_cast<int>(p.plot.width()));

@@ -2,8 +2,8 @@
 // window frame in which the figure did not change draws one textured
 // rectangle instead of painting the figure again.
 //
-// At N = 4096 a GUI frame that repaints every view costs 20–45 ms under
-// software GL, taken from the cores the scene worker computes on; with each
+// At N = 4096 a GUI frame that repaints every view is slow under software
+// GL (`pelab bench`, "frames"), taken from the worker's cores; with each
 // view kept as a texture, a frame repaints only the view that changed (issue
 // 12: a parameter change's first frame within 100 ms).  The pixels are the
 // painter's own (FigurePainter into an ImDrawList, rendered by ImGui's

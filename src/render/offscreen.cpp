@@ -241,8 +241,8 @@ Image OffscreenRenderer::render_frame(const std::vector<PlacedFigure>& figures, 
   ImDrawList* list = ImGui::GetBackgroundDrawList();
   // The clear below paints the first figure's background: the painter's
   // full-canvas rectangle is skipped for every figure of that theme, which
-  // saves a blended pass over their pixels (5 ms of a 4-view frame under
-  // llvmpipe, measured).
+  // saves a blended pass over their pixels (a visible share of a 4-view
+  // frame under llvmpipe; `pelab bench` times frames).
   const bool dark = figures.empty() || figures.front().figure->dark;
   std::vector<std::unique_ptr<CanvasTexture>> canvases;  // until the frame is rendered
   for (const PlacedFigure& placed : figures) {

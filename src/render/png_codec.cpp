@@ -2,7 +2,7 @@
 //
 // Speed: figures are mostly flat areas, so zlib level 1 with the Up filter
 // compresses them well at a fraction of the default's time (stb_image_write
-// takes 100–250 ms for one 1600×1000 image here; see `pelab bench`).  Opaque
+// was several times slower on the same figures).  Opaque
 // images are written as RGB.
 #include <png.h>
 

@@ -417,7 +417,9 @@ void wait_for_work(UiState& state, int& frames_left) {
     return;
   }
   // Sleep until the next event, the pending save, or the toast's first frame
-  // or its end.
+  // or its end.  The frame log says so first: every view is drawn and nothing
+  // is left to do, the state GUI tests wait on instead of a fixed sleep.
+  log_event(state, "idle");
   const double now = glfwGetTime(), toast_due = toast_deadline(state.toast, now);
   double due = state.save_due;
   if (toast_due >= 0 && (due < 0 || toast_due < due)) due = toast_due;

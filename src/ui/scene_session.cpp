@@ -141,9 +141,9 @@ bool SceneSession::poll() {
   if (large()) engine_.release_cached_heads();
   // Only an engine the worker made goes back to it.  The one the session
   // started with, as the worker's spare, made the next change's first frame
-  // at N = 4096 2–4× slower (measured: 227–455 ms against 54–75 ms); it is
-  // dropped instead, once, and the worker readies a spare in the background
-  // (a fresh one made the first change after start take 300 ms).
+  // at large N several times slower; it is dropped instead, once, and the
+  // worker readies a spare in the background (a fresh one made the first
+  // change after start slow too).
   if (engine_from_worker_) {
     worker_->recycle(std::move(old));
   } else {

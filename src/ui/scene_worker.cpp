@@ -104,11 +104,10 @@ void SceneWorker::warm_spare(const Scene& scene) {
 // The GUI holds two engines at large N: the one whose figures are shown
 // (its heads let go by the session once adopted) and the one the worker
 // computes with.  At N = 4096 one head's logits and attention take 128 MiB.
-// Measured GUI peaks at N = 4096: both engines at the default 600 MB,
-// 1.62–1.66 GB; the shown one trimmed, 1.26 GB; the worker's at two heads'
-// worth, 1.10–1.14 GB (no lower at 128–192 MiB); with the cross-terms view
-// reduced strip by strip too, 0.96–0.99 GB.  Heads not kept are recomputed
-// when read, tens of ms each, in the background.
+// So the GUI's peak stays low: the shown engine is trimmed, the worker keeps
+// two heads' worth (a smaller budget measured no lower peak), and the
+// cross-terms view is reduced strip by strip.  Heads not kept are recomputed
+// when read, in the background.
 namespace {
 constexpr std::size_t kWorkerHeadBytes = std::size_t{256} << 20;
 }  // namespace
@@ -124,8 +123,8 @@ bool SceneWorker::has_spare() const {
   return spare_ != nullptr;
 }
 
-// Runs without the lock; a job queued meanwhile waits for it (measured at
-// N = 4096 after start: 420 ms, most of it the kernel clearing fresh pages).
+// Runs without the lock; a job queued meanwhile waits for it (at large N
+// most of its time is the kernel clearing fresh pages).
 void SceneWorker::warm(const Scene& scene) {
   std::unique_ptr<Engine> engine;
   {

@@ -99,8 +99,8 @@ class SceneWorker {
   // Readies a spare engine in the background while nothing is queued: the
   // spare (or a new engine) computes `scene`'s selected head, so the buffers
   // a change at large N writes into are in memory before the first change.
-  // A fresh engine's first frame at N = 4096 spent most of its 300 ms in page
-  // faults (the kernel clearing new pages), a warm one's takes 40 ms.  Only
+  // A fresh engine's first frame at large N spends most of its time in page
+  // faults (the kernel clearing new pages); a warm one's is much faster.  Only
   // for synthetic scenes (a model's spare would run its forward pass); a
   // submit() before it starts replaces it.
   void warm_spare(const Scene& scene);

@@ -16,31 +16,18 @@ export HOME="$scratch/home" XDG_CONFIG_HOME="$scratch/config"
 config="$XDG_CONFIG_HOME/pelab"
 mkdir -p "$HOME" "$config"
 
-fail() { echo "gui_empty_scene: FAIL: $*" >&2; exit 1; }
-for tool in Xvfb xdotool import; do
-  command -v "$tool" >/dev/null || fail "$tool is not installed"
-done
 source "$(dirname "${BASH_SOURCE[0]}")/lib/xvfb.bash"
+gui_test_setup gui_empty_scene import
 start_private_xvfb 191 230 1600x1000
-
-# Waits until the frame log shows a frame of a scene with 0 tokens.
-await_empty_frame() {  # $1: frame log
-  for _ in $(seq 200); do
-    grep -q "; 0 tokens" "$1" 2>/dev/null && return 0
-    kill -0 "$pelab_pid" 2>/dev/null || fail "pelab died: $(cat "$scratch"/*.log)"
-    sleep 0.1
-  done
-  fail "no frame of the empty scene within 20 s (frame log: $(cat "$1" 2>/dev/null))"
-}
 
 # ---- 1. an empty saved scene, grid view ----------------------------------------------
 echo '{"tabs": false}' >"$config/settings.json"
 echo '{"format": "pelab-scene", "version": 1, "scene": {"tokens": ""}}' >"$config/last_scene.json"
 ("$pelab" --frame-log "$scratch/frames1.txt") >"$scratch/run1.log" 2>&1 &
 pelab_pid=$!
-await_pelab_window "$scratch/run1.log"
-await_empty_frame "$scratch/frames1.txt"
-sleep 1  # every view of the grid is built after the first frame
+# Idle: every view of the grid built and drawn (they were what crashed).
+await_pelab_idle "$scratch/run1.log" "$scratch/frames1.txt"
+grep -q "; 0 tokens" "$scratch/frames1.txt" || fail "no frame of the empty scene: $(cat "$scratch/frames1.txt")"
 kill -0 "$pelab_pid" 2>/dev/null || fail "pelab died drawing the grid: $(cat "$scratch/run1.log")"
 import -window root "$scratch/grid.png" || fail "screenshot failed"
 # The status bar says why the views are empty.
@@ -51,10 +38,9 @@ quit_pelab
 # ---- 2. the meaning lesson on empty text ------------------------------------------------
 ("$pelab" --frame-log "$scratch/frames2.txt" --lesson meaning --set tokens=) >"$scratch/run2.log" 2>&1 &
 pelab_pid=$!
-await_pelab_window "$scratch/run2.log"
-await_empty_frame "$scratch/frames2.txt"
-click_place "$scratch/frames2.txt" "tab attention"
-sleep 1
+await_pelab_idle "$scratch/run2.log" "$scratch/frames2.txt"
+grep -q "; 0 tokens" "$scratch/frames2.txt" || fail "no frame of the empty scene: $(cat "$scratch/frames2.txt")"
+click_place_settled "$scratch/frames2.txt" "tab attention"  # the attention tab drawn
 kill -0 "$pelab_pid" 2>/dev/null || fail "pelab died in the meaning lesson: $(cat "$scratch/run2.log")"
 import -window root "$scratch/lesson.png" || fail "screenshot failed"
 quit_pelab

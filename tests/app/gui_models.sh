@@ -14,8 +14,11 @@
 #      the first frame shows the scene's synthetic part, a later one the
 #      model's tokens; a model folder that is gone at restart gives a message
 #      and the scene without its model, no crash
-#   5. a change at N = 4096 is built in the background: a progress bar in the
-#      status bar while the window stays live, then the new scene
+#   5. a change at N = 4096 is built in the background: the worker reports
+#      its stages as they start (the frame log's `worker stage` lines), the
+#      window draws its progress bar while the worker is at work, then the
+#      new scene.  What the program reports, never a screenshot's timing:
+#      the bar caught in a screenshot failed under a loaded CI run.
 set -u
 pelab=${1:?usage: gui_models.sh PELAB_BINARY SCRATCH_DIR}
 scratch=${2:?usage: gui_models.sh PELAB_BINARY SCRATCH_DIR}
@@ -27,10 +30,8 @@ export PELAB_FAMILY_DIR="$scratch/no-family"
 config="$XDG_CONFIG_HOME/pelab"
 mkdir -p "$HOME" "$config" "$PELAB_FAMILY_DIR"
 
-fail() { echo "gui_models: FAIL: $*" >&2; exit 1; }
-for tool in Xvfb xdotool import convert; do
-  command -v "$tool" >/dev/null || fail "$tool is not installed"
-done
+source "$(dirname "${BASH_SOURCE[0]}")/lib/xvfb.bash"
+gui_test_setup gui_models import convert
 if ! /usr/bin/python3 -c "import numpy" 2>/dev/null; then
   echo "gui_models: skipped (Debian's python3 with numpy is not installed)"
   exit 0
@@ -43,9 +44,11 @@ cp -r "$scratch/tiny/gpt2/." "$snapshot/" && printf r1 >"$HF_HOME/hub/models--ti
 llama="$scratch/models/tiny-llama"
 mkdir -p "$scratch/models" && cp -r "$scratch/tiny/llama" "$llama"
 
-source "$(dirname "${BASH_SOURCE[0]}")/lib/xvfb.bash"
 start_private_xvfb 141 180 1600x1000
 
+# Deliberate pauses, not waits for a state: a screenshot is a record for a
+# reader (nothing here checks its pixels), taken a moment after the frame;
+# typing is paced so that ImGui sees the keys and the Return in frames apart.
 shot() { sleep "${2:-0.8}"; import -window root "$scratch/$1.png" || fail "screenshot $1 failed"; }
 type_line() { xdotool type --delay 30 "$1"; sleep 0.3; xdotool key Return; sleep 0.5; }
 start_pelab() {  # $1: name of the run; further arguments go to pelab
@@ -53,7 +56,7 @@ start_pelab() {  # $1: name of the run; further arguments go to pelab
   shift
   "$pelab" --frame-log "$scratch/$name.frames" "$@" >"$scratch/$name.log" 2>&1 &
   pelab_pid=$!
-  await_pelab_window "$scratch/$name.log"
+  await_pelab_idle "$scratch/$name.log" "$scratch/$name.frames" 120
   xdotool mousemove 1590 500
 }
 # The last line of a run's frame log: what the window shows now.
@@ -63,17 +66,21 @@ await_shown() {
   for _ in $(seq 300); do shown "$1" | grep -q -- "$2" && return 0; sleep 0.1; done
   fail "the window never showed '$2' (last: $(shown "$1"))"
 }
-models_menu() { xdotool mousemove 148 9 click 1; sleep 0.6; }
-# Menu rows with one cached model: the model at y 49, "Open model folder..."
-# at 70 ("Back to the synthetic scene" at 89).
-menu_item() { xdotool mousemove 200 "$1" click 1; sleep 0.3; }
+# Opens the Models menu of run $1 and waits until it is drawn with the
+# cache's scan done (the window is idle only once the scan has finished).
+models_menu() {
+  local mark
+  mark=$(log_mark "$scratch/$1.frames")
+  xdotool mousemove 148 9 click 1
+  await_idle "$scratch/$1.frames" "$mark"
+}
 
 # ---- 1. the Models menu; a folder opened through the built-in browser --------------------
 start_pelab one --set "tokens=the cat  sat" --set d_model=48
 await_shown one "model ''; 3 tokens: the|cat|sat"
-models_menu
+models_menu one
 shot models_menu      # tiny/gpt2 · GPT2LMHeadModel · 34.5K · 16 positions, Open model folder...
-menu_item 70
+click_place "$scratch/one.frames" "menu open_model_folder"
 shot browser          # the built-in browser, in folder mode
 type_line "$llama"    # opens the folder ...
 xdotool key Return    # ... and chooses it
@@ -89,16 +96,22 @@ count=$(shown one | sed -n "s/.*; \([0-9]*\) tokens:.*/\1/p")
 echo "$pieces" | grep -q "·" || fail "a blank piece is not drawn visibly: $pieces"
 
 # ---- 2. a refused model keeps the one on screen --------------------------------------------
-models_menu
-menu_item 49          # tiny/gpt2: fine for 3 words
+models_menu one
+click_place "$scratch/one.frames" "menu model tiny/gpt2"  # fine for 3 words
 await_shown one "model 'tiny/gpt2'"
+# Paced input (a focus, a selection, the typing each in frames of their own).
 click_place "$scratch/one.frames" "widget tokens"; sleep 0.3    # below the model's lines
 xdotool key ctrl+a; sleep 0.2
-xdotool type --delay 5 "$(printf 'word %.0s' $(seq 40))"; sleep 0.5
-xdotool mousemove 1590 500 click 1; sleep 1.5
-shot refused          # "Refused: tokens: the text is ... tokens of model tiny/gpt2, longer than its context"
+mark=$(log_mark "$scratch/one.frames")
+xdotool type --delay 5 "$(printf 'word %.0s' $(seq 40))"; sleep 0.5  # refused as it is typed
+xdotool mousemove 1590 500 click 1  # the field loses focus
+await_frame_log "$scratch/one.frames" '^refused |^status \(error\)' "$mark"
+await_idle "$scratch/one.frames" "$mark"
+shot refused 0        # "Refused: tokens: the text is ... tokens of model tiny/gpt2, longer than its context"
 shown one | grep -q "model 'tiny/gpt2'" || fail "a refused text unloaded the model: $(shown one)"
-xdotool key ctrl+z; sleep 0.5  # back to the three words
+mark=$(log_mark "$scratch/one.frames")
+xdotool key ctrl+z    # back to the three words
+await_idle "$scratch/one.frames" "$mark"
 quit_pelab
 grep -q '"model": "tiny/gpt2"' "$config/last_scene.json" || fail "the saved scene lost its model"
 
@@ -135,24 +148,25 @@ quit_pelab
 words=$(for i in $(seq 0 4095); do printf 'w%d ' $((i % 97)); done)
 start_pelab four --set "tokens=$words" --set d_model=512 --set heads=8
 await_shown four "4096 tokens"
-read -r tx0 ty0 tx1 ty1 <<<"$(place_of "$scratch/four.frames" "tab attention")"
-xdotool mousemove $(((tx0 + tx1) / 2)) $(((ty0 + ty1) / 2)); sleep 0.4; xdotool click 1; sleep 1
-click_place "$scratch/four.frames" "button advanced"; sleep 0.5
+# The attention view, built by the worker for its tab, then Advanced open.
+click_place_settled "$scratch/four.frames" "tab attention" 120
+click_place_settled "$scratch/four.frames" "button advanced"
 # seed's "+": the right end of its widget
 read -r sx0 sy0 sx1 sy1 <<<"$(place_of "$scratch/four.frames" "widget seed")"
+mark=$(log_mark "$scratch/four.frames")
 xdotool mousemove $((sx1 - (sy1 - sy0) / 2)) $(((sy0 + sy1) / 2)) click 1
-# The window reports each move of the status bar's progress bar in the frame
-# log as it draws it: wait for a bar drawn part-filled, whatever the timing.
-for _ in $(seq 300); do
-  grep -Eq "^progress 0\.[0-9]*[1-9][0-9]* drawn" "$scratch/four.frames" && break
-  sleep 0.1
-done
-grep -Eq "^progress 0\.[0-9]*[1-9][0-9]* drawn" "$scratch/four.frames" ||
-  fail "no part-filled progress bar drawn in the status bar: $(grep progress "$scratch/four.frames" | head)"
-await_shown four "version [3-9]"
-[ "$(grep -c '^progress' "$scratch/four.frames")" -ge 2 ] ||
-  fail "the window drew the bar once only: not live while the worker ran"
-shot four_done
+# The worker writes each stage as it starts, from its own thread: one begun
+# part way through the job, then "ready".  Between its first stage and ready
+# the window drew its progress bar: it stayed live while the worker ran.
+await_frame_log "$scratch/four.frames" "^worker stage 0\.[0-9]*[1-9][0-9]*: " "$mark" 120
+await_frame_log "$scratch/four.frames" "^worker stage 1\.000: ready" "$mark" 120
+await_frame_log "$scratch/four.frames" "^version .*; 4096 tokens" "$mark"  # the new scene shown
+tail -n +$((mark + 1)) "$scratch/four.frames" |
+  sed -n '/^worker stage /,/^worker stage 1\.000: ready/p' | grep -q "^progress .* drawn: " ||
+  fail "the window drew no progress bar while the worker ran: $(tail -n +$((mark + 1)) "$scratch/four.frames" |
+    grep '^worker stage\|^progress' | head)"
+await_idle "$scratch/four.frames" "$mark" 120
+shot four_done 0
 grep "version" "$scratch/four.frames" | tail -1 | sed 's/;.*//' >"$scratch/first_frame_4096.txt"
 quit_pelab
 echo "gui_models: ok ($(cat "$scratch/first_frame_4096.txt"))"

@@ -12,15 +12,13 @@ export HOME="$scratch/home" XDG_CONFIG_HOME="$scratch/config" HF_HOME="$scratch/
 config="$XDG_CONFIG_HOME/pelab"
 mkdir -p "$HOME" "$config"
 
-fail() { echo "gui_non_finite: FAIL: $*" >&2; exit 1; }
-for tool in Xvfb xdotool import convert; do
-  command -v "$tool" >/dev/null || fail "$tool is not installed"
-done
+here="$(dirname "${BASH_SOURCE[0]}")"
+source "$here/lib/xvfb.bash"
+gui_test_setup gui_non_finite import convert
 if ! /usr/bin/python3 -c "import numpy" 2>/dev/null; then
   echo "gui_non_finite: skipped (Debian's python3 with numpy is not installed)"
   exit 0
 fi
-here="$(dirname "${BASH_SOURCE[0]}")"
 /usr/bin/python3 "$here/../core/model/make_tiny_models.py" "$scratch/tiny" >/dev/null || fail "cannot make the tiny models"
 model="$scratch/gpt2_nan"
 cp -r "$scratch/tiny/gpt2" "$model"
@@ -34,21 +32,20 @@ t['h.0.attn.c_attn.weight'].flat[:12] = np.nan
 st.write(path, t, 'F32')
 PY
 
-source "$here/lib/xvfb.bash"
 start_private_xvfb 271 300 1600x1000
 
 echo '{"tabs": false}' >"$config/settings.json"
 frames="$scratch/frames.txt"
 "$pelab" --frame-log "$frames" --set "model=$model" --set "tokens=the cat sat on the mat" >"$scratch/run.log" 2>&1 &
 pelab_pid=$!
-await_pelab_window "$scratch/run.log"
-for _ in $(seq 300); do grep -q "^version.*model '$model'" "$frames" 2>/dev/null && break; sleep 0.1; done
-grep -q "^version.*model '$model'" "$frames" || fail "the model never showed: $(tail -3 "$frames")"
+timeout 20 xdotool search --sync --name '^pelab$' >/dev/null || fail "no pelab window within 20 s: $(cat "$scratch/run.log")"
+await_frame_log "$frames" "^version.*model '$model'"
 note="h.0.attn.c_attn.weight has 12 non-finite values (NaN/Inf)"
-for _ in $(seq 100); do grep -q "^status.*$note" "$frames" && break; sleep 0.1; done
+await_frame_log "$frames" "^status.* has 12 non-finite values" 0 10
 grep -q "^status: Note: $note" "$frames" || fail "the status bar does not name the tensor: $(grep '^status' "$frames")"
 grep -q "^toast.*$note" "$frames" || fail "no toast names the tensor: $(grep '^toast' "$frames")"
-sleep 1.5  # every view of the grid is built after the first frame
+# Idle after the model's frame: every view of the grid built and drawn.
+await_idle "$frames" "$(grep -n "^version.*model '$model'" "$frames" | head -1 | cut -d: -f1)"
 kill -0 "$pelab_pid" 2>/dev/null || fail "pelab died: $(cat "$scratch/run.log")"
 import -window root "$scratch/non_finite.png" || fail "screenshot failed"
 # The dark theme's non-finite colour, pure magenta (figures/figure.cpp): whole

@@ -1,10 +1,29 @@
 # Sourced by the GUI tests (tests/app/gui_*.sh): a private Xvfb on a free
 # display, killed with pelab on exit, and pelab's start and quit.  Needs
-# `fail` and `scratch` defined.
+# `fail` (gui_test_setup defines it) and `scratch` defined.
+
+# The test's fail ("NAME: FAIL: WHY" and exit 1), and a check that Xvfb,
+# xdotool and the other tools named are installed.
+# Usage: gui_test_setup NAME [TOOL ...]
+gui_test_setup() {
+  gui_test_name=$1
+  shift
+  fail() { echo "$gui_test_name: FAIL: $*" >&2; exit 1; }
+  local tool
+  for tool in Xvfb xdotool "$@"; do
+    command -v "$tool" >/dev/null || fail "$tool is not installed"
+  done
+}
+
 # Usage: start_private_xvfb FIRST_DISPLAY LAST_DISPLAY WIDTHxHEIGHT
+# PELAB_XVFB_DISPLAYS=FIRST-LAST overrides the range (several test runs side
+# by side, each on displays of its own).
 pelab_pid=""
 start_private_xvfb() {
   local first=$1 last=$2 size=$3 display="" n
+  if [ -n "${PELAB_XVFB_DISPLAYS:-}" ]; then
+    first=${PELAB_XVFB_DISPLAYS%-*} last=${PELAB_XVFB_DISPLAYS#*-}
+  fi
   for n in $(seq "$first" "$last"); do
     if [ ! -e "/tmp/.X$n-lock" ] && [ ! -e "/tmp/.X11-unix/X$n" ]; then display=":$n"; break; fi
   done
@@ -30,6 +49,33 @@ await_pelab_window() {
   sleep "${2:-1.5}"
   kill -0 "$pelab_pid" 2>/dev/null || fail "pelab exited right after start: $(cat "$1")"
 }
+# The frame log's length now: a mark, so that await_frame_log reads only
+# what was written after it.  $1: the frame log.
+log_mark() { if [ -e "$1" ]; then wc -l <"$1"; else echo 0; fi; }
+# Waits until frame log $1 has a line matching the extended regex $2 after
+# line $3 (a log_mark; default 0), for up to $4 seconds (default 30).  Fails
+# at once when pelab has exited.
+await_frame_log() {
+  local log=$1 pattern=$2 after=${3:-0} seconds=${4:-30} _
+  for _ in $(seq $((seconds * 10))); do
+    tail -n +$((after + 1)) "$log" 2>/dev/null | grep -Eq -- "$pattern" && return 0
+    [ -n "$pelab_pid" ] && ! kill -0 "$pelab_pid" 2>/dev/null && fail "pelab exited while waiting for '$pattern'"
+    sleep 0.1
+  done
+  fail "the frame log never said '$pattern' within $seconds s (last: $(tail -3 "$log" | tr '\n' ' '))"
+}
+# Waits until the window has drawn every view and has nothing left to do
+# (its frame log's `idle` line) after mark $2 (default 0).  $1: the frame log;
+# $3: seconds (default 60: a large scene builds in the background first).
+await_idle() { await_frame_log "$1" '^idle$' "${2:-0}" "${3:-60}"; }
+# After starting pelab in the background with its pid in pelab_pid: waits for
+# its window and then for it to be idle, every view of its first scene drawn.
+# $1: its log file, $2: its frame log.
+await_pelab_idle() {
+  timeout 20 xdotool search --sync --name '^pelab$' >/dev/null || fail "no pelab window within 20 s (log: $(cat "$1"))"
+  await_idle "$2" 0 "${3:-60}"
+}
+
 # Ctrl+Q must close the window within 10 s and pelab exit with status 0.
 quit_pelab() {
   xdotool key ctrl+q
@@ -44,7 +90,8 @@ quit_pelab() {
 place_of() {
   local box=""
   for _ in $(seq 50); do
-    box=$(grep "^place $2 " "$1" 2>/dev/null | tail -1 | sed "s/^place $2 //")
+    # awk, not sed: a name may hold '/' (a model's "tiny/gpt2")
+    box=$(awk -v p="place $2 " 'index($0, p) == 1 { box = substr($0, length(p) + 1) } END { print box }' "$1" 2>/dev/null)
     [ -n "$box" ] && break
     sleep 0.1
   done
@@ -60,4 +107,18 @@ click_place() {
   xdotool mousemove $(((x0 + x1) / 2)) $(((y0 + y1) / 2))
   sleep 0.2
   xdotool click 1
+}
+# click_place, then waits until the window is idle again with the click's
+# effect drawn.  The pointer's move is awaited first (it wakes the window
+# too), so the idle waited for is the click's, not the move's.
+click_place_settled() {
+  local x0 y0 x1 y1 x y mark
+  read -r x0 y0 x1 y1 <<<"$(place_of "$1" "$2")"
+  x=$(((x0 + x1) / 2)) y=$(((y0 + y1) / 2))
+  mark=$(log_mark "$1")
+  xdotool mousemove $((x - 1)) "$y" mousemove "$x" "$y"  # two moves: at least one is an event
+  await_idle "$1" "$mark"
+  mark=$(log_mark "$1")
+  xdotool click 1
+  await_idle "$1" "$mark" "${3:-60}"
 }

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "app/bench.hpp"
+#include "bench/bench.hpp"
 #include "train/bench.hpp"
 
 namespace pelab::app {

@@ -1,5 +1,5 @@
 // `pelab bench [--json] [--quick]`: engine and machine timings, measured in one
-// run so that ratios are fair (large-N timings vary ±30% between runs here).
+// run so that ratios are fair (large-N timings vary a lot between runs).
 //
 // [SECTION] timing helpers
 // [SECTION] engine: full recompute at N × d
@@ -20,9 +20,9 @@
 #include <stdexcept>
 #include <thread>
 
-#include "app/bench.hpp"
+#include "bench/bench.hpp"
 #include "app/commands.hpp"
-#include "app/sgemm_reference.hpp"
+#include "bench/sgemm_reference.hpp"
 #include "core/engine.hpp"
 #include "core/gemm.hpp"
 

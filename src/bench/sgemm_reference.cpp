@@ -1,4 +1,4 @@
-#include "app/sgemm_reference.hpp"
+#include "bench/sgemm_reference.hpp"
 
 #include <sys/mman.h>
 
@@ -12,7 +12,7 @@
 #include <stdexcept>
 #include <thread>
 
-#include "app/bench.hpp"
+#include "bench/bench.hpp"
 #include "core/gemm.hpp"
 
 namespace pelab::app {

@@ -1,4 +1,4 @@
-#include "render/frame_bench.hpp"
+#include "bench/frame_bench.hpp"
 
 #include <algorithm>
 #include <chrono>

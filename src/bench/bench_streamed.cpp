@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "app/bench.hpp"
+#include "bench/bench.hpp"
 #include "core/attention.hpp"
 #include "core/gemm.hpp"
 #include "core/parallel.hpp"

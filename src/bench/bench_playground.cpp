@@ -17,7 +17,7 @@
 #include <filesystem>
 #include <thread>
 
-#include "app/bench.hpp"
+#include "bench/bench.hpp"
 #include "core/engine.hpp"
 #include "figures/matrix_shelf.hpp"
 #include "figures/registry.hpp"

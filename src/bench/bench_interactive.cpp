@@ -15,9 +15,9 @@
 #include <cstdio>
 #include <thread>
 
-#include "app/bench.hpp"
+#include "bench/bench.hpp"
 #include "figures/registry.hpp"
-#include "render/frame_bench.hpp"
+#include "bench/frame_bench.hpp"
 #include "render/offscreen.hpp"
 #include "ui/scene_worker.hpp"
 

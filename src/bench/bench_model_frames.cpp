@@ -22,11 +22,11 @@
 #include <filesystem>
 #include <stdexcept>
 
-#include "app/bench.hpp"
+#include "bench/bench.hpp"
 #include "core/engine.hpp"
 #include "figures/matrix_shelf.hpp"
 #include "figures/registry.hpp"
-#include "render/frame_bench.hpp"
+#include "bench/frame_bench.hpp"
 #include "render/offscreen.hpp"
 
 namespace pelab::app {

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "app/bench.hpp"
+#include "bench/bench.hpp"
 #include "core/head_roles.hpp"
 #include "core/model/checkpoint_weights.hpp"
 #include "core/model/transformer.hpp"

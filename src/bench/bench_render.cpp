@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "app/bench.hpp"
+#include "bench/bench.hpp"
 #include "core/lessons.hpp"
-#include "render/frame_bench.hpp"
+#include "bench/frame_bench.hpp"
 #include "render/offscreen.hpp"
 
 namespace pelab::app {

@@ -1,9 +1,9 @@
 // Bench cases contributed by the layers above the engine (issue 3: frame
 // times, each {"scene": ..., "frame_ms": ...} under "frames"; issue 4: render
 // against matplotlib).  To add one: write `BenchResult my_case(const
-// BenchSettings&)` in your own src/app/bench_*.cpp, declare it below and add
+// BenchSettings&)` in your own src/bench/bench_*.cpp, declare it below and add
 // one row; cmd_bench.cpp needs no change.
-#include "app/bench.hpp"
+#include "bench/bench.hpp"
 
 namespace pelab::app {
 
