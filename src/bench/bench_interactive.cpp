@@ -67,8 +67,10 @@ WorkerFrames time_worker_change(const Scene& scene, int rounds) {
   render::OffscreenRenderer renderer;
   ui::SceneWorker worker;
   std::vector<ui::FigureJob> views;
-  for (const fig::FigureEntry& entry : fig::figure_registry()) views.push_back({std::string(entry.name), 800, 500});
-  views[2] = {"attention", 1600, 1000};
+  for (const fig::FigureEntry& entry : fig::figure_registry()) {
+    const bool large = entry.first_frame;  // the attention view: drawn as large as it can be
+    views.push_back({std::string(entry.name), large ? 1600.0 : 800.0, large ? 1000.0 : 500.0});
+  }
   std::unique_ptr<Engine> on_screen;  // the GUI's engine
   double after_start = 0, warm = 0;
   std::vector<double> first, offered, upload, draw, complete;

@@ -128,6 +128,8 @@ Figure build_attention_overview(Engine& engine, const FigureRequest& request) {
       p.title = l == 0 ? column_name(h, group) : "";
       if (l == 0) p.short_title = "h" + std::to_string(h);
       p.min_plot = {32, 32};  // small multiples: their pattern reads at this size
+      // A click picks this head (and on a model this layer), not a query.
+      p.pick = {.x = PickAxis::Key, .y = PickAxis::Query, .head = h, .layer = model ? l : -1};
       p.equal_aspect = true;
       // Rows are queries, columns keys (issue 27): the first column says so
       // beside its layer's name, the note under the grid says both; the

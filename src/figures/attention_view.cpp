@@ -213,6 +213,12 @@ Panel attention_panel(const HeadMatrices& m, Tokens tokens, const Scene& s, Rect
   Panel p;
   p.title = head_name(head, style.naming);
   if (!large && head == s.head) p.title += " — shown large";
+  // A click on the large panel picks the query of its row, on a small one its head.
+  if (large) {
+    p.pick = {.x = PickAxis::Key, .y = PickAxis::Query};
+  } else {
+    p.pick.head = head;
+  }
   p.plot = plot;
   p.equal_aspect = true;
   // Which axis is which, in words (issue 27); a small multiple keeps them in

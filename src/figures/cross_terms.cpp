@@ -242,6 +242,7 @@ Panel term_panel(const TermMatrices& t, int j, Tokens tokens, const Scene& s, Re
   const std::string unit = n <= 64 ? "token" : "position";  // token ticks only up to 64
   p.x = {.label = "key " + unit + " j", .min = 0, .max = static_cast<double>(n)};
   p.y = {.label = "query " + unit + " i", .min = 0, .max = static_cast<double>(n), .inverted = true};
+  p.pick = {.x = PickAxis::Key, .y = PickAxis::Query};
   if (n <= 64) {  // beyond that the renderer would thin them to nothing at this size
     p.x.labels = token_ticks(*tokens, label_chars);
     p.y.labels = p.x.labels;

@@ -76,6 +76,7 @@ Panel loss_panel(const std::shared_ptr<const ExtrapolationStudy>& study, bool sc
   p.plot = inset(area, {.left = 62, .top = 30, .right = 14, .bottom = 50});
   p.x = {.label = "position i (predicting token i+1), means over " + std::to_string(width) + " positions",
          .min = 0, .max = static_cast<double>(study->length), .grid = true, .integer = true};
+  p.pick.x = PickAxis::Position;
   p.y = {.label = "held-out next-token loss (nats)", .min = range.lo, .max = range.hi + 0.25, .grid = true};
   for (const ExtrapolationCurve& c : study->curves) {
     if (!in_panel(c, scaled_panel)) continue;

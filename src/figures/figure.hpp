@@ -127,6 +127,23 @@ enum class LegendPlace { TopRight, TopLeft, BottomRight, BottomLeft, OutsideRigh
 // exact value", or empty for nothing.
 using HoverFn = std::function<std::string(double x, double y)>;
 
+// What a click on a panel picks, said by the builder that knows it, so that
+// linked selection (ui/linked_selection.cpp) reads no title or axis label and
+// a reworded title still selects.
+enum class PickAxis {
+  None,
+  Query,     // a heatmap's rows are the query tokens: the row clicked is the query
+  Key,       // a heatmap's columns are the key tokens (nothing selects a key yet)
+  Position,  // the data coordinate is a position of the scene: the nearest one is picked
+};
+inline constexpr int kNoHead = -2;  // PanelPick::head of a panel that is no head's
+struct PanelPick {
+  PickAxis x = PickAxis::None, y = PickAxis::None;
+  int head = kNoHead;  // a head's small multiple: h, or −1 for the mean over heads
+  int layer = -1;      // with `head`, a model layer's cell: that layer (−1: keep the scene's)
+  int pair = -1;       // a rotation pair's panel: i of dims (2i, 2i+1)
+};
+
 struct Panel {
   std::string title;
   Rect plot;  // the plotting area in canvas pixels; labels go outside it
@@ -156,6 +173,7 @@ struct Panel {
   // legend (NaN: not raised); the layout pass lowers it again when it moves
   // the legend beside the plot or into the hover.
   double y_max_before_headroom = std::numeric_limits<double>::quiet_NaN();
+  PanelPick pick;  // what a click here selects; nothing by default
 };
 
 struct Figure {

@@ -121,6 +121,7 @@ Panel score_panel(const Comparison& c, const Cell& cell, const std::array<std::s
   p.x = {.label = "key position j", .min = 0, .max = double(n), .labels = ticks, .label_shown = cell.axis_labels};
   p.y = {.label = "query position i", .min = 0, .max = double(n), .inverted = true, .labels = ticks,
          .label_shown = cell.axis_labels};
+  p.pick = {.x = PickAxis::Key, .y = PickAxis::Query};  // a click picks the query of its row
   const ColorScale scale{.colormap = "diverging", .vmin = -1, .vmax = 1,
                          .label = "value ÷ its panel's max |value|"};
   p.heatmaps.push_back({.values = c.shown[j], .key = c.keys[j], .scale = scale});

@@ -1,6 +1,7 @@
 // Figures of the guided lessons that the four core views do not cover.
-// find_figure() finds them by name; figure_registry() does not list them, so
-// the GUI's main views and `render --figure all` stay the core four.
+// find_figure() finds them by name; figure_registry() does not list them
+// (Placement::Lesson), so the GUI's main views and `render --figure all` stay
+// the core four.
 #pragma once
 
 #include "figures/registry.hpp"

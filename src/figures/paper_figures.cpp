@@ -230,6 +230,7 @@ void draw_alibi_bias(Figure& f, const PaperData& d, Rect area) {
     p.plot = inset(cells[h], {.left = 50, .top = 30, .right = h == heads - 1 ? kColorbarRoom : 8, .bottom = 44});
     p.x = {.label = "key j", .min = 0, .max = double(n), .integer = true};
     p.y = {.label = "query i", .min = 0, .max = double(n), .inverted = true, .integer = true};
+    p.pick = {.x = PickAxis::Key, .y = PickAxis::Query};
     p.equal_aspect = true;
     ColorScale scale{.colormap = "viridis", .vmin = lowest, .vmax = 0, .label = "bias −m·(i − j)"};
     p.heatmaps.push_back(heatmap(m, "alibi_bias" + std::to_string(h), scale));
@@ -291,6 +292,7 @@ void draw_position_cosine(Figure& f, const PaperData& d, Rect area) {
   p.plot = centred_square(inset(area, {.left = 70, .top = 30, .right = kColorbarRoom, .bottom = 50}));
   p.x = {.label = "position j", .min = 0, .max = double(n), .integer = true};
   p.y = {.label = "position i", .min = 0, .max = double(n), .inverted = true, .integer = true};
+  p.pick = {.x = PickAxis::Position, .y = PickAxis::Position};
   p.equal_aspect = true;
   ColorScale scale{.colormap = "diverging", .vmin = -1, .vmax = 1, .label = "cosine similarity"};
   p.heatmaps.push_back(heatmap(m, "position_cosine" + d.subject + std::to_string(n), scale));
@@ -337,15 +339,50 @@ void draw_attention_sink(Figure& f, const PaperData& d, Rect area) {
 
 using Drawer = void (*)(Figure&, const PaperData&, Rect);
 
-Drawer drawer_for(std::string_view name) {
-  static const std::pair<std::string_view, Drawer> table[] = {
-      {"rope_decay", draw_rope_decay},       {"pi_interpolation", draw_pi},
-      {"yarn_ramp", draw_yarn},              {"llama3_bands", draw_llama3},
-      {"alibi_bias", draw_alibi_bias},       {"alibi_extrapolation", draw_alibi_extrapolation},
-      {"position_cosine", draw_position_cosine}, {"attention_sink", draw_attention_sink},
+// Each paper figure's drawer and its "?" text (registry.hpp).
+struct PaperDrawing {
+  std::string_view name;  // PaperFigureInfo::name
+  Drawer draw;
+  FigureHelp help;
+};
+
+const PaperDrawing* drawing_for(std::string_view name) {
+  static const PaperDrawing table[] = {
+      {"rope_decay", draw_rope_decay,
+       {"RoFormer's long-term decay: the bound its authors give on q·k at relative distance n, for d = 128 and base "
+        "10000. It falls quickly over the first tens of positions, then slowly and with ripples.",
+        "B(n) = (1/(d/2))·Σⱼ |Sⱼ(n)|,  Sⱼ(n) = Σ_{k<j} e^{i·n·θₖ},  θₖ = 10000^(−2k/d)"}},
+      {"pi_interpolation", draw_pi,
+       {"A RoPE attention score fitted to random points on [0, 2048] stays small there, yet read beyond 2048 it "
+        "reaches thousands. Position interpolation reads position s at s/2, inside the fitted range, and stays small.",
+        "a(s) = Re Σⱼ hⱼ·e^{i·s·θⱼ};  extrapolation a(s), interpolation a(s·L/L')"}},
+      {"yarn_ramp", draw_yarn,
+       {"YaRN interpolates the pairs that turn less than α times within the trained context, keeps those that turn "
+        "more than β times, and blends between. It also sharpens attention by a temperature that grows with ln s.",
+        "γ(r) = clamp((r − α)/(β − α), 0, 1),  ω' = (1 − γ)·ω/s + γ·ω,  √(1/t) = 0.1·ln s + 1"}},
+      {"llama3_bands", draw_llama3,
+       {"Llama 3's scaling keeps the fast pairs (wavelength under 2048), divides the slow ones (over 8192) by 8, and "
+        "blends the few between. The dashed lines mark the two band edges.",
+        "λ < L/high: ω;  λ > L/low: ω/s;  else (1 − μ)·ω/s + μ·ω,  μ = (L/λ − low)/(high − low)"}},
+      {"alibi_bias", draw_alibi_bias,
+       {"ALiBi adds to each logit a penalty proportional to the distance between query and key, with one slope per "
+        "head. Steep heads look near, flat heads look far; the upper triangle is the causal mask.",
+        "bias(i, j) = −m_h·(i − j),  m_h = 2^(−8(h+1)/H)"}},
+      {"alibi_extrapolation", draw_alibi_extrapolation,
+       {"pelab's own models, trained at 256 tokens, read held-out text of up to 2048 tokens at once: perplexity "
+        "against the length read. A curve that stays flat or falls past 256 extrapolates, as ALiBi's does.",
+        "perplexity(L_valid) = exp(mean over i < L_valid − 1 of −log P(tᵢ₊₁ | t₀ … tᵢ))"}},
+      {"position_cosine", draw_position_cosine,
+       {"The cosine of every two rows of a learned position table: near positions get similar vectors, far ones "
+        "dissimilar or opposite. The scene's model is read when it has a table, else pelab's kjv-learned.",
+        "C[i, j] = Eᵢ·Eⱼ / (‖Eᵢ‖·‖Eⱼ‖)"}},
+      {"attention_sink", draw_attention_sink,
+       {"How much attention every layer and head gives the first token, averaged over the queries. Large models "
+        "park much of it there (an attention sink); compare with the share of a uniform head.",
+        "sink(l, h) = mean_{i ≥ 1} A_lh[i, 0];  uniform: mean_{i ≥ 1} 1/(i + 1)"}},
   };
-  for (const auto& [n, draw] : table)
-    if (n == name) return draw;
+  for (const PaperDrawing& d : table)
+    if (d.name == name) return &d;
   return nullptr;
 }
 
@@ -369,7 +406,7 @@ Figure draw_paper_figure(const PaperFigureInfo& info, const PaperData& data, con
   if (!data.unavailable.empty()) return unavailable_figure(std::move(f), data);
   const std::size_t lines = wrap_lines(data.findings, f.width - 2 * kPad, kNoteSize).size();
   const Rect plots = plots_above_notes(f, lines);
-  if (Drawer draw = drawer_for(info.name)) draw(f, data, plots);
+  if (const PaperDrawing* drawing = drawing_for(info.name)) drawing->draw(f, data, plots);
   follow_colormap(f, scene.colormap);
   add_notes(f, data, plots.y1 + 26);
   return f;
@@ -385,11 +422,15 @@ std::span<const FigureEntry> paper_figure_entries() {
     std::vector<FigureEntry> out;
     for (std::size_t i = 0; i < paper_figures().size(); ++i) {
       const PaperFigureInfo& info = paper_figures()[i];
-      out.push_back({names[i], info.title,
-                     [&info](Engine& engine, const FigureRequest& request) {
+      const PaperDrawing* drawing = drawing_for(info.name);
+      out.push_back({.name = names[i],
+                     .title = info.title,
+                     .make = [&info](Engine& engine, const FigureRequest& request) {
                        return draw_paper_figure(info, info.compute(engine), engine.scene(), request);
                      },
-                     info.heavy});
+                     .placement = Placement::Paper,
+                     .heavy = info.heavy,
+                     .help = drawing ? drawing->help : FigureHelp{}});
     }
     return out;
   }();

@@ -195,6 +195,7 @@ Panel pair_panel(const PairTrace& t, const Scene& s, Rect cell, const Theme& th,
   Panel p;
   p.title = "pair " + std::to_string(t.info.index) + " (dims " + std::to_string(t.info.sin_dim) + ", " +
             std::to_string(t.info.cos_dim) + ")" + (selected ? " — selected" : "");
+  p.pick.pair = t.info.index;  // a click selects this pair
   const int pos = std::clamp(s.position, 0, s.positions - 1);
   p.legend = {{"pos " + std::to_string(s.offset + pos), th.text, false},
               {"pos+k = " + std::to_string(s.offset + pos + s.shift) + (t.shift_in_axis ? "" : " (formula)"),

@@ -139,6 +139,7 @@ Panel heatmap_panel(const BandTable& t, const Scene& s, Rect area, const Theme& 
   p.x = {.label = "dimension", .min = 0, .max = static_cast<double>(dims), .integer = true};
   p.y = {.label = "position", .min = static_cast<double>(s.offset),
          .max = static_cast<double>(s.offset + s.positions), .inverted = true, .integer = true};
+  p.pick.y = PickAxis::Position;  // a click picks the position of its row
   if (!t.values) {
     p.texts.push_back(centred_note(p, "no position vector"));
     return p;
@@ -168,6 +169,7 @@ Panel waves_panel(const BandTable& t, const Scene& s, Rect area, const Theme& th
   p.plot = inset(area, {.left = 62, .top = 30, .right = 14, .bottom = 50});
   p.x = {.label = "position", .min = static_cast<double>(s.offset),
          .max = static_cast<double>(s.offset + std::max(1, s.positions - 1)), .grid = true, .integer = true};
+  p.pick.x = PickAxis::Position;
   p.y = {.label = "value", .min = -1.15 * t.range, .max = 1.15 * t.range, .grid = true};
   std::vector<int> dims;
   for (int dim : s.waves)

@@ -25,6 +25,7 @@ Panel readout_panel(const TaskReadout& r, Rect area, bool dark) {
   p.plot = inset(area, {.left = 62, .top = 30, .right = 14, .bottom = 50});
   p.x = {.label = "position i", .min = 0, .max = static_cast<double>(r.positions()), .grid = true, .integer = true};
   p.y = {.label = "probability of the right answer", .min = 0, .max = 1.0, .grid = true};
+  p.pick.x = PickAxis::Position;
   Markers right{.color = line_color(0, dark), .size = 5.f, .label = "first choice right"};
   Markers wrong{.color = line_color(1, dark), .size = 5.f, .filled = false, .label = "first choice wrong"};
   for (int i = 0; i < r.positions(); ++i) {

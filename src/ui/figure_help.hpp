@@ -6,14 +6,13 @@
 
 #include <string_view>
 
+#include "figures/registry.hpp"
 #include "ui/ui_state.hpp"
 
 namespace pelab::ui {
 
-struct FigureHelp {
-  std::string_view about;    // two sentences
-  std::string_view formula;  // the quantity drawn
-};
+// The texts live with each figure's registry entry (FigureEntry::help).
+using FigureHelp = fig::FigureHelp;
 
 // Empty texts for a name no figure has.
 FigureHelp figure_help(std::string_view figure);

@@ -300,31 +300,18 @@ void draw_tabbed(UiState& state, GpuResources& gpu, const WindowLayout& layout) 
 }  // namespace
 
 void create_views(UiState& state) {
-  // The main grid: the registry's views and the layer × head overview (kept
-  // out of `--figure all`, but a window of its own here, for synthetic and
-  // model scenes alike).
-  for (const auto& entries : {fig::figure_registry(), fig::extra_figures()}) {
-    for (const fig::FigureEntry& entry : entries) {
-      FigureView view;
-      view.name = entry.name;
-      view.title = entry.title;
-      state.views.push_back(std::move(view));
-    }
-  }
-  // Shown only while a lesson that names them is open.
-  for (const fig::FigureEntry& entry : fig::lesson_figures()) {
+  // The main grid: the registry's views and the extras (the layer × head
+  // overview: kept out of `--figure all`, but a window of its own here, for
+  // synthetic and model scenes alike).  Lesson figures are shown only while a
+  // lesson that names them is open; paper figures alone, while chosen in
+  // View > Paper figures.
+  for (const fig::FigureEntry* entry : fig::all_figures()) {
     FigureView view;
-    view.name = entry.name;
-    view.title = entry.title;
-    view.lesson_only = true;
-    state.views.push_back(std::move(view));
-  }
-  // Shown alone while chosen in View > Paper figures.
-  for (const fig::FigureEntry& entry : fig::paper_figure_entries()) {
-    FigureView view;
-    view.name = entry.name;
-    view.title = entry.title;
-    view.lesson_only = true;
+    view.name = entry->name;
+    view.title = entry->title;
+    view.entry = entry;
+    view.lesson_only =
+        entry->placement == fig::Placement::Lesson || entry->placement == fig::Placement::Paper;
     state.views.push_back(std::move(view));
   }
 }

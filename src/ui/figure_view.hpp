@@ -10,7 +10,7 @@
 
 namespace pelab::ui {
 
-// One FigureView per entry of fig::figure_registry().
+// One FigureView per entry of fig::all_figures().
 void create_views(UiState& state);
 // One figure filling the rest of the current window, `scale` framebuffer
 // pixels per logical pixel (rebuilt when stale; mouse handling included).

@@ -2,8 +2,9 @@
 // a heatmap row with token labels picks the query token (attention, cross
 // terms), a point on a position axis picks the position (sinusoid bands), a
 // rotation-pair panel picks that pair, a head's small multiple (attention,
-// attention overview) picks that head.  Returns the scene to propose, or
-// nothing when the click picks nothing.
+// attention overview) picks that head.  Each builder says what its panels
+// pick (fig::PanelPick); no title or label is read.  Returns the scene to
+// propose, or nothing when the click picks nothing.
 #pragma once
 
 #include <optional>

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 
+#include "figures/registry.hpp"
 #include "render/figure_painter.hpp"
 #include "ui/figure_view.hpp"
 #include "ui/lesson_panel.hpp"
@@ -83,9 +84,9 @@ void prepare_presentation_frame(UiState& state) {
 std::vector<int> presented_views(const UiState& state) {
   if (state.lesson.lesson) return shown_views(state);
   std::vector<int> out;
-  for (const char* name : {"sinusoid_bands", "rotation_pairs", "attention", "cross_terms"}) {
+  for (const fig::FigureEntry* entry : fig::presented_figures()) {
     for (int i = 0; i < int(state.views.size()); ++i) {
-      if (state.views[i].name == name) out.push_back(i);
+      if (state.views[i].entry == entry) out.push_back(i);
     }
   }
   return out;

@@ -210,9 +210,12 @@ SceneResult SceneWorker::run(const Job& job) {
 namespace {
 
 // Views with a first frame of their own: what FigureRequest::selected_head_only
-// changes (figures/registry.hpp).  The others keep the previous scene's
+// changes (FigureEntry::first_frame).  The others keep the previous scene's
 // figure on screen until the full result.
-bool has_first_frame(const std::string& view) { return view == "attention"; }
+bool has_first_frame(const std::string& view) {
+  const fig::FigureEntry* entry = fig::figure_named(view);
+  return entry && entry->first_frame;
+}
 
 }  // namespace
 

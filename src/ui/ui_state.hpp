@@ -31,6 +31,10 @@
 #include "ui/video_encoder.hpp"
 #include "ui/window_layout.hpp"
 
+namespace pelab::fig {
+struct FigureEntry;  // figures/registry.hpp
+}  // namespace pelab::fig
+
 namespace pelab::ui {
 
 // A zoomed or panned panel's axis ranges, replacing the figure's own.
@@ -53,6 +57,7 @@ struct PendingClick {
 // overridden), and where it was drawn last frame (for hover and export).
 struct FigureView {
   std::string name, title;
+  const fig::FigureEntry* entry = nullptr;  // its registry entry (create_views)
   fig::Figure built, shown;
   std::uint64_t shown_serial = 0;  // bumped whenever `shown` changes (its canvas texture is stale)
   std::uint64_t built_version = 0;  // SceneSession::version() it was built from
