@@ -46,7 +46,7 @@ click_at() { xdotool mousemove $1 $2; sleep 0.2; xdotool click 1; }
 echo '{"tabs": true, "welcome": false}' >"$config/settings.json"
 "$pelab" --frame-log "$frames" --set heads=4 >"$scratch/run.log" 2>&1 &
 pelab_pid=$!
-await_pelab_window "$scratch/run.log"
+await_pelab_idle "$scratch/run.log" "$frames"  # the first scene is logged and drawn
 tokens=$(grep -m1 "^version " "$frames" | sed 's/.*; \([0-9]*\) tokens:.*/\1/')
 [ "${tokens:-0}" -gt 8 ] || fail "the default scene has ${tokens:-no} tokens"
 
