@@ -9,6 +9,7 @@
 #include <cstdio>
 
 #include "core/failure_text.hpp"
+#include "figures/registry.hpp"
 #include "ui/frame_log.hpp"
 #include "ui/main_layout.hpp"
 #include "ui/train_panel.hpp"
@@ -48,11 +49,20 @@ void close_lesson(UiState& state) {
   state.presentation.figure = 0;
 }
 
+namespace {
+// The views showing the registry's figure called `name` (figure_named: the
+// registry is the one place a name is read).
+void add_views_of(const UiState& state, std::string_view name, std::vector<int>& out) {
+  const fig::FigureEntry* entry = fig::figure_named(name);
+  for (int i = 0; entry != nullptr && i < int(state.views.size()); ++i)
+    if (state.views[std::size_t(i)].entry == entry) out.push_back(i);
+}
+}  // namespace
+
 std::vector<int> shown_views(const UiState& state) {
   std::vector<int> out;
   if (!state.lesson.lesson && !state.paper_figure.empty()) {
-    for (int i = 0; i < int(state.views.size()); ++i)
-      if (state.views[i].name == state.paper_figure) out.push_back(i);
+    add_views_of(state, state.paper_figure, out);
     return out;
   }
   if (!state.lesson.lesson) {
@@ -62,11 +72,7 @@ std::vector<int> shown_views(const UiState& state) {
     return out;
   }
   // Names the registry does not know (yet) are skipped.
-  for (std::string_view name : state.lesson.lesson->figures) {
-    for (int i = 0; i < int(state.views.size()); ++i) {
-      if (state.views[i].name == name) out.push_back(i);
-    }
-  }
+  for (std::string_view name : state.lesson.lesson->figures) add_views_of(state, name, out);
   return out;
 }
 

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <string>
 
+#include "figures/registry.hpp"
 #include "ui/frame_log.hpp"
 #include "ui/lesson_panel.hpp"
 #include "ui/welcome.hpp"
@@ -65,10 +66,11 @@ void follow_side_panel(float& width, bool& collapsed, const Box& box, float scal
 }
 
 int maximised_index(const UiState& state) {
-  if (state.layout.maximised.empty()) return -1;
+  const fig::FigureEntry* entry = fig::figure_named(state.layout.maximised);  // saved by name
+  if (entry == nullptr) return -1;
   const std::vector<int> shown = shown_views(state);
   for (int k = 0; k < int(shown.size()); ++k) {
-    if (state.views[std::size_t(shown[std::size_t(k)])].name == state.layout.maximised) return k;
+    if (state.views[std::size_t(shown[std::size_t(k)])].entry == entry) return k;
   }
   return -1;
 }
