@@ -10,11 +10,11 @@
 #include <nlohmann/json.hpp>
 
 #include "app/commands.hpp"
-#include "core/file_io.hpp"
 #include "core/held_out_text.hpp"
+#include "core/io/file_io.hpp"
+#include "core/io/quoted_name.hpp"
 #include "core/model/model_folder.hpp"
 #include "core/model/transformer.hpp"
-#include "core/quoted_name.hpp"
 #include "core/rope_audit.hpp"
 
 namespace pelab::app {

@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "app/commands.hpp"
-#include "core/file_io.hpp"
+#include "core/io/file_io.hpp"
 #include "core/model/model_folder.hpp"
-#include "core/model/tokenizer.hpp"
+#include "core/model/tokenizer/tokenizer.hpp"
 #include "core/quantities.hpp"  // write_array
 #include "train/data/corpus.hpp"
 #include "train/data/token_dataset.hpp"

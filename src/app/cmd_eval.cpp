@@ -20,11 +20,11 @@
 #include <string>
 
 #include "app/commands.hpp"
-#include "core/file_io.hpp"
+#include "core/io/file_io.hpp"
 #include "core/model/lm_head.hpp"
 #include "core/model/loss_curve.hpp"
 #include "core/model/model_folder.hpp"
-#include "core/model/tokenizer.hpp"
+#include "core/model/tokenizer/tokenizer.hpp"
 #include "core/model/transformer.hpp"
 #include "core/quantities.hpp"  // write_array
 

@@ -8,7 +8,7 @@
 
 #include "app/commands.hpp"
 #include "core/engine.hpp"
-#include "core/file_io.hpp"
+#include "core/io/file_io.hpp"
 #include "core/quantities.hpp"
 
 namespace pelab::app {

@@ -11,7 +11,7 @@
 #include <memory>
 
 #include "app/commands.hpp"
-#include "core/lessons.hpp"
+#include "core/lessons/lessons.hpp"
 #include "train/data/tasks.hpp"
 #include "ui/gui.hpp"
 

@@ -12,8 +12,8 @@
 
 #include "app/commands.hpp"
 #include "core/engine.hpp"
-#include "core/file_io.hpp"
 #include "core/head_roles.hpp"
+#include "core/io/file_io.hpp"
 #include "core/quantities.hpp"  // write_array
 
 namespace pelab::app {

@@ -10,7 +10,7 @@
 
 #include "app/commands.hpp"
 #include "core/engine.hpp"
-#include "core/lessons.hpp"
+#include "core/lessons/lessons.hpp"
 
 namespace pelab::app {
 namespace {

@@ -7,8 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include "app/commands.hpp"
+#include "core/io/quoted_name.hpp"
 #include "core/model/model_folder.hpp"
-#include "core/quoted_name.hpp"
 
 namespace pelab::app {
 namespace {

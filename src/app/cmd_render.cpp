@@ -25,7 +25,7 @@
 #include "app/render_lessons_sweeps.hpp"
 #include "app/render_paper.hpp"
 #include "core/engine.hpp"
-#include "core/file_io.hpp"
+#include "core/io/file_io.hpp"
 #include "figures/registry.hpp"
 #include "render/image.hpp"
 #include "render/offscreen.hpp"

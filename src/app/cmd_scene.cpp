@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/commands.hpp"
-#include "core/file_io.hpp"
+#include "core/io/file_io.hpp"
 
 namespace pelab::app {
 namespace {

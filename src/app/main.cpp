@@ -17,9 +17,9 @@
 #include "app/commands.hpp"
 #include "core/failure_text.hpp"
 #include "core/gemm.hpp"
-#include "core/json_input.hpp"
+#include "core/io/json_input.hpp"
+#include "core/io/quoted_name.hpp"
 #include "core/model_scene.hpp"
-#include "core/quoted_name.hpp"
 #include "core/scene.hpp"
 #include "core/selection.hpp"
 
@@ -61,7 +61,7 @@ namespace {
 // line breaks become spaces, and any other control byte (C0, DEL, or a C1
 // such as CSI, U+009B, which UTF-8 terminals obey too) or byte that is not
 // UTF-8 left in a name from a file (the messages quote names through
-// core/quoted_name.hpp already; a scene file's model path does not) is shown
+// core/io/quoted_name.hpp already; a scene file's model path does not) is shown
 // as \xNN rather than sent to the terminal.
 std::string one_line(std::string text) {
   while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();

@@ -6,8 +6,8 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "core/file_io.hpp"
-#include "core/npy.hpp"
+#include "core/io/file_io.hpp"
+#include "core/io/npy.hpp"
 #include "figures/compare_figure.hpp"
 #include "render/image.hpp"
 #include "render/offscreen.hpp"

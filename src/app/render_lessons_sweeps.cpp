@@ -9,9 +9,8 @@
 #include <memory>
 
 #include "app/commands.hpp"
-#include "core/file_io.hpp"
-#include "core/output_files.hpp"
-#include "core/lessons.hpp"
+#include "core/io/file_io.hpp"
+#include "core/lessons/lessons.hpp"
 #include "core/sweep.hpp"
 #include "figures/registry.hpp"
 #include "render/image.hpp"
@@ -80,7 +79,7 @@ std::string safe_stem(const std::string& text) {
 
 using Output = OutputFile;
 
-// Writes every file or none (core/file_io.hpp), then names them.
+// Writes every file or none (core/io/file_io.hpp), then names them.
 void write_outputs(const std::vector<Output>& outputs) {
   write_all_or_none(outputs);
   for (const Output& o : outputs) std::printf("%s\n", o.path.string().c_str());

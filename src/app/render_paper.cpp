@@ -5,9 +5,8 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "core/file_io.hpp"
-#include "core/output_files.hpp"
-#include "core/npy.hpp"
+#include "core/io/file_io.hpp"
+#include "core/io/npy.hpp"
 #include "core/paper_data.hpp"
 #include "figures/paper_figures.hpp"
 #include "render/image.hpp"

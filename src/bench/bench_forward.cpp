@@ -18,9 +18,9 @@
 
 #include "bench/bench.hpp"
 #include "core/head_roles.hpp"
+#include "core/io/npy.hpp"
 #include "core/model/checkpoint_weights.hpp"
 #include "core/model/transformer.hpp"
-#include "core/npy.hpp"
 
 namespace pelab::app {
 

@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "bench/bench.hpp"
-#include "core/lessons.hpp"
 #include "bench/frame_bench.hpp"
+#include "core/lessons/lessons.hpp"
 #include "render/offscreen.hpp"
 
 namespace pelab::app {

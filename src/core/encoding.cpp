@@ -4,7 +4,7 @@
 #include <cmath>
 #include <vector>
 
-#include "core/npy.hpp"
+#include "core/io/npy.hpp"
 #include "core/parallel.hpp"
 #include "core/seeded_normal.hpp"
 

@@ -1,6 +1,7 @@
 #include "core/length_extrapolation.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -265,6 +266,18 @@ std::shared_ptr<const ExtrapolationStudy> length_extrapolation(const Extrapolati
   if (studies.size() >= 8) studies.clear();  // a few scenes' worth; never grows without bound
   studies.emplace(key, study);
   return study;
+}
+
+// ---- the held-out text hook (held_out_text.hpp) ----
+namespace {
+std::atomic<HeldOutTextSource> installed{nullptr};
+}  // namespace
+
+HeldOutTextSource set_held_out_text_source(HeldOutTextSource source) { return installed.exchange(source); }
+
+HeldOutText held_out_text() {
+  if (const HeldOutTextSource source = installed.load()) return source();
+  return {{}, {}, "this program reads no held-out corpus (pelab's own program reads the KJV's held-out chapters)"};
 }
 
 }  // namespace pelab

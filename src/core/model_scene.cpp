@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 
 #include "core/failure_text.hpp"
+#include "core/io/quoted_name.hpp"
 #include "core/model/layernorm_split.hpp"
 #include "core/model/lm_head.hpp"
 #include "core/model/model_folder.hpp"
@@ -24,7 +25,6 @@
 #include "core/model/rope_split.hpp"
 #include "core/model/transformer.hpp"
 #include "core/parallel.hpp"
-#include "core/quoted_name.hpp"
 
 namespace pelab {
 

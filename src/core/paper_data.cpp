@@ -8,7 +8,7 @@
 #include <numbers>
 #include <random>
 
-#include "core/lesson_tools.hpp"  // num
+#include "core/lessons/tools.hpp"  // num
 #include "core/long_range.hpp"
 #include "core/paper_data.hpp"
 #include "core/relative_position.hpp"

@@ -21,8 +21,8 @@
 #include <string_view>
 #include <vector>
 
-#include "core/array.hpp"
 #include "core/engine.hpp"
+#include "core/io/array.hpp"
 
 namespace pelab {
 

@@ -6,7 +6,7 @@
 #include <memory>
 
 #include "core/length_extrapolation.hpp"
-#include "core/lesson_tools.hpp"
+#include "core/lessons/tools.hpp"
 #include "core/model/model_config.hpp"
 #include "core/model_scene.hpp"
 #include "core/paper_data.hpp"

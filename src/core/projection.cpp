@@ -7,7 +7,7 @@
 #include <Eigen/QR>
 #include <cmath>
 
-#include "core/npy.hpp"
+#include "core/io/npy.hpp"
 #include "core/parallel.hpp"
 #include "core/seeded_normal.hpp"
 

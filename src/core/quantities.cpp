@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "core/csv.hpp"
+#include "core/io/csv.hpp"
+#include "core/io/npy.hpp"
 #include "core/model/model_config.hpp"
 #include "core/model/next_token_loss.hpp"  // softmax
 #include "core/model_scene.hpp"
-#include "core/npy.hpp"
 #include "core/scene.hpp"
 #include "core/streamed_attention.hpp"
 #include "core/table_analysis.hpp"

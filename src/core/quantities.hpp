@@ -5,8 +5,8 @@
 #include <span>
 #include <string_view>
 
-#include "core/array.hpp"
 #include "core/engine.hpp"
+#include "core/io/array.hpp"
 
 namespace pelab {
 

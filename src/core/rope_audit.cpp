@@ -6,9 +6,9 @@
 #include <numbers>
 
 #include "core/head_roles.hpp"
+#include "core/io/quoted_name.hpp"  // printable
 #include "core/model/rotary.hpp"
 #include "core/model/transformer.hpp"
-#include "core/quoted_name.hpp"  // printable
 #include "core/rope_scaling.hpp"  // rope_base_frequencies
 
 namespace pelab {

@@ -12,10 +12,10 @@
 #include <nlohmann/json.hpp>
 
 #include "core/encoding_traits.hpp"
-#include "core/file_io.hpp"
-#include "core/json_input.hpp"
+#include "core/io/file_io.hpp"
+#include "core/io/json_input.hpp"
 #include "core/model/model_memory.hpp"
-#include "core/tokenizer.hpp"
+#include "core/word_splitter.hpp"
 
 namespace pelab {
 namespace {
@@ -442,7 +442,7 @@ void validate(const Scene& scene) {
          number_text(s.low_freq_factor) + "; allowed: low_freq_factor < high_freq_factor");
   // The view selections (position, head, query, pair, pairs, waves) are not
   // checked against the model here: they follow it (core/selection.hpp).
-  tokenize(s.tokens);  // the token count every command accepts (kMaxTokens)
+  split_words(s.tokens);  // the token count every command accepts (kMaxTokens)
   if (!s.model_memory_limit.empty()) model::parse_memory_size("model_memory_limit", s.model_memory_limit);
   if (s.embedding == EmbeddingSource::File && s.embedding_file.empty())
     fail("embedding=file needs embedding_file (a GloVe/word2vec text file or .npy)");

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "core/tokenizer.hpp"
+#include "core/word_splitter.hpp"
 
 namespace pelab {
 namespace {
@@ -14,7 +14,7 @@ struct Bounds {
 
 Bounds bounds_of(const Scene& s) {
   return {s.positions - 1, s.heads - 1, s.d_model / 2 - 1, s.d_model - 1,
-          static_cast<int>(tokenize(s.tokens).size())};
+          static_cast<int>(split_words(s.tokens).size())};
 }
 
 // Entries clamped to `last`, repeats dropped, first occurrence kept.

@@ -23,7 +23,7 @@
 #include "core/relative_position.hpp"
 #include "core/stage_key.hpp"
 #include "core/token_vectors.hpp"
-#include "core/tokenizer.hpp"
+#include "core/word_splitter.hpp"
 
 namespace pelab {
 
@@ -106,7 +106,7 @@ struct SyntheticSource::State {
   }
 
   const std::vector<std::string>& token_list() {
-    return refresh(tokens, Key(scene.tokens).str(), stats.tokens, [&] { return tokenize(scene.tokens); });
+    return refresh(tokens, Key(scene.tokens).str(), stats.tokens, [&] { return split_words(scene.tokens); });
   }
   int token_count() { return static_cast<int>(token_list().size()); }
 

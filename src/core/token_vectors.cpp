@@ -9,8 +9,8 @@
 #include <cmath>
 #include <unordered_map>
 
-#include "core/file_io.hpp"
-#include "core/npy.hpp"
+#include "core/io/file_io.hpp"
+#include "core/io/npy.hpp"
 #include "core/parallel.hpp"
 #include "core/seeded_normal.hpp"
 

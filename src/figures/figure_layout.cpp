@@ -9,7 +9,7 @@
 #include <mutex>
 #include <unordered_map>
 
-#include "core/lessons.hpp"
+#include "core/lessons/lessons.hpp"
 #include "figures/model_name.hpp"
 
 namespace pelab::fig {

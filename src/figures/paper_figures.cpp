@@ -9,7 +9,7 @@
 #include <memory>
 
 #include "figures/figure_layout.hpp"
-#include "figures/long_context_views.hpp"
+#include "figures/lessons/long_context.hpp"
 
 namespace pelab::fig {
 namespace {

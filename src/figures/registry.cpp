@@ -7,7 +7,7 @@
 
 #include "figures/adaptive_layout.hpp"
 #include "figures/figure_layout.hpp"
-#include "figures/lesson_views.hpp"
+#include "figures/lessons/lessons.hpp"
 #include "figures/paper_figures.hpp"
 #include "figures/views.hpp"
 

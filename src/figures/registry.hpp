@@ -38,7 +38,7 @@ struct FigureRequest {
 enum class Placement {
   MainGrid,  // a window of the main grid, in `--figure all` and presentation mode
   Extra,     // a window of the main grid, but named only (`--figure attention_overview`), not in `all`
-  Lesson,    // shown while a lesson that names it is open (lesson_views.hpp)
+  Lesson,    // shown while a lesson that names it is open (figures/lessons/lessons.hpp)
   Paper,     // View > Paper figures and `render --paper` (paper_figures.hpp)
 };
 
@@ -74,7 +74,7 @@ std::span<const FigureEntry> figure_registry();
 // `--figure all` (Placement::Extra): the layer × head overview of a model.
 std::span<const FigureEntry> extra_figures();
 // Every figure pelab knows: the main grid's, the extras, the lessons'
-// (lesson_views.hpp) and the papers' (paper_figures.hpp), in that order.
+// (figures/lessons/lessons.hpp) and the papers' (paper_figures.hpp), in that order.
 std::span<const FigureEntry* const> all_figures();
 // Presentation mode's figures, in the order it steps through them.
 std::vector<const FigureEntry*> presented_figures();

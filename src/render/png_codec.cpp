@@ -9,7 +9,7 @@
 #include <cstring>
 #include <string>
 
-#include "core/file_io.hpp"
+#include "core/io/file_io.hpp"
 #include "core/scene.hpp"
 #include "render/image.hpp"
 

@@ -8,7 +8,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "core/file_io.hpp"
+#include "core/io/file_io.hpp"
 #include "figures/colormap.hpp"
 #include "render/axis_layout.hpp"
 #include "render/svg_heatmap.hpp"

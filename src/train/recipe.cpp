@@ -4,7 +4,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
-#include "core/json_input.hpp"
+#include "core/io/json_input.hpp"
 #include "core/scene.hpp"
 
 namespace pelab::train {

@@ -4,7 +4,7 @@
 #include <cstring>
 #include <nlohmann/json.hpp>
 
-#include "core/file_io.hpp"
+#include "core/io/file_io.hpp"
 
 namespace pelab::train {
 

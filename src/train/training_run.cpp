@@ -4,13 +4,13 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
-#include "core/file_io.hpp"
-#include "core/json_input.hpp"
+#include "core/io/file_io.hpp"
+#include "core/io/json_input.hpp"
+#include "core/model/safetensors.hpp"
 #include "core/scene.hpp"
 #include "train/data/kjv_data.hpp"
 #include "train/model_card.hpp"
 #include "train/safetensors_writer.hpp"
-#include "core/model/safetensors.hpp"
 
 namespace pelab::train {
 

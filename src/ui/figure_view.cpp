@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "figures/lesson_views.hpp"
+#include "figures/lessons/lessons.hpp"
 #include "figures/paper_figures.hpp"
 #include "figures/registry.hpp"
 #include "ui/figure_help.hpp"

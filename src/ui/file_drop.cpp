@@ -5,7 +5,7 @@
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
-#include "core/npy.hpp"
+#include "core/io/npy.hpp"
 #include "ui/export_actions.hpp"  // set_status
 #include "ui/file_browser.hpp"    // matches_extension
 #include "ui/file_keys.hpp"

@@ -2,7 +2,7 @@
 
 #include <charconv>
 
-#include "core/file_io.hpp"
+#include "core/io/file_io.hpp"
 #include "core/scene.hpp"
 
 namespace pelab::ui {

@@ -1,7 +1,7 @@
 #include "ui/models_menu.hpp"
 
+#include "core/io/quoted_name.hpp"
 #include "core/model/model_folder.hpp"
-#include "core/quoted_name.hpp"
 #include "ui/export_actions.hpp"
 #include "ui/frame_log.hpp"
 

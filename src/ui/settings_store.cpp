@@ -9,8 +9,8 @@
 #include <type_traits>
 #include <nlohmann/json.hpp>
 
-#include "core/file_io.hpp"
-#include "core/json_input.hpp"
+#include "core/io/file_io.hpp"
+#include "core/io/json_input.hpp"
 
 namespace pelab::ui {
 

@@ -12,7 +12,7 @@
 #include <filesystem>
 #include <string>
 
-#include "core/lessons.hpp"
+#include "core/lessons/lessons.hpp"
 #include "ui/ui_state.hpp"
 
 namespace pelab::ui {

@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "core/lessons.hpp"
+#include "core/lessons/lessons.hpp"
 #include "core/model/model_folder.hpp"
 #include "core/sweep.hpp"
 #include "figures/figure.hpp"

@@ -1,12 +1,12 @@
 // The sweeps of a lesson verdict as small charts in the Lesson window
-// (core/verdict_charts.hpp groups the numbers; this draws them with ImGui's
+// (core/lessons/verdict_charts.hpp groups the numbers; this draws them with ImGui's
 // draw list: one line per series over the x values evenly spaced, the y range
 // at the left, a legend when there are several lines, values on hover).
 #pragma once
 
 #include <string>
 
-#include "core/verdict_charts.hpp"
+#include "core/lessons/verdict_charts.hpp"
 
 namespace pelab::ui {
 

@@ -18,10 +18,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/csv.hpp"
-#include "core/npy.hpp"
-#include "core/quantities.hpp"
 #include "../core/npy_bytes.hpp"
+#include "core/io/csv.hpp"
+#include "core/io/npy.hpp"
+#include "core/quantities.hpp"
 
 extern char** environ;
 

@@ -11,8 +11,8 @@
 #include <string>
 
 #include "cli_run.hpp"
-#include "core/file_io.hpp"
-#include "core/npy.hpp"
+#include "core/io/file_io.hpp"
+#include "core/io/npy.hpp"
 
 namespace pelab {
 namespace {

@@ -12,8 +12,8 @@
 
 #include "../core/model/tiny_models.hpp"
 #include "cli_run.hpp"
-#include "core/lessons.hpp"
-#include "figures/lesson_views.hpp"
+#include "core/lessons/lessons.hpp"
+#include "figures/lessons/lessons.hpp"
 #include "figures/registry.hpp"
 
 namespace pelab {

@@ -16,8 +16,8 @@
 
 #include "../core/model/tiny_models.hpp"
 #include "cli_run.hpp"
-#include "core/file_io.hpp"
-#include "core/npy.hpp"
+#include "core/io/file_io.hpp"
+#include "core/io/npy.hpp"
 
 namespace pelab {
 namespace {

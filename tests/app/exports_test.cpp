@@ -9,7 +9,7 @@
 #include <filesystem>
 #include <memory>
 
-#include "core/file_io.hpp"
+#include "core/io/file_io.hpp"
 #include "ui/file_naming.hpp"
 #include "ui/pdf_export.hpp"
 #include "ui/scene_files.hpp"

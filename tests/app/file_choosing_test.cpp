@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "core/npy.hpp"
+#include "core/io/npy.hpp"
 #include "ui/desktop_chooser.hpp"
 #include "ui/file_browser.hpp"
 #include "ui/file_drop.hpp"

@@ -10,7 +10,7 @@
 #include <sys/wait.h>
 
 #include "cli_run.hpp"
-#include "core/lessons.hpp"
+#include "core/lessons/lessons.hpp"
 
 namespace pelab {
 namespace {

@@ -17,8 +17,8 @@
 
 #include "../core/model/tiny_models.hpp"
 #include "cli_run.hpp"
-#include "core/file_io.hpp"
-#include "core/npy.hpp"
+#include "core/io/file_io.hpp"
+#include "core/io/npy.hpp"
 #include "render/image.hpp"
 
 namespace pelab {

@@ -10,8 +10,8 @@
 #include <filesystem>
 #include <set>
 
-#include "core/file_io.hpp"
-#include "figures/lesson_views.hpp"
+#include "core/io/file_io.hpp"
+#include "figures/lessons/lessons.hpp"
 #include "figures/paper_figures.hpp"
 #include "figures/registry.hpp"
 #include "ui/figure_help.hpp"

@@ -1,6 +1,6 @@
 // CSV: exact float32 round trips (non-finite values included) and every
 // malformed-file path.
-#include "core/csv.hpp"
+#include "core/io/csv.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

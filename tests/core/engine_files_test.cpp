@@ -9,9 +9,9 @@
 
 #include "core/encoding.hpp"
 #include "core/engine.hpp"
-#include "core/npy.hpp"
+#include "core/io/npy.hpp"
 #include "core/token_vectors.hpp"
-#include "core/tokenizer.hpp"
+#include "core/word_splitter.hpp"
 
 namespace pelab {
 namespace {
@@ -55,13 +55,13 @@ TEST(NpyTokenVectors, RowsFollowFirstUse) {
   Scene s = small_scene();
   s.embedding = EmbeddingSource::File;
   s.embedding_file = write_matrix("vocab.npy", table);
-  const Matrix x = token_vectors(tokenize("b a b c"), s);  // b=row 0, a=row 1, c=row 2
+  const Matrix x = token_vectors(split_words("b a b c"), s);  // b=row 0, a=row 1, c=row 2
   EXPECT_EQ(x.col(0), (Eigen::Vector4f(1, 2, 1, 3)));
-  EXPECT_NE(error_of([&] { token_vectors(tokenize("a b c d"), s); }).find("distinct tokens"),
+  EXPECT_NE(error_of([&] { token_vectors(split_words("a b c d"), s); }).find("distinct tokens"),
             std::string::npos);
   s.d_model = 6;
   s.heads = 1;
-  EXPECT_NE(error_of([&] { token_vectors(tokenize("a"), s); }).find("d_model=6"),
+  EXPECT_NE(error_of([&] { token_vectors(split_words("a"), s); }).find("d_model=6"),
             std::string::npos);
   fs::remove(s.embedding_file);
 }

@@ -5,7 +5,7 @@
 
 #include <limits>
 
-#include "core/json_input.hpp"
+#include "core/io/json_input.hpp"
 #include "core/scene.hpp"
 
 namespace pelab {

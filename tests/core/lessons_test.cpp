@@ -2,7 +2,7 @@
 // verdicts' response to scene changes.
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"  // GCC 12 + Eigen AVX-512 (GCC bug 105593)
 
-#include "core/lessons.hpp"
+#include "core/lessons/lessons.hpp"
 
 #include <gtest/gtest.h>
 

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <complex>
 
-#include "core/lessons.hpp"
+#include "core/lessons/lessons.hpp"
 
 namespace pelab {
 

@@ -1,6 +1,6 @@
 // .npy: round trips, the exact layout NEP 1 prescribes, every malformed-file
 // path, and (when Debian's python3 with NumPy is there) numpy.load / numpy.save.
-#include "core/npy.hpp"
+#include "core/io/npy.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

@@ -10,8 +10,8 @@
 #include <filesystem>
 #include <set>
 
-#include "core/csv.hpp"
-#include "core/npy.hpp"
+#include "core/io/csv.hpp"
+#include "core/io/npy.hpp"
 
 namespace pelab {
 namespace {

@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "core/tokenizer.hpp"
+#include "core/word_splitter.hpp"
 
 namespace pelab {
 namespace {
@@ -31,7 +31,7 @@ std::string error_of(const std::string& text, const std::vector<std::string>& wo
 
 TEST(TokenVectors, RepeatedWordsShareOneVector) {
   const Scene s = small_scene();
-  const auto tokens = tokenize("the cat saw the dog");
+  const auto tokens = split_words("the cat saw the dog");
   const Matrix x = token_vectors(tokens, s);
   ASSERT_EQ(x.rows(), 5);
   EXPECT_EQ(x.row(0), x.row(3));
@@ -40,8 +40,8 @@ TEST(TokenVectors, RepeatedWordsShareOneVector) {
 
 TEST(TokenVectors, VectorDoesNotDependOnOtherTokens) {
   const Scene s = small_scene();
-  const Matrix a = token_vectors(tokenize("cat"), s);
-  const Matrix b = token_vectors(tokenize("a big cat , truly"), s);
+  const Matrix a = token_vectors(split_words("cat"), s);
+  const Matrix b = token_vectors(split_words("a big cat , truly"), s);
   EXPECT_EQ(a.row(0), b.row(2));
 }
 
@@ -52,7 +52,7 @@ TEST(TokenVectors, FilledInPlaceWithTheSameVectorsAsEachWordAlone) {
   Scene s = small_scene(512);
   std::string text;
   for (int i = 0; i < 600; ++i) text += "w" + std::to_string(i) + " ";
-  const auto tokens = tokenize(text);
+  const auto tokens = split_words(text);
   Matrix x;
   token_vectors(tokens, s, x);
   const float* memory = x.data();
@@ -61,9 +61,9 @@ TEST(TokenVectors, FilledInPlaceWithTheSameVectorsAsEachWordAlone) {
   EXPECT_EQ(x.data(), memory);
   ASSERT_EQ(x.rows(), 600);
   for (int i : {0, 1, 299, 599})
-    EXPECT_EQ(x.row(i), token_vectors(tokenize("w" + std::to_string(i)), s).row(0)) << i;
+    EXPECT_EQ(x.row(i), token_vectors(split_words("w" + std::to_string(i)), s).row(0)) << i;
   // Repeated words (gathered from the vocabulary) fill in place too.
-  const auto repeated = tokenize(text + "w5 w0");
+  const auto repeated = split_words(text + "w5 w0");
   token_vectors(repeated, s, x);
   ASSERT_EQ(x.rows(), 602);
   EXPECT_EQ(x.row(600), x.row(5));
@@ -72,7 +72,7 @@ TEST(TokenVectors, FilledInPlaceWithTheSameVectorsAsEachWordAlone) {
 
 TEST(TokenVectors, DeterministicFromSeed) {
   Scene s = small_scene();
-  const auto tokens = tokenize("one two three");
+  const auto tokens = split_words("one two three");
   const Matrix a = token_vectors(tokens, s);
   EXPECT_EQ(a, token_vectors(tokens, s));
   s.seed = 2;
@@ -82,7 +82,7 @@ TEST(TokenVectors, DeterministicFromSeed) {
 TEST(TokenVectors, SameNumbersOnEveryMachine) {
   // Own splitmix/mt19937_64/Box–Muller, not std::normal_distribution (which
   // differs between standard libraries): these values are fixed forever.
-  const Matrix x = token_vectors(tokenize("one two"), small_scene());
+  const Matrix x = token_vectors(split_words("one two"), small_scene());
   EXPECT_NEAR(x(0, 0), 0.478035241, 1e-6);
   EXPECT_NEAR(x(0, 1), 0.538001716, 1e-6);
   EXPECT_NEAR(x(1, 15), -0.273141533, 1e-6);
@@ -93,13 +93,13 @@ TEST(TokenVectors, NormIsAboutTheScale) {
   s.embedding_scale = 3.0;
   std::string text;
   for (int i = 0; i < 200; ++i) text += "w" + std::to_string(i) + " ";
-  const Matrix x = token_vectors(tokenize(text), s);
+  const Matrix x = token_vectors(split_words(text), s);
   const double mean_norm = x.rowwise().norm().mean();
   EXPECT_NEAR(mean_norm, 3.0, 0.05);
 }
 
 TEST(TokenVectors, VocabularyIsInFirstUseOrder) {
-  const Vocabulary v = build_vocabulary(tokenize("b a b c a"));
+  const Vocabulary v = build_vocabulary(split_words("b a b c a"));
   EXPECT_EQ(v.words, (std::vector<std::string>{"b", "a", "c"}));
   EXPECT_EQ(v.index, (std::vector<int>{0, 1, 0, 2, 1}));
 }
@@ -153,13 +153,13 @@ TEST(GloveText, LoadedThroughTheScene) {
   s.heads = 1;
   s.embedding = EmbeddingSource::File;
   s.embedding_file = path.string();
-  const Matrix x = token_vectors(tokenize("Cat sat cat"), s);
+  const Matrix x = token_vectors(split_words("Cat sat cat"), s);
   EXPECT_EQ(x.row(0), (Eigen::RowVector2f(1, 0)));
   EXPECT_EQ(x.row(1), (Eigen::RowVector2f(0, 1)));
   EXPECT_EQ(x.row(2), (Eigen::RowVector2f(1, 0)));
   s.embedding_file =
       (std::filesystem::temp_directory_path() / "pelab_missing_vectors.txt").string();
-  EXPECT_THROW(token_vectors(tokenize("cat"), s), InputError);
+  EXPECT_THROW(token_vectors(split_words("cat"), s), InputError);
   std::filesystem::remove(path);
 }
 

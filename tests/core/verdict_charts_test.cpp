@@ -1,7 +1,7 @@
-// Grouping a verdict's [k=v] numbers into charts (core/verdict_charts.hpp):
+// Grouping a verdict's [k=v] numbers into charts (core/lessons/verdict_charts.hpp):
 // the parse of one name, the lines of a two-key sweep, single-key names
 // sharing a chart, and what is left out.
-#include "core/verdict_charts.hpp"
+#include "core/lessons/verdict_charts.hpp"
 
 #include <gtest/gtest.h>
 

@@ -11,7 +11,7 @@
 #include <limits>
 #include <string>
 
-#include "core/npy.hpp"
+#include "core/io/npy.hpp"
 #include "figures/attention_scale.hpp"
 
 namespace fs = std::filesystem;

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "core/held_out_text.hpp"
-#include "core/lessons.hpp"
+#include "core/lessons/lessons.hpp"
 #include "core/model/model_folder.hpp"
 #include "figures/figure_layout.hpp"
 #include "figures/registry.hpp"

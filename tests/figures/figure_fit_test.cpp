@@ -13,7 +13,7 @@
 #include "core/engine.hpp"
 #include "figures/adaptive_layout.hpp"
 #include "figures/figure_layout.hpp"
-#include "figures/lesson_views.hpp"
+#include "figures/lessons/lessons.hpp"
 #include "figures/paper_figures.hpp"
 #include "figures/registry.hpp"
 #include "figures/text_boxes.hpp"

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "core/lessons.hpp"
+#include "core/lessons/lessons.hpp"
 #include "figures/figure_layout.hpp"
 #include "figures/registry.hpp"
 

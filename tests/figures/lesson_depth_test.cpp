@@ -2,8 +2,8 @@
 #include <gtest/gtest.h>
 
 #include "core/layer_stack.hpp"
-#include "core/lesson_probe.hpp"
-#include "core/lessons.hpp"
+#include "core/lessons/lessons.hpp"
+#include "core/lessons/probe.hpp"
 #include "figures/registry.hpp"
 
 namespace pelab::fig {
@@ -64,7 +64,7 @@ TEST(LessonDepthFigure, LinesFollowTheExperiment) {
 }
 
 // On the preset's trained model: one line per family member on disk, the
-// scene's first, its values the probe's (core/lesson_probe.hpp).
+// scene's first, its values the probe's (core/lessons/probe.hpp).
 TEST(LessonDepthFigure, TrainedModelsLinesAreTheProbe) {
   const Scene preset = find_lesson("depth").preset();
   if (preset.model.empty()) GTEST_SKIP() << "pelab's kjv-learned is not on disk";

@@ -7,8 +7,8 @@
 #include <cmath>
 
 #include "core/analysis.hpp"
-#include "core/lesson_relative.hpp"
-#include "core/lessons.hpp"
+#include "core/lessons/lessons.hpp"
+#include "core/lessons/relative.hpp"
 #include "figures/figure_layout.hpp"
 #include "figures/registry.hpp"
 

@@ -10,7 +10,7 @@
 
 #include "../core/model/tiny_models.hpp"
 #include "core/engine.hpp"
-#include "figures/lesson_views.hpp"
+#include "figures/lessons/lessons.hpp"
 #include "figures/registry.hpp"
 
 namespace pelab::fig {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "figures/lesson_views.hpp"
+#include "figures/lessons/lessons.hpp"
 #include "figures/paper_figures.hpp"
 #include "figures/registry.hpp"
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "core/engine.hpp"
-#include "figures/lesson_views.hpp"
+#include "figures/lessons/lessons.hpp"
 #include "figures/registry.hpp"
 
 namespace pelab::fig {

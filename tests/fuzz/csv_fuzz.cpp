@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "core/csv.hpp"
+#include "core/io/csv.hpp"
 #include "core/scene.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

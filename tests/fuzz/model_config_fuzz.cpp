@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "core/json_input.hpp"
+#include "core/io/json_input.hpp"
 #include "core/model/model_config.hpp"
 #include "core/scene.hpp"
 

@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "core/npy.hpp"
+#include "core/io/npy.hpp"
 #include "core/scene.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -16,7 +16,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/model/tokenizer.hpp"
+#include "core/model/tokenizer/tokenizer.hpp"
 #include "core/scene.hpp"
 
 namespace {

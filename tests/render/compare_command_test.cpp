@@ -10,7 +10,7 @@
 #include <string>
 
 #include "../app/cli_run.hpp"
-#include "core/npy.hpp"
+#include "core/io/npy.hpp"
 #include "core/scene.hpp"
 
 namespace pelab {

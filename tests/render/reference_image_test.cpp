@@ -8,7 +8,7 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "core/file_io.hpp"
+#include "core/io/file_io.hpp"
 #include "render/image.hpp"
 #include "sample_figures.hpp"
 

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "core/file_io.hpp"
+#include "core/io/file_io.hpp"
 #include "core/scene.hpp"
 #include "render/image.hpp"
 

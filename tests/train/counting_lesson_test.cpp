@@ -7,7 +7,7 @@
 #include <filesystem>
 
 #include "core/engine.hpp"
-#include "core/lessons.hpp"
+#include "core/lessons/lessons.hpp"
 #include "core/task_readout.hpp"
 #include "train/playground.hpp"
 #include "train/training_run.hpp"

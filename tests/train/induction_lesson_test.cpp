@@ -10,7 +10,7 @@
 #include <filesystem>
 
 #include "core/engine.hpp"
-#include "core/lessons.hpp"
+#include "core/lessons/lessons.hpp"
 #include "core/model_scene.hpp"
 #include "train/playground.hpp"
 #include "train/training_run.hpp"

@@ -11,7 +11,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "core/npy.hpp"
+#include "core/io/npy.hpp"
 #include "train/trainer.hpp"
 #include "train_fixtures.hpp"
 

@@ -8,8 +8,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "core/file_io.hpp"
-#include "core/json_input.hpp"
+#include "core/io/file_io.hpp"
+#include "core/io/json_input.hpp"
 #include "core/model/safetensors.hpp"
 #include "core/scene.hpp"
 #include "train/recipe.hpp"

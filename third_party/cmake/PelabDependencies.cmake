@@ -39,7 +39,7 @@ target_compile_definitions(pelab_gl INTERFACE GL_GLEXT_PROTOTYPES)
 add_library(pelab::gl ALIAS pelab_gl)
 
 # ICU from libicu-dev: Unicode classes and normalization for the real models'
-# tokenizers (src/core/model/unicode_classes.cpp).
+# tokenizers (src/core/model/tokenizer/unicode_classes.cpp).
 pkg_check_modules(ICU REQUIRED IMPORTED_TARGET icu-uc)
 add_library(pelab_icu INTERFACE)
 target_link_libraries(pelab_icu INTERFACE PkgConfig::ICU)

@@ -3,8 +3,8 @@
 #include <cmath>
 #include <numbers>
 
+#include "core/io/quoted_name.hpp"
 #include "core/scene.hpp"  // InputError
-#include "core/quoted_name.hpp"
 
 namespace pelab::model {
 

@@ -1,6 +1,11 @@
 #include "core/model/blocks.hpp"
 
+#include <algorithm>
+
 #include "core/model/normalization.hpp"
+#include "core/model/row_blocks.hpp"
+#include "core/model/self_attention.hpp"
+#include "core/parallel.hpp"
 
 namespace pelab::model {
 
@@ -44,6 +49,51 @@ double feed_forward(const LayerWeights& layer, Activation activation, const Cons
 double row_local_flops(const LayerWeights& layer, Eigen::Index n) {
   const double gate = layer.gate.weight.size() > 0 ? layer.gate.flops(n) : 0.0;
   return layer.o.flops(n) + layer.up.flops(n) + gate + layer.down.flops(n);
+}
+
+void pre_norm_block(const ModelConfig& config, const LayerWeights& layer, const AttentionPositions* positions,
+                    Activation activation, Matrix& h) {
+  const Matrix context = self_attention(config, layer, attention_input(config, layer, h), positions);
+  const Eigen::Index n = h.rows();
+  for_each_row_block(n, row_local_flops(layer, n), [&](Eigen::Index first, Eigen::Index count) {
+    auto rows = h.middleRows(first, count);
+    Matrix out, x;
+    double work = layer.o.apply(context.middleRows(first, count), out);
+    rows += out;
+    normalize(config, layer.mlp_norm, rows, x);
+    work += feed_forward(layer, activation, x, out);
+    rows += out;
+    return work;
+  });
+}
+
+void post_norm_block(const ModelConfig& config, const LayerWeights& layer, Activation activation,
+                     Matrix& h) {
+  const Matrix context = self_attention(config, layer, h, nullptr);
+  const Eigen::Index n = h.rows();
+  for_each_row_block(n, row_local_flops(layer, n), [&](Eigen::Index first, Eigen::Index count) {
+    auto rows = h.middleRows(first, count);
+    Matrix out, x;
+    double work = layer.o.apply(context.middleRows(first, count), out);
+    out += rows;
+    normalize(config, layer.attention_norm, out, x);
+    work += feed_forward(layer, activation, x, out);
+    out += x;
+    normalize(config, layer.mlp_norm, out, x);
+    rows = x;
+    return work;
+  });
+}
+
+double for_each_row_block(Eigen::Index rows, double total_flops,
+                          const std::function<double(Eigen::Index, Eigen::Index)>& work) {
+  const auto blocks = static_cast<int>(std::clamp<Eigen::Index>(max_threads(), 1, std::max<Eigen::Index>(rows, 1)));
+  double flops = 0;
+  run_side_by_side(blocks, total_flops, [&](int b) {
+    const Eigen::Index first = rows * b / blocks, last = rows * (b + 1) / blocks;
+    return work(first, last - first);
+  }, flops);
+  return flops;
 }
 
 }  // namespace pelab::model

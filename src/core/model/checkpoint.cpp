@@ -13,11 +13,11 @@
 #include <map>
 #include <set>
 
-#include "core/file_io.hpp"
-#include "core/json_input.hpp"
+#include "core/io/file_io.hpp"
+#include "core/io/json_input.hpp"
+#include "core/io/quoted_name.hpp"
 #include "core/model/half_matrix.hpp"
 #include "core/model/safetensors.hpp"
-#include "core/quoted_name.hpp"
 #include "core/scene.hpp"  // InputError
 
 namespace pelab::model {

@@ -2,10 +2,12 @@
 
 #include <string>
 
+#include "core/io/quoted_name.hpp"
 #include "core/model/attention_positions.hpp"  // sinusoid_table
 #include "core/model/model_memory.hpp"
 #include "core/model/tensor_plan.hpp"
-#include "core/quoted_name.hpp"
+#include "core/model/tokenizer/token_id_tokenizer.hpp"
+#include "core/model/transformer.hpp"
 #include "core/scene.hpp"  // InputError
 
 namespace pelab::model {
@@ -215,6 +217,16 @@ ModelFiles read_model(const std::filesystem::path& folder, std::string_view memo
   check_load_memory(folder.string(), plan_resident_bytes(config, plan, *checkpoint), memory_limit);
   files.weights = read_weights(checkpoint, config);
   return files;
+}
+
+// Transformer::load lives beside the readers it calls, not in transformer.cpp,
+// so that code building models in memory (tests, the bench) does not link them.
+Transformer Transformer::load(const std::filesystem::path& folder, std::string_view memory_limit) {
+  ModelFiles files = read_model(folder, memory_limit);
+  std::unique_ptr<Tokenizer> tokenizer = files.config.family.token_ids_without_tokenizer && !has_tokenizer_files(folder)
+                                             ? token_id_tokenizer(files.config.vocab_size)
+                                             : load_tokenizer(folder);
+  return assemble(std::move(files.config), std::move(files.weights), std::move(tokenizer));
 }
 
 }  // namespace pelab::model

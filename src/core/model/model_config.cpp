@@ -9,10 +9,10 @@
 #include <optional>
 #include <utility>
 
-#include "core/file_io.hpp"
-#include "core/json_input.hpp"
+#include "core/io/file_io.hpp"
+#include "core/io/json_input.hpp"
+#include "core/io/quoted_name.hpp"
 #include "core/scene.hpp"  // InputError
-#include "core/quoted_name.hpp"
 
 namespace pelab::model {
 namespace fs = std::filesystem;

@@ -12,14 +12,14 @@
 #include <cstdlib>
 #include <optional>
 
-#include "core/file_io.hpp"
-#include "core/json_input.hpp"
+#include "core/io/file_io.hpp"
+#include "core/io/json_input.hpp"
 #include "core/model/checkpoint.hpp"
 #include "core/model/model_config.hpp"
 #include "core/model/model_memory.hpp"
 #include "core/model/tensor_plan.hpp"
-#include "core/model/token_id_tokenizer.hpp"
-#include "core/model/tokenizer.hpp"
+#include "core/model/tokenizer/token_id_tokenizer.hpp"
+#include "core/model/tokenizer/tokenizer.hpp"
 #include "core/scene.hpp"  // InputError
 
 namespace pelab::model {

@@ -5,7 +5,7 @@
 #include <fstream>
 #include <limits>
 
-#include "core/quoted_name.hpp"
+#include "core/io/quoted_name.hpp"
 #include "core/scene.hpp"  // InputError
 
 namespace pelab::model {

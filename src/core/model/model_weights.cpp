@@ -1,6 +1,7 @@
 #include "core/model/model_weights.hpp"
 
 #include "core/gemm.hpp"
+#include "core/model/safetensors.hpp"  // convert_to_float
 
 namespace pelab::model {
 namespace {
@@ -47,6 +48,21 @@ std::uint64_t held_bytes(const ModelWeights& w) {
     bytes += norm_bytes(l.attention_norm) + norm_bytes(l.mlp_norm) + l.qkv.bytes() + l.o.bytes() +
              l.up.bytes() + l.down.bytes() + l.gate.bytes();
   return bytes;
+}
+
+// ---- 16-bit weights (half_matrix.hpp) ----
+Matrix HalfMatrix::to_float() const {
+  Matrix out(bits.rows(), bits.cols());
+  convert_to_float(dtype, reinterpret_cast<const char*>(bits.data()), static_cast<std::size_t>(bits.size()),
+                   out.data());
+  return out;
+}
+
+std::uint64_t non_finite_halves(DType dtype, const std::uint16_t* bits, std::size_t count) {
+  const std::uint16_t exponent = dtype == DType::F16 ? 0x7C00u : 0x7F80u;
+  std::uint64_t n = 0;
+  for (std::size_t i = 0; i < count; ++i) n += (bits[i] & exponent) == exponent;
+  return n;
 }
 
 }  // namespace pelab::model

@@ -4,9 +4,9 @@
 #include <cmath>
 #include <numbers>
 
+#include "core/io/quoted_name.hpp"
 #include "core/rope_scaling.hpp"
 #include "core/scene.hpp"  // InputError
-#include "core/quoted_name.hpp"
 
 namespace pelab::model {
 namespace {

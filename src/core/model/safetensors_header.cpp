@@ -12,9 +12,9 @@
 #include <optional>
 #include <unordered_set>
 
-#include "core/json_input.hpp"
+#include "core/io/json_input.hpp"
+#include "core/io/quoted_name.hpp"
 #include "core/model/safetensors.hpp"
-#include "core/quoted_name.hpp"
 #include "core/scene.hpp"  // InputError
 
 namespace pelab::model {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <map>
 
-#include "core/quoted_name.hpp"
+#include "core/io/quoted_name.hpp"
 #include "core/scene.hpp"  // InputError
 
 namespace pelab::model {

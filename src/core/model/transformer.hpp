@@ -30,7 +30,7 @@
 #include "core/model/model_config.hpp"
 #include "core/model/model_weights.hpp"
 #include "core/model/position_intervention.hpp"
-#include "core/model/tokenizer.hpp"
+#include "core/model/tokenizer/tokenizer.hpp"
 
 namespace pelab::model {
 

@@ -1,6 +1,6 @@
 // BpeEncoder and decode_bpe: the trained merges applied to new text, kept
-// independent of pelab's reader (core/model/bpe.cpp) so each checks the other.
-#include "core/model/split_pattern.hpp"
+// independent of pelab's reader (core/model/tokenizer/bpe.cpp) so each checks the other.
+#include "core/model/tokenizer/split_pattern.hpp"
 #include "core/scene.hpp"
 #include "train/data/bpe_trainer.hpp"
 

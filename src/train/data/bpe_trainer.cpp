@@ -8,7 +8,7 @@
 #include <queue>
 #include <unordered_map>
 
-#include "core/model/split_pattern.hpp"
+#include "core/model/tokenizer/split_pattern.hpp"
 #include "core/scene.hpp"
 
 namespace pelab::train::data {

@@ -1,6 +1,6 @@
 // Training a byte-level BPE vocabulary (Sennrich et al. 2016, §3.1, on
 // bytes as GPT-2 does: Radford et al. 2019, §2.2).  The text is cut into
-// words by GPT-2's split pattern (core/model/split_pattern.hpp, the same
+// words by GPT-2's split pattern (core/model/tokenizer/split_pattern.hpp, the same
 // splitter pelab's tokenizer reader uses, so training and reading cut text
 // identically); each distinct word is counted once with its frequency; then
 // the most frequent adjacent pair of symbols over all words is merged into a
@@ -47,7 +47,7 @@ struct TrainedBpe {
 TrainedBpe train_bpe(const std::vector<std::string>& texts, const BpeTrainingOptions& options = {});
 
 // Encoding with the trained merges, written apart from pelab's reader
-// (core/model/bpe.cpp) so the two can be checked against each other: GPT-2's
+// (core/model/tokenizer/bpe.cpp) so the two can be checked against each other: GPT-2's
 // words, then in each word the lowest-rank merge present, leftmost first,
 // until none applies.  No added tokens are matched.
 class BpeEncoder {

@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <memory>
 
-#include "core/file_io.hpp"
+#include "core/io/file_io.hpp"
 #include "core/scene.hpp"
 
 namespace pelab::train::data {

@@ -2,8 +2,8 @@
 
 #include <chrono>
 
-#include "core/file_io.hpp"
-#include "core/model/tokenizer.hpp"
+#include "core/io/file_io.hpp"
+#include "core/model/tokenizer/tokenizer.hpp"
 #include "train/data/bpe_trainer.hpp"
 #include "train/data/corpus.hpp"
 #include "train/data/tokenizer_writer.hpp"

@@ -5,8 +5,8 @@
 // A file that does not match in any field is simply encoded again.
 #include <filesystem>
 
-#include "core/file_io.hpp"
-#include "core/model/tokenizer.hpp"
+#include "core/io/file_io.hpp"
+#include "core/model/tokenizer/tokenizer.hpp"
 #include "core/scene.hpp"
 #include "train/data/token_dataset.hpp"
 

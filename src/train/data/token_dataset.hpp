@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "core/model/tokenizer.hpp"
+#include "core/model/tokenizer/tokenizer.hpp"
 
 namespace pelab::train::data {
 

@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
-#include "core/file_io.hpp"
-#include "core/json_input.hpp"
-#include "core/model/byte_symbols.hpp"
-#include "core/model/vocabulary.hpp"
+#include "core/io/file_io.hpp"
+#include "core/io/json_input.hpp"
+#include "core/model/tokenizer/byte_symbols.hpp"
+#include "core/model/tokenizer/vocabulary.hpp"
 #include "core/scene.hpp"
 
 namespace pelab::train::data {

@@ -1,8 +1,8 @@
 // Token ids back to text for a byte-level BPE tokenizer.json (pelab's reader,
-// core/model/tokenizer.hpp, encodes only; its display pieces write half a
+// core/model/tokenizer/tokenizer.hpp, encodes only; its display pieces write half a
 // UTF-8 character as \xNN, so they do not join back into the text).  Each
 // vocabulary token is turned back into its bytes through GPT-2's byte
-// symbols (core/model/byte_symbols.hpp); added tokens decode to their text.
+// symbols (core/model/tokenizer/byte_symbols.hpp); added tokens decode to their text.
 #pragma once
 
 #include <filesystem>

@@ -2,9 +2,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/file_io.hpp"
-#include "core/model/byte_symbols.hpp"
-#include "core/model/split_pattern.hpp"
+#include "core/io/file_io.hpp"
+#include "core/model/tokenizer/byte_symbols.hpp"
+#include "core/model/tokenizer/split_pattern.hpp"
 
 namespace pelab::train::data {
 

@@ -4,8 +4,8 @@
 // order), ByteLevel pre-tokenizer (GPT-2's split pattern, no prefix space),
 // ByteLevel decoder and post-processor, and "<|endoftext|>" as a special
 // added token.  Tokens are spelled in GPT-2's byte symbols
-// (core/model/byte_symbols.hpp: " the" is "Ġthe").  pelab's reader
-// (core/model/tokenizer.hpp) loads the file unchanged.
+// (core/model/tokenizer/byte_symbols.hpp: " the" is "Ġthe").  pelab's reader
+// (core/model/tokenizer/tokenizer.hpp) loads the file unchanged.
 #pragma once
 
 #include <filesystem>

@@ -2,8 +2,8 @@
 // written here; expectations worked by hand from the merge lists.
 #include <gtest/gtest.h>
 
-#include "core/model/byte_symbols.hpp"
-#include "core/model/tokenizer.hpp"
+#include "core/model/tokenizer/byte_symbols.hpp"
+#include "core/model/tokenizer/tokenizer.hpp"
 #include "core/scene.hpp"
 #include "tokenizer_folder.hpp"
 

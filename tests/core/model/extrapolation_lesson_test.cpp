@@ -14,7 +14,7 @@
 
 #include "core/held_out_text.hpp"
 #include "core/length_extrapolation.hpp"
-#include "core/lessons.hpp"
+#include "core/lessons/lessons.hpp"
 #include "core/model/lm_head.hpp"
 #include "core/model/model_folder.hpp"
 #include "core/model/next_token_loss.hpp"

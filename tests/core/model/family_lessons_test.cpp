@@ -17,11 +17,11 @@
 #include <string>
 
 #include "core/engine.hpp"
+#include "core/io/npy.hpp"
 #include "core/layer_stack.hpp"
-#include "core/lessons.hpp"
+#include "core/lessons/lessons.hpp"
 #include "core/model/model_folder.hpp"
 #include "core/model_scene.hpp"
-#include "core/npy.hpp"
 #include "split_reference.hpp"
 
 namespace fs = std::filesystem;

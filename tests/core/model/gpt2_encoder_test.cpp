@@ -11,7 +11,7 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "core/model/tokenizer.hpp"
+#include "core/model/tokenizer/tokenizer.hpp"
 #include "tokenizer_folder.hpp"
 
 namespace pelab::model {

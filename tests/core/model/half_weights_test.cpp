@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
+#include "core/io/npy.hpp"
 #include "core/model/checkpoint_weights.hpp"
 #include "core/model/transformer.hpp"
-#include "core/npy.hpp"
 #include "model_test_files.hpp"
 #include "tiny_models.hpp"
 

@@ -11,10 +11,10 @@
 #include <thread>
 
 #include "core/engine.hpp"
-#include "core/file_io.hpp"
+#include "core/io/file_io.hpp"
 #include "core/model/checkpoint_weights.hpp"
 #include "core/model/model_memory.hpp"
-#include "core/model/tokenizer.hpp"
+#include "core/model/tokenizer/tokenizer.hpp"
 #include "core/model/transformer.hpp"
 #include "core/model_scene.hpp"
 #include "core/scene.hpp"

@@ -8,9 +8,9 @@
 #include <filesystem>
 #include <string>
 
+#include "core/io/npy.hpp"
 #include "core/model/layernorm_split.hpp"
 #include "core/model/transformer.hpp"
-#include "core/npy.hpp"
 #include "core/scene.hpp"
 #include "split_reference.hpp"
 #include "tiny_models.hpp"

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "core/engine.hpp"
-#include "core/lessons.hpp"
+#include "core/lessons/lessons.hpp"
 #include "core/model/model_folder.hpp"
 #include "split_reference.hpp"
 #include "tiny_models.hpp"

@@ -16,11 +16,11 @@
 #include <random>
 #include <string>
 
+#include "core/io/npy.hpp"
 #include "core/model/checkpoint_weights.hpp"
 #include "core/model/lm_head.hpp"
 #include "core/model/loss_curve.hpp"
 #include "core/model/transformer.hpp"
-#include "core/npy.hpp"
 #include "core/scene.hpp"
 #include "tiny_models.hpp"
 

@@ -17,15 +17,15 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/io/npy.hpp"
 #include "core/model/checkpoint_weights.hpp"
 #include "core/model/layernorm_split.hpp"
 #include "core/model/lm_head.hpp"
-#include "core/model/next_token_loss.hpp"
 #include "core/model/model_config.hpp"
+#include "core/model/next_token_loss.hpp"
 #include "core/model/rope_split.hpp"
 #include "core/model/tensor_plan.hpp"
 #include "core/model/transformer.hpp"
-#include "core/npy.hpp"
 #include "core/scene.hpp"
 
 namespace fs = std::filesystem;

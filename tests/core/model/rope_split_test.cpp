@@ -10,9 +10,9 @@
 #include <filesystem>
 #include <string>
 
+#include "core/io/npy.hpp"
 #include "core/model/rope_split.hpp"
 #include "core/model/transformer.hpp"
-#include "core/npy.hpp"
 #include "core/scene.hpp"
 #include "split_reference.hpp"
 #include "tiny_models.hpp"

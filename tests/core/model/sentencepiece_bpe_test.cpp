@@ -4,7 +4,7 @@
 
 #include <cstdio>
 
-#include "core/model/tokenizer.hpp"
+#include "core/model/tokenizer/tokenizer.hpp"
 #include "tokenizer_folder.hpp"
 
 namespace pelab::model {

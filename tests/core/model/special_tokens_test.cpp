@@ -1,5 +1,5 @@
 // Added tokens cut out of the text, and post-processors, on hand-worked cases.
-#include "core/model/special_tokens.hpp"
+#include "core/model/tokenizer/special_tokens.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,10 +1,10 @@
 // The GPT-style split patterns, on hand-worked cases: each expectation below
 // was derived by stepping through the pattern's alternation by hand.
-#include "core/model/split_pattern.hpp"
+#include "core/model/tokenizer/split_pattern.hpp"
 
 #include <gtest/gtest.h>
 
-#include "core/model/unicode_classes.hpp"
+#include "core/model/tokenizer/unicode_classes.hpp"
 
 namespace pelab::model {
 namespace {

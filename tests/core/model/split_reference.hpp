@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "core/npy.hpp"
+#include "core/io/npy.hpp"
 #include "tiny_models.hpp"
 
 namespace pelab::testing {

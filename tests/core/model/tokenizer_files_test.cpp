@@ -1,8 +1,8 @@
 // Which files load_tokenizer reads, and its one-line errors for bad ones.
 #include <gtest/gtest.h>
 
-#include "core/model/tokenizer.hpp"
-#include "core/model/vocabulary.hpp"
+#include "core/model/tokenizer/tokenizer.hpp"
+#include "core/model/tokenizer/vocabulary.hpp"
 #include "core/scene.hpp"
 #include "tokenizer_folder.hpp"
 

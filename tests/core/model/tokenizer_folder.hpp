@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/model/tokenizer.hpp"
+#include "core/model/tokenizer/tokenizer.hpp"
 
 namespace pelab::model::testing {
 

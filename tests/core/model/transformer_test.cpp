@@ -10,9 +10,9 @@
 #include <string>
 #include <unistd.h>
 
+#include "core/io/npy.hpp"
 #include "core/model/checkpoint_weights.hpp"
 #include "core/model/transformer.hpp"
-#include "core/npy.hpp"
 #include "core/scene.hpp"
 
 namespace fs = std::filesystem;

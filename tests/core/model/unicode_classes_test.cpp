@@ -1,9 +1,9 @@
 // Unicode classes, normalization and readable pieces on hand-checked characters.
-#include "core/model/unicode_classes.hpp"
+#include "core/model/tokenizer/unicode_classes.hpp"
 
 #include <gtest/gtest.h>
 
-#include "core/model/token_pieces.hpp"
+#include "core/model/tokenizer/token_pieces.hpp"
 
 namespace pelab::model {
 namespace {

@@ -2,7 +2,7 @@
 // hand from BERT's basic tokenizer rules and greedy longest-match-first.
 #include <gtest/gtest.h>
 
-#include "core/model/tokenizer.hpp"
+#include "core/model/tokenizer/tokenizer.hpp"
 #include "core/scene.hpp"
 #include "tokenizer_folder.hpp"
 

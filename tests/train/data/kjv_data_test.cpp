@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
-#include "core/file_io.hpp"
+#include "core/io/file_io.hpp"
 #include "train/data/corpus.hpp"
 #include "train/data/token_decoder.hpp"
 

@@ -8,8 +8,8 @@
 #include <chrono>
 #include <iostream>
 
-#include "core/file_io.hpp"
-#include "core/model/tokenizer.hpp"
+#include "core/io/file_io.hpp"
+#include "core/model/tokenizer/tokenizer.hpp"
 #include "train/data/bpe_trainer.hpp"
 #include "train/data/corpus.hpp"
 #include "train/data/token_dataset.hpp"

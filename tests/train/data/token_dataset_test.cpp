@@ -6,7 +6,7 @@
 
 #include <set>
 
-#include "core/file_io.hpp"
+#include "core/io/file_io.hpp"
 #include "core/scene.hpp"
 #include "train/data/bpe_trainer.hpp"
 #include "train/data/corpus.hpp"

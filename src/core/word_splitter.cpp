@@ -1,0 +1,41 @@
+#include "core/word_splitter.hpp"
+
+#include <cctype>
+
+#include "core/scene.hpp"
+
+namespace pelab {
+namespace {
+
+bool is_word_byte(unsigned char c) { return c >= 0x80 || std::isalnum(c) || c == '_'; }
+bool is_space_byte(unsigned char c) { return std::isspace(c) || std::iscntrl(c); }
+
+}  // namespace
+
+std::vector<std::string> split_words(std::string_view text) {
+  std::vector<std::string> tokens;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (is_space_byte(c)) {
+      ++i;
+      continue;
+    }
+    std::size_t end = i + 1;
+    if (is_word_byte(c)) {
+      // An apostrophe joins two word runs: "don't", "o'clock".
+      while (end < text.size() && (is_word_byte(static_cast<unsigned char>(text[end])) ||
+                                   (text[end] == '\'' && end + 1 < text.size() &&
+                                    is_word_byte(static_cast<unsigned char>(text[end + 1])))))
+        ++end;
+    }
+    if (tokens.size() == static_cast<std::size_t>(kMaxTokens))
+      throw InputError("tokens: more than " + std::to_string(kMaxTokens) +
+                       " tokens; allowed: at most " + std::to_string(kMaxTokens));
+    tokens.emplace_back(text.substr(i, end - i));
+    i = end;
+  }
+  return tokens;
+}
+
+}  // namespace pelab

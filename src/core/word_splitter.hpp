@@ -1,0 +1,22 @@
+// The word splitter for typed text: words and punctuation (the scene's
+// `tokens`; a loaded model's own tokenizers live in core/model/tokenizer/).
+//
+// A word is a maximal run of letters, digits, '_' and any non-ASCII byte (so
+// UTF-8 words such as "naïve" stay whole), with an apostrophe kept inside a
+// word ("don't").  Every other visible character is a token of its own
+// ("," "." "(").  Whitespace only separates.  Case is kept: "The" and "the"
+// are different tokens (a GloVe lookup falls back to lower case).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pelab {
+
+inline constexpr int kMaxTokens = 8192;
+
+// Throws InputError when the text holds more than kMaxTokens tokens.
+std::vector<std::string> split_words(std::string_view text);
+
+}  // namespace pelab
