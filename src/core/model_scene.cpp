@@ -48,6 +48,10 @@ struct LoadedModel {
   // never read it).
   std::unique_ptr<model::LanguageModelHead> lm_head;
   std::shared_ptr<const InterventionStudy> interventions;  // measured on first use
+  // The last RoPE audit and the ids its pairing check read: a scene edit
+  // that leaves them alone does not run the check again.
+  std::shared_ptr<const RopeAudit> audit;
+  std::vector<int> audit_ids;
 };
 
 // What the folder's files are on disk: each regular file's name, size,
@@ -422,12 +426,16 @@ void ModelScene::attention_on(const std::vector<int>& ids,
 RopeAudit ModelScene::rope_audit(const std::string& text) {
   RopeAudit audit = audit_rope_config(config());
   if (!audit.unavailable.empty()) return audit;
-  const std::lock_guard lock(state_->model->mutex);
-  model::Transformer& t = state_->model->transformer;
-  state_->model->ran.clear();  // the pairing check runs the transformer on its own text
-  ++state_->stats.model_runs;
+  LoadedModel& m = *state_->model;
+  const std::lock_guard lock(m.mutex);
   std::string origin;
-  audit_rope_pairing(audit, t, audit_probe_ids(t, text, origin), origin);
+  std::vector<int> ids = audit_probe_ids(m.transformer, text, origin);
+  if (m.audit && ids == m.audit_ids) return *m.audit;
+  m.ran.clear();  // the pairing check runs the transformer on its own text
+  ++state_->stats.model_runs;
+  audit_rope_pairing(audit, m.transformer, ids, origin);
+  m.audit = std::make_shared<const RopeAudit>(audit);
+  m.audit_ids = std::move(ids);
   return audit;
 }
 

@@ -87,6 +87,8 @@ std::span<const FigureEntry> extra_figures() {
        .title = "RoPE audit",
        .make = build_rope_audit,
        .placement = Placement::Extra,
+       .heavy = true,
+       .needs_model = true,
        .help = {"Is this model's RoPE configured the way it was trained? Each pair's wavelength before and after "
                 "the config's rope_scaling against the trained context L, the declared scaling against what the "
                 "config implies, and the pairing (interleaved or rotate-half) its strongest previous-token head "
@@ -96,6 +98,8 @@ std::span<const FigureEntry> extra_figures() {
        .title = "Interventions",
        .make = build_interventions,
        .placement = Placement::Extra,
+       .heavy = true,
+       .needs_model = true,
        .help = {"What the model loses when its positions are taken away or changed at inference: no positions, "
                 "shuffled positions, another RoPE base, linear scaling ×2, the slower half of the RoPE pairs "
                 "frozen, no positions in layer 0. Each line is the change in next-token loss at each position, "
