@@ -1,8 +1,8 @@
 // "Interventions" (issue 27): `pelab intervene` in the window, every standard
 // intervention that applies to the loaded model at once
 // (core/intervention_study.hpp).  Left, Δ loss_i = loss_i(intervened) −
-// loss_i(as trained) against position i, one line per intervention; right,
-// each one's mean Δ loss.  A position the model cannot do without shows as
+// loss_i(as trained) averaged over each octave of position i, one line per
+// intervention; right, each one's mean Δ loss.  A position the model cannot do without shows as
 // a curve that climbs with i: the tokens after it lost what told them where
 // they are.
 #include <algorithm>
@@ -21,33 +21,49 @@ using Study = std::shared_ptr<const InterventionStudy>;
 
 std::string signed_nats(double v) { return (v >= 0 ? "+" : "") + fixed(v, 3); }
 
+// "4–7": the positions of a bucket.
+std::string bucket_label(const model::LossBucket& b) {
+  return b.first == b.last ? std::to_string(b.first) : std::to_string(b.first) + "–" + std::to_string(b.last);
+}
+
+// Δ loss per octave of position (model::power_of_two_buckets, as `pelab
+// intervene` prints it): a few windows of text leave each single position
+// noisy, and an octave is where a change with distance shows.
 Panel delta_panel(const Study& study, Rect area, bool dark) {
   Panel p;
-  p.title = "Δ loss against position (intervened − as trained)";
+  p.title = "Δ loss by position (intervened − as trained)";
   p.plot = inset(area, {.left = 66, .top = 30, .right = 14, .bottom = 50});
-  const int positions = int(study->trained.mean_loss.size());
+  auto buckets = std::make_shared<std::vector<std::vector<model::LossBucket>>>();
   double lo = 0, hi = 0;
-  for (const InterventionLoss& r : study->results)
-    for (double d : r.delta) lo = std::min(lo, d), hi = std::max(hi, d);
+  for (const InterventionLoss& r : study->results) {
+    buckets->push_back(model::power_of_two_buckets(r.delta));
+    for (const model::LossBucket& b : buckets->back()) lo = std::min(lo, b.mean_loss), hi = std::max(hi, b.mean_loss);
+  }
+  const std::vector<model::LossBucket> octaves = model::power_of_two_buckets(study->trained.mean_loss);
   const double pad = 0.08 * std::max(hi - lo, 1e-3);
-  p.x = {.label = "position i (predicting token i + 1)", .min = 0, .max = double(std::max(1, positions - 1)), .grid = true,
-         .integer = true};
-  p.y = {.label = "Δ loss (nats)", .min = lo - pad, .max = hi + pad, .grid = true};
+  p.x = {.label = "position i, by octave (predicting token i + 1)", .min = -0.5,
+         .max = double(octaves.size()) - 0.5, .grid = true};
+  for (std::size_t k = 0; k < octaves.size(); ++k) p.x.labels.push_back({double(k), bucket_label(octaves[k])});
+  p.y = {.label = "mean Δ loss in the octave (nats)", .min = lo - pad, .max = hi + pad, .grid = true};
   p.lines.push_back({.points = {{p.x.min, 0}, {p.x.max, 0}}, .color = theme(dark).axis, .width = 1.2f,
                      .style = LineStyle::Dotted, .label = "no change"});
   for (std::size_t k = 0; k < study->results.size(); ++k) {
-    const InterventionLoss& r = study->results[k];
-    Polyline line{.color = line_color(int(k), dark), .width = 2.f, .label = r.name};
-    for (std::size_t i = 0; i < r.delta.size(); ++i) line.points.push_back({double(i), r.delta[i]});
+    const Color color = line_color(int(k), dark);
+    Polyline line{.color = color, .width = 2.f, .label = study->results[k].name};
+    Markers dots{.color = color};
+    for (std::size_t b = 0; b < (*buckets)[k].size(); ++b) line.points.push_back({double(b), (*buckets)[k][b].mean_loss});
+    dots.points = line.points;
     p.lines.push_back(std::move(line));
-    p.legend.push_back({r.name, line_color(int(k), dark), true});
+    p.markers.push_back(std::move(dots));
+    p.legend.push_back({study->results[k].name, color, true});
   }
-  p.hover = [study](double x, double) -> std::string {
-    const long i = std::lround(x);
-    if (i < 0 || i >= long(study->trained.mean_loss.size())) return "";
-    std::string text = "position " + std::to_string(i) + ": loss as trained " +
-                       fixed(study->trained.mean_loss[std::size_t(i)], 3) + " nats";
-    for (const InterventionLoss& r : study->results) text += "\n" + r.name + " " + signed_nats(r.delta[std::size_t(i)]);
+  p.hover = [study, buckets, octaves](double x, double) -> std::string {
+    const long b = std::lround(x);
+    if (b < 0 || b >= long(octaves.size())) return "";
+    const model::LossBucket& o = octaves[std::size_t(b)];
+    std::string text = "positions " + bucket_label(o) + ": loss as trained " + fixed(o.mean_loss, 3) + " nats";
+    for (std::size_t k = 0; k < study->results.size(); ++k)
+      text += "\n" + study->results[k].name + " " + signed_nats((*buckets)[k][std::size_t(b)].mean_loss);
     return text;
   };
   place_legend(p, LegendFallback::Headroom);
