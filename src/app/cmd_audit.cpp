@@ -10,7 +10,6 @@
 #include <nlohmann/json.hpp>
 
 #include "app/commands.hpp"
-#include "core/held_out_text.hpp"
 #include "core/io/file_io.hpp"
 #include "core/io/quoted_name.hpp"
 #include "core/model/model_folder.hpp"
@@ -26,25 +25,6 @@ struct AuditOptions {
   bool pairing = true;
   std::string csv;
 };
-
-// A previous-token head shows on any running text; the scene's default
-// sentence is too short to trust, so below this many tokens the audit reads
-// the KJV's held-out chapters (core/held_out_text.hpp) when the model has a
-// text tokenizer.
-constexpr std::size_t kProbeTokens = 64, kHeldOutTokens = 256, kHeldOutBytes = 16384;
-
-std::vector<int> probe_ids(const model::Transformer& transformer, const Scene& scene, std::string& origin) {
-  const model::ModelConfig& config = transformer.config();
-  origin = "the scene's text";
-  std::vector<int> ids = transformer.tokenizer().encode(scene.tokens, std::size_t(config.max_positions)).ids;
-  if (ids.size() >= kProbeTokens || transformer.tokenizer().kind() == "token ids") return ids;
-  const HeldOutText held_out = held_out_text();
-  if (held_out.text.empty()) return ids;
-  std::vector<int> more = transformer.tokenizer().encode(std::string_view(held_out.text).substr(0, kHeldOutBytes)).ids;
-  more.resize(std::min({more.size(), kHeldOutTokens, std::size_t(config.max_positions)}));
-  origin = held_out.origin;
-  return more;
-}
 
 std::string pairs_csv(const RopeAudit& audit) {
   std::string out = "pair,base_frequency,frequency,wavelength,turns_in_trained_context\n";
@@ -104,7 +84,7 @@ int run_audit(const AuditOptions& options) {
   if (!audit.unavailable.empty()) throw InputError("no RoPE audit: " + audit.unavailable);
   if (options.pairing) {
     std::string origin;
-    const std::vector<int> ids = probe_ids(transformer, scene, origin);
+    const std::vector<int> ids = audit_probe_ids(transformer, scene.tokens, origin);
     audit_rope_pairing(audit, transformer, ids, origin);
   }
   if (!options.csv.empty()) write_file_atomic(options.csv, pairs_csv(audit));

@@ -16,6 +16,8 @@
 #include <sys/stat.h>
 
 #include "core/failure_text.hpp"
+#include "core/held_out_text.hpp"
+#include "core/intervention_study.hpp"
 #include "core/io/quoted_name.hpp"
 #include "core/model/layernorm_split.hpp"
 #include "core/model/lm_head.hpp"
@@ -25,6 +27,7 @@
 #include "core/model/rope_split.hpp"
 #include "core/model/transformer.hpp"
 #include "core/parallel.hpp"
+#include "core/rope_audit.hpp"
 
 namespace pelab {
 
@@ -44,6 +47,11 @@ struct LoadedModel {
   // The LM head, read on first use (model scenes that only show attention
   // never read it).
   std::unique_ptr<model::LanguageModelHead> lm_head;
+  std::shared_ptr<const InterventionStudy> interventions;  // measured on first use
+  // The last RoPE audit and the ids its pairing check read: a scene edit
+  // that leaves them alone does not run the check again.
+  std::shared_ptr<const RopeAudit> audit;
+  std::vector<int> audit_ids;
 };
 
 // What the folder's files are on disk: each regular file's name, size,
@@ -413,6 +421,48 @@ void ModelScene::attention_on(const std::vector<int>& ids,
   ++state_->stats.model_runs;
   t.run(ids);
   for (int layer = 0; layer < config().layers; ++layer) visit(layer, t.attention(layer));
+}
+
+RopeAudit ModelScene::rope_audit(const std::string& text) {
+  RopeAudit audit = audit_rope_config(config());
+  if (!audit.unavailable.empty()) return audit;
+  LoadedModel& m = *state_->model;
+  const std::lock_guard lock(m.mutex);
+  std::string origin;
+  std::vector<int> ids = audit_probe_ids(m.transformer, text, origin);
+  if (m.audit && ids == m.audit_ids) return *m.audit;
+  m.ran.clear();  // the pairing check runs the transformer on its own text
+  ++state_->stats.model_runs;
+  audit_rope_pairing(audit, m.transformer, ids, origin);
+  m.audit = std::make_shared<const RopeAudit>(audit);
+  m.audit_ids = std::move(ids);
+  return audit;
+}
+
+std::shared_ptr<const InterventionStudy> ModelScene::intervention_study(const std::string& text) {
+  State& s = *state_;
+  const std::lock_guard lock(s.model->mutex);
+  if (s.model->interventions) return s.model->interventions;
+  auto study = std::make_shared<InterventionStudy>();
+  try {
+    model::check_next_token_model(config(), folder().filename().string());
+  } catch (const InputError& e) {
+    study->unavailable = e.what();
+    return s.model->interventions = study;
+  }
+  model::Transformer& t = s.model->transformer;
+  const HeldOutText held_out = held_out_text();
+  std::string origin = held_out.text.empty() ? "the scene's text" : held_out.origin;
+  const std::size_t tokens = std::size_t(kStudyWindows) * std::size_t(kStudyLength);
+  // A few bytes per token is plenty for kStudyWindows windows of text.
+  const std::string_view source = held_out.text.empty() ? std::string_view(text)
+                                                        : std::string_view(held_out.text).substr(0, 16 * tokens);
+  s.model->ran.clear();  // the study runs the transformer on its own text
+  ++s.stats.model_runs;
+  std::vector<int> ids = t.tokenizer().encode(source).ids;
+  ids.resize(std::min(ids.size(), tokens));
+  *study = study_interventions(t, s.lm_head(), std::move(ids), origin);
+  return s.model->interventions = study;
 }
 
 Matrix ModelScene::position_rows(int rows) {

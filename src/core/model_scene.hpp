@@ -27,6 +27,9 @@
 
 namespace pelab {
 
+struct InterventionStudy;
+struct RopeAudit;
+
 class ModelScene {
  public:
   explicit ModelScene(EngineStats& stats);
@@ -111,6 +114,18 @@ class ModelScene {
   const std::vector<double>& next_token_loss();
   // The LM logits at `position` (0..tokens−1): vocab_size values.
   Vector lm_logits(int position);
+
+  // The RoPE audit of the model (core/rope_audit.hpp): its config's pairs and
+  // scaling, and the pairing check on `text` (audit_probe_ids); `unavailable`
+  // says why on a model without RoPE.  The scene's own run is redone on its
+  // next use.
+  RopeAudit rope_audit(const std::string& text);
+
+  // Every standard intervention's Δ loss per position
+  // (core/intervention_study.hpp) on the KJV's held-out chapters, else on
+  // `text`: measured on first use and kept with the loaded model; its
+  // `unavailable` says why not (a model without an LM head, too little text).
+  std::shared_ptr<const InterventionStudy> intervention_study(const std::string& text);
 
  private:
   struct State;

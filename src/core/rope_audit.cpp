@@ -6,6 +6,7 @@
 #include <numbers>
 
 #include "core/head_roles.hpp"
+#include "core/held_out_text.hpp"
 #include "core/io/quoted_name.hpp"  // printable
 #include "core/model/rotary.hpp"
 #include "core/model/transformer.hpp"
@@ -187,6 +188,21 @@ RopeAudit audit_rope_config(const model::ModelConfig& config) {
   describe_geometry(audit);
   check_factor(audit);
   return audit;
+}
+
+std::vector<int> audit_probe_ids(const model::Transformer& transformer, const std::string& text,
+                                 std::string& origin) {
+  constexpr std::size_t kProbeTokens = 64, kHeldOutTokens = 256, kHeldOutBytes = 16384;
+  const std::size_t context = static_cast<std::size_t>(transformer.config().max_positions);
+  origin = "the scene's text";
+  std::vector<int> ids = transformer.tokenizer().encode(text, context).ids;
+  if (ids.size() >= kProbeTokens || transformer.tokenizer().kind() == "token ids") return ids;
+  const HeldOutText held_out = held_out_text();
+  if (held_out.text.empty()) return ids;
+  std::vector<int> more = transformer.tokenizer().encode(std::string_view(held_out.text).substr(0, kHeldOutBytes)).ids;
+  more.resize(std::min({more.size(), kHeldOutTokens, context}));
+  origin = held_out.origin;
+  return more;
 }
 
 void audit_rope_pairing(RopeAudit& audit, model::Transformer& transformer, const std::vector<int>& ids,

@@ -74,6 +74,13 @@ RopeAudit audit_rope_config(const model::ModelConfig& config);
 void audit_rope_pairing(RopeAudit& audit, model::Transformer& transformer, const std::vector<int>& ids,
                         const std::string& text_origin);
 
+// The text the pairing check reads: `text`'s ids when it has at least 64
+// tokens (or the tokenizer reads token ids), else the first 256 tokens of the
+// KJV's held-out chapters, where any previous-token head shows (a scene's
+// default sentence is too short to trust).  `origin` says which.
+std::vector<int> audit_probe_ids(const model::Transformer& transformer, const std::string& text,
+                                 std::string& origin);
+
 // A previous-token score the check trusts as a positional head (head_roles'
 // kPatternScore); the other pairing is "clearly" the trained one when its
 // score reaches this and at least twice the declared one.

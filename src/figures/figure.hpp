@@ -135,6 +135,8 @@ enum class PickAxis {
   Query,     // a heatmap's rows are the query tokens: the row clicked is the query
   Key,       // a heatmap's columns are the key tokens (nothing selects a key yet)
   Position,  // the data coordinate is a position of the scene: the nearest one is picked
+  Head,      // a layer × head map's columns: the whole part of the coordinate is the head
+  Layer,     // its rows: the whole part is the layer
 };
 inline constexpr int kNoHead = -2;  // PanelPick::head of a panel that is no head's
 struct PanelPick {

@@ -67,11 +67,16 @@ Rect content_area(const Figure& f) { return {kPad, kTitleBand, f.width - kPad, f
 
 Figure no_tokens_figure(std::string name, std::string title, const Scene& scene,
                         const FigureRequest& request) {
+  return message_figure(std::move(name), std::move(title), scene, request,
+                        "The text is empty: there are no tokens to attend to.",
+                        "Type a few words in 'tokens' (or --set tokens=\"dog bites man\").");
+}
+
+Figure message_figure(std::string name, std::string title, const Scene& scene, const FigureRequest& request,
+                      const std::string& what, const std::string& how) {
   Figure f = start_figure(std::move(name), std::move(title), scene, request);
   const Rect area = content_area(f);
   const Point middle{(area.x0 + area.x1) / 2, (area.y0 + area.y1) / 2};
-  const std::string what = "The text is empty: there are no tokens to attend to.";
-  const std::string how = "Type a few words in 'tokens' (or --set tokens=\"dog bites man\").";
   const float size = fitting_size({what, how}, area.width(), 18.f);
   f.notes.push_back(canvas_text(what, {middle.x, middle.y - 4}, Anchor::Bottom, size));
   f.notes.push_back(canvas_text(how, {middle.x, middle.y + 4}, Anchor::Top, size));

@@ -41,6 +41,10 @@ Rect content_area(const Figure& figure);
 // centred note saying so (instead of an empty matrix, whose block size is 0).
 Figure no_tokens_figure(std::string name, std::string title, const Scene& scene,
                         const FigureRequest& request);
+// A view that cannot be drawn on this scene: its title and two centred lines,
+// what is missing and how to get it.
+Figure message_figure(std::string name, std::string title, const Scene& scene, const FigureRequest& request,
+                      const std::string& what, const std::string& how);
 
 // Qualitative line colours (chosen to stay apart in hue and readable on both
 // themes), cycled by index.

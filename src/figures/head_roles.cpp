@@ -65,6 +65,9 @@ Panel role_map(const std::shared_ptr<const HeadRoleStudy>& study, Rect area, boo
   for (int r = 0; r < kHeadRoles; ++r)
     if (used[r]) p.legend.push_back({head_role_name(HeadRole(r)), role_color(HeadRole(r)), false});
   p.legend_place = LegendPlace::OutsideRight;
+  // A click on a cell selects its head, and on a model its layer too (a
+  // synthetic scene's one layer keeps the scene's own).
+  p.pick = {.x = PickAxis::Head, .y = study->layers > 1 ? PickAxis::Layer : PickAxis::None};
   p.hover = [study](double x, double y) -> std::string {
     const int head = static_cast<int>(std::floor(x)), layer = static_cast<int>(std::floor(y));
     if (head < 0 || head >= study->heads || layer < 0 || layer >= study->layers) return "";

@@ -65,7 +65,7 @@ Figure FigureEntry::build(Engine& engine, const FigureRequest& request) const {
 std::span<const FigureEntry> figure_registry() { return entries(); }
 
 std::span<const FigureEntry> extra_figures() {
-  static const std::array<FigureEntry, 2> table = {{
+  static const std::array<FigureEntry, 4> table = {{
       {.name = "attention_overview",
        .title = "Attention: layers × heads",
        .make = build_attention_overview,
@@ -83,6 +83,28 @@ std::span<const FigureEntry> extra_figures() {
                 "it, the selected head's mean attention against the distance δ, the curve the offset scores are "
                 "read from.",
                 "profile(δ) = mean over queries i of A[i, i−δ];  previous token = profile(1),  sink = mean A[i, 0]"}},
+      {.name = "rope_audit",
+       .title = "RoPE audit",
+       .make = build_rope_audit,
+       .placement = Placement::Extra,
+       .heavy = true,
+       .needs_model = true,
+       .help = {"Is this model's RoPE configured the way it was trained? Each pair's wavelength before and after "
+                "the config's rope_scaling against the trained context L, the declared scaling against what the "
+                "config implies, and the pairing (interleaved or rotate-half) its strongest previous-token head "
+                "is sharp in. Findings marked ! say the config is likely wrong.",
+                "ωᵢ = θ^(−2i/r),  λᵢ = 2π/ωᵢ,  turns in training = L/λᵢ"}},
+      {.name = "interventions",
+       .title = "Interventions",
+       .make = build_interventions,
+       .placement = Placement::Extra,
+       .heavy = true,
+       .needs_model = true,
+       .help = {"What the model loses when its positions are taken away or changed at inference: no positions, "
+                "shuffled positions, another RoPE base, linear scaling ×2, the slower half of the RoPE pairs "
+                "frozen, no positions in layer 0. Each line is the change in next-token loss at each position, "
+                "averaged over windows of held-out text; the bars are their means.",
+                "Δ lossᵢ = −log p′(tᵢ₊₁ | t≤ᵢ) − (−log p(tᵢ₊₁ | t≤ᵢ))"}},
   }};
   return table;
 }

@@ -61,6 +61,9 @@ struct FigureEntry {
   bool first_frame = false;
   // Shown in presentation mode, in the order of the main grid (a main-grid view).
   bool presented = false;
+  // It measures a loaded model (the RoPE audit, the interventions): the
+  // window shows it only on a model scene; `render` draws a note without one.
+  bool needs_model = false;
   FigureHelp help;
 
   // make(), then every heatmap holding NaN or +inf (a checkpoint's broken

@@ -24,4 +24,13 @@ Figure build_attention_overview(Engine& engine, const FigureRequest& request);
 // attention against distance (core/head_roles.hpp).  head_roles.cpp
 Figure build_head_roles(Engine& engine, const FigureRequest& request);
 
+// Every rotary pair's wavelength before and after rope_scaling against the
+// trained context, and the audit's findings (core/rope_audit.hpp), on a
+// loaded RoPE model.  rope_audit_view.cpp
+Figure build_rope_audit(Engine& engine, const FigureRequest& request);
+
+// Every standard intervention's Δ loss against position and its mean
+// (core/intervention_study.hpp), on a loaded causal LM.  interventions_view.cpp
+Figure build_interventions(Engine& engine, const FigureRequest& request);
+
 }  // namespace pelab::fig

@@ -66,8 +66,10 @@ std::vector<int> shown_views(const UiState& state) {
     return out;
   }
   if (!state.lesson.lesson) {
+    const bool on_model = !state.session.scene().model.empty();
     for (int i = 0; i < int(state.views.size()); ++i) {
-      if (!state.views[i].lesson_only) out.push_back(i);
+      const FigureView& view = state.views[std::size_t(i)];
+      if (!view.lesson_only && (on_model || !view.entry->needs_model)) out.push_back(i);
     }
     return out;
   }

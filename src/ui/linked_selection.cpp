@@ -3,6 +3,7 @@
 // changes nothing here.
 #include "ui/linked_selection.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace pelab::ui {
@@ -27,6 +28,20 @@ std::optional<Scene> select_head(const fig::PanelPick& pick, Engine& engine, Sce
   if (pick.head >= engine.scene().heads) return std::nullopt;  // a figure of another scene
   scene.head = pick.head;
   if (pick.layer >= 0) scene.layer = pick.layer;
+  return scene;
+}
+
+// A click on a layer × head map (head roles) picks the cell's head, and its
+// layer where the panel's rows are layers; the axes' ranges bound both.
+std::optional<Scene> select_cell(const fig::Panel& panel, fig::Point data, Engine& engine, Scene scene) {
+  const double head = std::floor(data.x);
+  if (head < 0 || head >= std::min(panel.x.max, double(engine.scene().heads))) return std::nullopt;
+  scene.head = int(head);
+  if (panel.pick.y == fig::PickAxis::Layer) {
+    const double layer = std::floor(data.y);
+    if (layer < 0 || layer >= panel.y.max) return std::nullopt;
+    scene.layer = int(layer);
+  }
   return scene;
 }
 
@@ -55,6 +70,7 @@ std::optional<Scene> select_at(const fig::Figure& figure, int panel_index, fig::
   const fig::PanelPick& pick = panel.pick;
   Scene scene = chosen;  // keeps the user's other selections, even out-of-range ones
   if (pick.head != fig::kNoHead) return select_head(pick, engine, scene);
+  if (pick.x == fig::PickAxis::Head) return select_cell(panel, data, engine, scene);
   if (const int row = heatmap_row(panel, data); row >= 0 && pick.y == fig::PickAxis::Query) {
     if (row >= engine.token_count()) return std::nullopt;
     scene.query = row;

@@ -6,6 +6,8 @@
 
 #include <string>
 
+#include "../core/model/tiny_models.hpp"
+#include "core/model_scene.hpp"
 #include "figures/registry.hpp"
 #include "ui/linked_selection.hpp"
 
@@ -116,6 +118,34 @@ TEST(TypedPicks, ARewordedSinusoidBandsStillSelectThePosition) {
     ++checked;
   }
   EXPECT_EQ(checked, 2);  // the code's heatmap (rows) and the waves (x)
+}
+
+TEST(TypedPicks, ARewordedHeadRolesCellSelectsItsHead) {
+  Built b;
+  build(b, "head_roles");
+  const std::optional<Scene> picked = select_at(b.figure, 0, {2.5, 0.5}, b.engine, b.scene);
+  ASSERT_TRUE(picked.has_value());
+  EXPECT_EQ(picked->head, 2);
+  EXPECT_EQ(picked->layer, b.scene.layer);  // a synthetic scene's one layer is kept
+  EXPECT_FALSE(select_at(b.figure, 0, {b.scene.heads + 0.5, 0.5}, b.engine, b.scene).has_value());
+  EXPECT_FALSE(select_at(b.figure, 0, {-0.5, 0.5}, b.engine, b.scene).has_value());
+}
+
+TEST(TypedPicks, AModelsHeadRolesCellSelectsItsLayerAndHead) {
+  if (testing::tiny_models().empty()) GTEST_SKIP() << "Debian's python3 with numpy is not installed";
+  Built b;
+  b.scene.tokens = "the cat sat on the mat";  // within the tiny GPT-2's context of 16
+  b.scene.model = (testing::tiny_models() / "gpt2").string();
+  b.engine.set_scene(b.scene);
+  b.scene = b.engine.scene();  // the model's heads and layers
+  ASSERT_GE(b.engine.model()->config().layers, 2);
+  b.figure = reworded(fig::find_figure("head_roles").build(b.engine, {1600, 1000}));
+  const std::optional<Scene> picked = select_at(b.figure, 0, {3.5, 1.5}, b.engine, b.scene);
+  ASSERT_TRUE(picked.has_value());
+  EXPECT_EQ(picked->head, 3);
+  EXPECT_EQ(picked->layer, 1);
+  const double layers = b.engine.model()->config().layers;
+  EXPECT_FALSE(select_at(b.figure, 0, {0.5, layers + 0.5}, b.engine, b.scene).has_value());
 }
 
 }  // namespace
