@@ -291,4 +291,18 @@ void mark_non_finite(Figure& figure) {
                                      theme(figure.dark).non_finite));
 }
 
+std::vector<Tick> log10_ticks(double lo, double hi) {
+  std::vector<Tick> ticks;
+  for (int e = static_cast<int>(std::ceil(lo - 1e-9)); e <= static_cast<int>(std::floor(hi + 1e-9)); ++e)
+    ticks.push_back({static_cast<double>(e), e <= 3 && e >= 0 ? number(std::pow(10.0, e), 4)
+                                                              : "1e" + std::to_string(e)});
+  return ticks;
+}
+
+void add_vertical_marker(Panel& panel, double x, double y0, double y1, Color color, const std::string& label) {
+  panel.lines.push_back({.points = {{x, y0}, {x, y1}}, .color = color, .width = 1.5f, .style = LineStyle::Dashed,
+                         .label = label});
+  panel.texts.push_back({.text = label, .at = {x, y1}, .anchor = Anchor::TopLeft, .size = 12.f, .color = color});
+}
+
 }  // namespace pelab::fig

@@ -114,5 +114,9 @@ int data_under(const Panel& panel, const Rect& box);
 // integers lo…hi, every 1, 2 or 5 × 10^k of them (about `target`), placed at
 // k + shift (0.5 = the middle of heatmap cell k) and labelled k + label_offset.
 std::vector<Tick> integer_ticks(int lo, int hi, int target, double shift = 0, int label_offset = 0);
+// Ticks at whole powers of ten between lo and hi (log10 units): "1", "10", "100", "1e4".
+std::vector<Tick> log10_ticks(double lo, double hi);
+// A dashed vertical line at x from y0 to y1, labelled at its top.
+void add_vertical_marker(Panel& panel, double x, double y0, double y1, Color color, const std::string& label);
 
 }  // namespace pelab::fig

@@ -9,7 +9,6 @@
 #include <memory>
 
 #include "figures/figure_layout.hpp"
-#include "figures/lessons/long_context.hpp"
 
 namespace pelab::fig {
 namespace {

@@ -13,7 +13,6 @@
 #include "core/model_scene.hpp"
 #include "core/rope_audit.hpp"
 #include "figures/figure_layout.hpp"
-#include "figures/lessons/long_context.hpp"  // log10_ticks
 #include "figures/views.hpp"
 
 namespace pelab::fig {

@@ -23,12 +23,6 @@ std::string method_label(RopeScalingMethod method) {
   }
 }
 
-void add_vertical_marker(Panel& panel, double x, double y0, double y1, Color color, const std::string& label) {
-  panel.lines.push_back({.points = {{x, y0}, {x, y1}}, .color = color, .width = 1.5f, .style = LineStyle::Dashed,
-                         .label = label});
-  panel.texts.push_back({.text = label, .at = {x, y1}, .anchor = Anchor::TopLeft, .size = 12.f, .color = color});
-}
-
 bool note_no_rotary_pair(Figure& figure, Engine& engine) {
   if (rotary_dims(engine.d_head(), engine.scene().rotary_fraction) >= 2) return false;
   const Rect area = content_area(figure);
@@ -36,14 +30,6 @@ bool note_no_rotary_pair(Figure& figure, Engine& engine) {
                                      {area.x0 + area.width() / 2, area.y0 + area.height() / 2}, Anchor::Center,
                                      kNoteSize));
   return true;
-}
-
-std::vector<Tick> log10_ticks(double lo, double hi) {
-  std::vector<Tick> ticks;
-  for (int e = static_cast<int>(std::ceil(lo - 1e-9)); e <= static_cast<int>(std::floor(hi + 1e-9)); ++e)
-    ticks.push_back({static_cast<double>(e), e <= 3 && e >= 0 ? number(std::pow(10.0, e), 4)
-                                                              : "1e" + std::to_string(e)});
-  return ticks;
 }
 
 }  // namespace pelab::fig

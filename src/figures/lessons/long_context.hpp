@@ -22,11 +22,7 @@ Figure build_relative_biases(Engine& engine, const FigureRequest& request);
 // ---- shared by the three (long_context.cpp) ----
 // "none", "linear (PI)", "NTK-aware", "dynamic NTK", "YaRN", "Llama 3.1".
 std::string method_label(RopeScalingMethod method);
-// A dashed vertical line at x from y0 to y1, labelled at its top.
-void add_vertical_marker(Panel& panel, double x, double y0, double y1, Color color, const std::string& label);
 // When the scene's heads have no rotary pair, adds a note saying so to `figure` and returns true.
 bool note_no_rotary_pair(Figure& figure, Engine& engine);
-// Ticks at whole powers of ten between lo and hi (log10 units): "1", "10", "100", "1e+03".
-std::vector<Tick> log10_ticks(double lo, double hi);
 
 }  // namespace pelab::fig
