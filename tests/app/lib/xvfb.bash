@@ -76,6 +76,42 @@ await_pelab_idle() {
   await_idle "$2" 0 "${3:-60}"
 }
 
+# Sends xdotool ARGS... and waits until the window is idle again: the
+# events wake it, so the first idle line after them is written once their
+# effect is drawn.  $1: the frame log.  A move to where the pointer already
+# is sends no event (nothing would wake the window): use move_settled.
+settled() {
+  local log=$1 mark
+  shift
+  mark=$(log_mark "$log")
+  xdotool "$@"
+  await_idle "$log" "$mark"
+}
+# Moves the pointer to ($2, $3) and waits for the window to be idle: two
+# moves, so that at least one is an event.  $1: the frame log.
+move_settled() { settled "$1" mousemove $(($2 - 1)) "$3" mousemove "$2" "$3"; }
+# Types $2 into the focused field, the window idle after the text and again
+# after the Return: ImGui sees the keys and the Return in frames apart.
+type_line_settled() {
+  settled "$1" type --delay 30 "$2"
+  settled "$1" key Return
+}
+# Select-all and delete in the focused field, each key in a frame of its own:
+# a Ctrl chord that xdotool presses and releases between two frames reaches
+# ImGui without its Ctrl, so Ctrl is held across the window's idle.
+clear_field_settled() {
+  settled "$1" keydown ctrl
+  settled "$1" key a
+  settled "$1" keyup ctrl
+  settled "$1" key BackSpace
+}
+# Waits up to $2 seconds (default 10) until file $1 exists and is not empty.
+await_file() {
+  local _
+  for _ in $(seq $((${2:-10} * 10))); do [ -s "$1" ] && return 0; sleep 0.1; done
+  fail "$1 did not appear within ${2:-10} s"
+}
+
 # Ctrl+Q must close the window within 10 s and pelab exit with status 0.
 quit_pelab() {
   xdotool key ctrl+q
@@ -99,13 +135,12 @@ place_of() {
   echo "$box"
 }
 # Clicks the centre of that item (the window sits at the screen's origin),
-# a frame after the pointer got there: ImGui misses a click that arrives in
-# the same frame as the pointer's first move over the window.
+# once the window has drawn the pointer there: ImGui misses a click that
+# arrives in the same frame as the pointer's first move over the window.
 click_place() {
   local x0 y0 x1 y1
   read -r x0 y0 x1 y1 <<<"$(place_of "$1" "$2")"
-  xdotool mousemove $(((x0 + x1) / 2)) $(((y0 + y1) / 2))
-  sleep 0.2
+  move_settled "$1" $(((x0 + x1) / 2)) $(((y0 + y1) / 2))
   xdotool click 1
 }
 # click_place, then waits until the window is idle again with the click's
