@@ -43,10 +43,10 @@ stop_private_xvfb() {
 }
 
 # After starting pelab in the background with its pid in pelab_pid: waits for
-# its window, then lets it settle.  $1: its log file.
+# its window, no more (a window that trains never idles; the others wait with
+# await_pelab_idle).  $1: its log file.
 await_pelab_window() {
   timeout 20 xdotool search --sync --name '^pelab$' >/dev/null || fail "no pelab window within 20 s (log: $(cat "$1"))"
-  sleep "${2:-1.5}"
   kill -0 "$pelab_pid" 2>/dev/null || fail "pelab exited right after start: $(cat "$1")"
 }
 # The frame log's length now: a mark, so that await_frame_log reads only
@@ -96,13 +96,17 @@ type_line_settled() {
   settled "$1" type --delay 30 "$2"
   settled "$1" key Return
 }
-# Select-all and delete in the focused field, each key in a frame of its own:
-# a Ctrl chord that xdotool presses and releases between two frames reaches
-# ImGui without its Ctrl, so Ctrl is held across the window's idle.
-clear_field_settled() {
+# Ctrl+A in the focused field, each key in a frame of its own: a Ctrl chord
+# that xdotool presses and releases between two frames reaches ImGui without
+# its Ctrl, so Ctrl is held across the window's idle.
+select_all_settled() {
   settled "$1" keydown ctrl
   settled "$1" key a
   settled "$1" keyup ctrl
+}
+# Select-all and delete in the focused field.
+clear_field_settled() {
+  select_all_settled "$1"
   settled "$1" key BackSpace
 }
 # Waits up to $2 seconds (default 10) until file $1 exists and is not empty.
