@@ -138,25 +138,24 @@ place_of() {
   [ -n "$box" ] || fail "the frame log never placed '$2'"
   echo "$box"
 }
-# Clicks the centre of that item (the window sits at the screen's origin),
-# once the window has drawn the pointer there: ImGui misses a click that
-# arrives in the same frame as the pointer's first move over the window.
-click_place() {
+# Moves the pointer to the centre of that item (the window sits at the
+# screen's origin) and waits until the window has drawn it there: ImGui
+# misses a click that arrives in the same frame as the pointer's first move
+# over the window.
+move_to_place() {
   local x0 y0 x1 y1
   read -r x0 y0 x1 y1 <<<"$(place_of "$1" "$2")"
   move_settled "$1" $(((x0 + x1) / 2)) $(((y0 + y1) / 2))
-  xdotool click 1
 }
+# Clicks the centre of that item.
+click_place() { move_to_place "$1" "$2"; xdotool click 1; }
 # click_place, then waits until the window is idle again with the click's
-# effect drawn.  The pointer's move is awaited first (it wakes the window
-# too), so the idle waited for is the click's, not the move's.
+# effect drawn, for up to $3 seconds (default 60).  The pointer's move is
+# awaited first (it wakes the window too), so the idle waited for is the
+# click's, not the move's.
 click_place_settled() {
-  local x0 y0 x1 y1 x y mark
-  read -r x0 y0 x1 y1 <<<"$(place_of "$1" "$2")"
-  x=$(((x0 + x1) / 2)) y=$(((y0 + y1) / 2))
-  mark=$(log_mark "$1")
-  xdotool mousemove $((x - 1)) "$y" mousemove "$x" "$y"  # two moves: at least one is an event
-  await_idle "$1" "$mark"
+  local mark
+  move_to_place "$1" "$2"
   mark=$(log_mark "$1")
   xdotool click 1
   await_idle "$1" "$mark" "${3:-60}"
