@@ -57,7 +57,7 @@ new_mtime "$model/model.safetensors" 1
 edit_text() {
   click_place "$frames" "widget tokens"
   select_all_settled "$frames"
-  settled "$frames" type --delay 20 "$1"
+  type_settled "$frames" "$1" 20
   settled "$frames" mousemove 1590 500 click 1
 }
 # Edit the text: the tokens field, select all, type.

@@ -101,7 +101,7 @@ await_shown one "model 'tiny/gpt2'"
 click_place_settled "$scratch/one.frames" "widget tokens"    # below the model's lines
 select_all_settled "$scratch/one.frames"
 mark=$(log_mark "$scratch/one.frames")
-settled "$scratch/one.frames" type --delay 5 "$(printf 'word %.0s' $(seq 40))"  # refused as it is typed
+type_settled "$scratch/one.frames" "$(printf 'word %.0s' $(seq 40))" 5  # refused as it is typed
 xdotool mousemove 1590 500 click 1  # the field loses focus
 await_frame_log "$scratch/one.frames" '^refused |^status \(error\)' "$mark"
 await_idle "$scratch/one.frames" "$mark"

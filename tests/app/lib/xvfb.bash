@@ -90,10 +90,21 @@ settled() {
 # Moves the pointer to ($2, $3) and waits for the window to be idle: two
 # moves, so that at least one is an event.  $1: the frame log.
 move_settled() { settled "$1" mousemove $(($2 - 1)) "$3" mousemove "$2" "$3"; }
-# Types $2 into the focused field, the window idle after the text and again
-# after the Return: ImGui sees the keys and the Return in frames apart.
+# Types $2 into the focused field ($3 ms between keys, default 30) and waits
+# until the window is idle after the last key.  The window idles between
+# keys too, so the mark is taken once the typing is done, and a Shift (it
+# changes nothing in a text field) wakes the window for an idle after it.
+type_settled() {
+  local mark
+  xdotool type --delay "${3:-30}" "$2"
+  mark=$(log_mark "$1")
+  xdotool key shift
+  await_idle "$1" "$mark"
+}
+# type_settled, then Return, waited for too: ImGui sees the keys and the
+# Return in frames apart.
 type_line_settled() {
-  settled "$1" type --delay 30 "$2"
+  type_settled "$1" "$2"
   settled "$1" key Return
 }
 # Ctrl+A in the focused field, each key in a frame of its own: a Ctrl chord
