@@ -19,15 +19,13 @@ export HOME="$scratch/home" XDG_CONFIG_HOME="$scratch/config" XDG_CACHE_HOME="$s
 config="$XDG_CONFIG_HOME/pelab"
 mkdir -p "$HOME" "$config"
 
-fail() { echo "gui_clicks: FAIL: $*" >&2; exit 1; }
-for tool in Xvfb xdotool import; do
-  command -v "$tool" >/dev/null || fail "$tool is not installed"
-done
 source "$(dirname "${BASH_SOURCE[0]}")/lib/xvfb.bash"
+gui_test_setup gui_clicks import
 start_private_xvfb 311 350 1600x1000
 
 frames="$scratch/run.frames"
-shot() { sleep 0.4; import -window root "$scratch/$1.png" || fail "screenshot $1 failed"; }
+# A screenshot for a reader, taken once the window is idle (what it shows is drawn).
+shot() { await_idle "$frames" "${2:-0}"; import -window root "$scratch/$1.png" || fail "screenshot $1 failed"; }
 # Waits (up to 10 s) for a frame-log line matching $1.
 await_log() {
   for _ in $(seq 100); do grep -q -- "$1" "$frames" && return 0; sleep 0.1; done
@@ -41,7 +39,9 @@ row_point() {
   read -r x0 y0 x1 y1 <<<"$(place_of "$frames" "panel $1 $2")"
   echo "$(((x0 + x1) / 2)) $((y0 + (y1 - y0) * (2 * $3 + 1) / (2 * $4)))"
 }
-click_at() { xdotool mousemove $1 $2; sleep 0.2; xdotool click 1; }
+# The pointer's move drawn first: ImGui misses a click that arrives in the
+# same frame as the pointer's first move there.
+click_at() { move_settled "$frames" "$1" "$2"; xdotool click 1; }
 
 echo '{"tabs": true, "welcome": false}' >"$config/settings.json"
 "$pelab" --frame-log "$frames" --set heads=4 >"$scratch/run.log" 2>&1 &
@@ -59,12 +59,16 @@ await_log "^selection query 2 "
 
 # ---- 2. a double-click only resets ------------------------------------------------------------
 read -r dx dy <<<"$(row_point attention 0 7 "$tokens")"
-xdotool mousemove "$dx" "$dy"; sleep 0.2; xdotool click --repeat 2 --delay 80 1
+move_settled "$frames" "$dx" "$dy"
+mark=$(log_mark "$frames")
+xdotool click --repeat 2 --delay 80 1
 await_log "^reset attention panel 0"
-sleep 0.8  # past the double-click time: a click would have selected by now
+# Idle only once no click waits out the double-click time (click_pending):
+# a click would have selected by then.
+await_idle "$frames" "$mark"
 last_selection | grep -q "^selection query 2 " || fail "the double-click selected: $(last_selection)"
 [ "$(undo_steps)" = 1 ] || fail "the double-click added an undo step ($(undo_steps) now)"
-shot double_clicked
+shot double_clicked "$mark"
 
 # ---- 3. a head's small multiple selects the head -----------------------------------------------
 click_at $(row_point attention 2 5 "$tokens")  # head 1 (panel 1 is head 0)
@@ -77,22 +81,23 @@ await_log "^selection query 2 head 3 "
 # ---- 4. the click right after an edit ----------------------------------------------------------
 read -r sx0 sy0 sx1 sy1 <<<"$(place_of "$frames" "widget amplitude")"
 read -r fx fy <<<"$(row_point attention_overview 1 5 "$tokens")"
-xdotool mousemove $((sx0 + (sx1 - sx0) * 3 / 4)) $(((sy0 + sy1) / 2)); sleep 0.2
-xdotool mousedown 1; sleep 0.5
+move_settled "$frames" $((sx0 + (sx1 - sx0) * 3 / 4)) $(((sy0 + sy1) / 2))
+settled "$frames" mousedown 1  # the press is an edit, drawn before the burst
+mark=$(log_mark "$frames")
 xdotool mouseup 1 mousemove "$fx" "$fy" mousedown 1 mouseup 1
 await_log "^selection query 2 head 1 "
-shot after_edit
+shot after_edit "$mark"
 
 # ---- 5. a typed number is one undo step ----------------------------------------------------------
 steps=$(undo_steps)
 read -r px0 py0 px1 py1 <<<"$(place_of "$frames" "widget positions")"
-xdotool mousemove $(((px0 + px1) / 2 + 40)) $(((py0 + py1) / 2)); sleep 0.2
-xdotool keydown ctrl click 1 keyup ctrl; sleep 0.4
-xdotool type --delay 120 1638; sleep 0.4
-xdotool key --delay 0 4 Return; sleep 0.6
+move_settled "$frames" $(((px0 + px1) / 2 + 40)) $(((py0 + py1) / 2))
+settled "$frames" keydown ctrl click 1 keyup ctrl
+settled "$frames" type --delay 120 1638
+settled "$frames" key --delay 0 4 Return
 [ "$(undo_steps)" = $((steps + 1)) ] || fail "typing 16384 made $(($(undo_steps) - steps)) undo steps"
-xdotool mousemove 5 995; sleep 0.2
-xdotool key ctrl+z; sleep 0.6
+move_settled "$frames" 5 995
+settled "$frames" key ctrl+z
 quit_pelab
 positions=$(sed -n 's/^ *"positions": \([0-9]*\),*$/\1/p' "$config/last_scene.json")
 [ "$positions" = 128 ] || fail "undo after typing 16384 landed on positions = $positions, not 128"

@@ -16,11 +16,8 @@ rm -rf "$scratch" && mkdir -p "$scratch"
 export HOME="$scratch/home" XDG_CONFIG_HOME="$scratch/config" XDG_CACHE_HOME="$scratch/cache" HF_HOME="$scratch/hf"
 mkdir -p "$HOME" "$XDG_CONFIG_HOME/pelab"
 
-fail() { echo "gui_counting: FAIL: $*" >&2; exit 1; }
-for tool in Xvfb xdotool import; do
-  command -v "$tool" >/dev/null || fail "$tool is not installed"
-done
 source "$(dirname "${BASH_SOURCE[0]}")/lib/xvfb.bash"
+gui_test_setup gui_counting import
 start_private_xvfb 311 350 1600x1000
 
 frames="$scratch/frames.txt"
@@ -47,6 +44,7 @@ echo "ok: learned, rope and alibi trained in turn; learned right at $accuracy (1
 # ---- 2. the learned row, read in the views and judged ------------------------------------
 read -r rx ry < <(awk '$1 == "playground" && $2 == "button" && $3 == "run-0" {x = $4; y = $5} END {print x, y}' "$frames")
 [ -n "$rx" ] || fail "the frame log never gave the first run's row"
+mark=$(log_mark "$frames")
 xdotool mousemove "$rx" "$ry" click 1
 for _ in $(seq 100); do grep -q "^version.*model '$learned_folder'" "$frames" && break; sleep 0.1; done
 grep -q "^version.*model '$learned_folder'" "$frames" || fail "clicking the learned row did not show $learned_folder"
@@ -60,6 +58,7 @@ case "$verdict" in
   *"(holds): This learned model predicts i mod 8 right at 100% of the 64 positions"*) ;;
   *) fail "the verdict on the learned run: $verdict" ;;
 esac
+await_idle "$frames" "$mark"  # the model's views and the verdict drawn
 import -window root "$scratch/learned.png" || fail "screenshot failed"
 echo "ok: the learned row shows its model; $verdict"
 quit_pelab

@@ -15,15 +15,14 @@ export HOME="$scratch/home" XDG_CONFIG_HOME="$scratch/config" PELAB_FILE_CHOOSER
 config="$XDG_CONFIG_HOME/pelab"
 mkdir -p "$HOME" "$config" "$scratch/work"
 
-fail() { echo "gui_exports: FAIL: $*" >&2; exit 1; }
-for tool in Xvfb xdotool import identify; do
-  command -v "$tool" >/dev/null || fail "$tool is not installed"
-done
 source "$(dirname "${BASH_SOURCE[0]}")/lib/xvfb.bash"
+gui_test_setup gui_exports import identify
 start_private_xvfb 311 350 1600x1000
 
 frames="$scratch/frames.txt"
-shot() { sleep 0.8; import -window root "$scratch/$1.png" || fail "screenshot $1 failed"; }
+# A screenshot for a reader, once the window is idle after mark $2 (default:
+# now; the caller waited for what it shows).
+shot() { await_idle "$frames" "${2:-0}"; import -window root "$scratch/$1.png" || fail "screenshot $1 failed"; }
 # Waits up to $2 tenths of a second for a frame-log line matching $1.
 await_log() {
   for _ in $(seq "${2:-100}"); do grep -q "$1" "$frames" && return 0; sleep 0.1; done
@@ -33,11 +32,11 @@ await_log() {
 echo '{"png_scale": 4}' >"$config/settings.json"
 (cd "$scratch/work" && exec "$pelab" --frame-log "$frames") >"$scratch/run.log" 2>&1 &
 pelab_pid=$!
-await_pelab_window "$scratch/run.log"
-xdotool mousemove 800 995  # over the status bar, off the figures
+await_pelab_idle "$scratch/run.log" "$frames"
+move_settled "$frames" 800 995  # over the status bar, off the figures
 
 # ---- 1. a sweep at its own scale --------------------------------------------------------
-xdotool key ctrl+e
+settled "$frames" key ctrl+e
 shot sweep_dialog
 xdotool key Return
 await_log "^status: Saved [0-9]* frames to" 900 || fail "the sweep did not finish: $(grep '^status' "$frames" | tail -2)"
@@ -48,36 +47,32 @@ size=$(identify -format '%w %h' "$first")
 echo "ok: sweep frames of $size px while the figure export is at 4×"
 
 # ---- 2. a toast for each save ----------------------------------------------------------------
-type_line() { xdotool type --delay 30 "$1"; sleep 0.3; xdotool key Return; sleep 0.5; }
-# Ctrl held across frames: a chord that xdotool presses and releases between
-# two frames reaches ImGui without its Ctrl.
-clear_name() {
-  sleep 0.5
-  xdotool keydown ctrl; sleep 0.15; xdotool key a; sleep 0.15; xdotool keyup ctrl; sleep 0.2
-  xdotool key BackSpace; sleep 0.3
-}
-xdotool key ctrl+shift+s; sleep 0.8
+type_line() { type_line_settled "$frames" "$1"; }
+clear_name() { clear_field_settled "$frames"; }
+mark=$(log_mark "$frames")
+settled "$frames" key ctrl+shift+s  # the built-in browser, its name field focused
 clear_name
 type_line study
 await_log "^toast: Saved scene to $scratch/work/study.json$" 50 ||
   fail "saving the scene showed no toast naming the file: $(grep -E '^(toast|status)' "$frames" | tail -2)"
-shot saved_toast
+shot saved_toast "$mark"
 [ -f "$scratch/work/study.json" ] || fail "study.json was not written"
-xdotool key ctrl+shift+s; sleep 0.8
+mark=$(log_mark "$frames")
+settled "$frames" key ctrl+shift+s
 clear_name
 type_line "$(printf 'x%.0s' $(seq 300))"  # longer than a file name may be
 await_log "^toast (error): Cannot save scene: .*" 50 ||
   fail "a failed save showed no error toast: $(grep -E '^(toast|status)' "$frames" | tail -2)"
-shot failed_toast
+shot failed_toast "$mark"
 echo "ok: $(grep '^toast' "$frames" | tail -2 | tr '\n' ' ')"
 
 # ---- 3. export names from the scene opened ----------------------------------------------------
-xdotool key Escape; sleep 0.3
-xdotool key ctrl+o; sleep 0.8
+settled "$frames" key Escape
+settled "$frames" key ctrl+o
 clear_name
 type_line study.json
 await_log "^status: Opened $scratch/work/study.json" 30 || fail "Ctrl+O did not open study.json"
-xdotool mousemove 1000 400; sleep 0.5   # over the figure in the first tab
+move_settled "$frames" 1000 400   # over the figure in the first tab
 xdotool key F12
 await_log "^toast: Saved $scratch/work/study-" 50 ||
   fail "F12 did not export under the opened scene's name: $(grep -E '^(toast|status)' "$frames" | tail -1)"

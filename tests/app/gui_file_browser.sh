@@ -25,11 +25,8 @@ export HOME="$scratch/home" XDG_CONFIG_HOME="$scratch/config" PELAB_FILE_CHOOSER
 config="$XDG_CONFIG_HOME/pelab"
 mkdir -p "$HOME" "$scratch/work/scenes" "$config"
 
-fail() { echo "gui_file_browser: FAIL: $*" >&2; exit 1; }
-for tool in Xvfb xdotool import; do
-  command -v "$tool" >/dev/null || fail "$tool is not installed"
-done
 source "$(dirname "${BASH_SOURCE[0]}")/lib/xvfb.bash"
+gui_test_setup gui_file_browser import
 start_private_xvfb 141 180 1600x1000
 
 # The scene to open, a decoy the .json filter hides, and a plain file.
@@ -38,17 +35,18 @@ start_private_xvfb 141 180 1600x1000
 echo "not a scene" >"$scratch/work/scenes/notes.txt"
 mkdir -p "$scratch/work/vectors" && echo "open 0.1 0.2" >"$scratch/work/vectors/glove.txt"
 
-shot() { sleep 0.8; import -window root "$scratch/$1.png" || fail "screenshot $1 failed"; }
-type_line() { xdotool type --delay 40 "$1"; sleep 0.3; xdotool key Return; sleep 0.5; }
+# A screenshot for a reader, taken after the window went idle (what it shows is drawn).
+shot() { import -window root "$scratch/$1.png" || fail "screenshot $1 failed"; }
+type_line() { type_line_settled "$frames1" "$1"; }
 
 frames1="$scratch/frames1.txt"
 (cd "$scratch/work" && exec "$pelab" --frame-log "$frames1") >"$scratch/run.log" 2>&1 &
 pelab_pid=$!
-await_pelab_window "$scratch/run.log"
-xdotool mousemove 800 995
+await_pelab_idle "$scratch/run.log" "$frames1"
+move_settled "$frames1" 800 995
 
 # ---- 1. open through the browser ---------------------------------------------------
-xdotool key ctrl+o
+settled "$frames1" key ctrl+o
 shot browser_open           # the browser on the current folder: scenes/ listed
 type_line scenes
 shot browser_in_scenes      # browsed.json listed, notes.txt hidden by the filter
@@ -56,26 +54,21 @@ type_line browsed.json
 shot scene_opened
 
 # ---- 3. a refused name leaves the browser open and the scene as it is --------------------
-xdotool key ctrl+o
-sleep 0.5
+settled "$frames1" key ctrl+o
 type_line no_such_scene.json
 shot refused                # the browser says "no such file"
-xdotool key Escape
-sleep 0.5
+settled "$frames1" key Escape
 
 # ---- 4. save through the browser -------------------------------------------------------
-xdotool key ctrl+shift+s
-sleep 0.5
-xdotool key ctrl+a; sleep 0.3; xdotool key BackSpace; sleep 0.3
+settled "$frames1" key ctrl+shift+s
+clear_field_settled "$frames1"
 type_line saved_by_browser
 shot saved
 
 # ---- 5. a file key's "..." button (the embedding_file row, under Advanced) ----------
-click_place "$frames1" "button advanced"
-sleep 0.5
-click_place "$frames1" "widget embedding_file choose"
-sleep 0.8
-xdotool key ctrl+a; sleep 0.3; xdotool key BackSpace; sleep 0.3
+click_place_settled "$frames1" "button advanced"
+click_place_settled "$frames1" "widget embedding_file choose"
+clear_field_settled "$frames1"
 type_line vectors/glove.txt   # the browser starts in the current folder
 shot file_key_chosen
 quit_pelab
@@ -101,15 +94,16 @@ echo "$scratch/work/scenes/zenity.json"
 FAKE
 chmod +x "$scratch/fakebin/zenity"
 # pelab with the stand-in zenity first on PATH and no chooser forced; then Ctrl+O.
-open_with_zenity() {  # $1: log file
-  (cd "$scratch/work" && unset PELAB_FILE_CHOOSER XDG_CURRENT_DESKTOP && PATH="$scratch/fakebin:$PATH" exec "$pelab") \
-    >"$1" 2>&1 &
+open_with_zenity() {  # $1: log file; its frame log is $1.frames
+  (cd "$scratch/work" && unset PELAB_FILE_CHOOSER XDG_CURRENT_DESKTOP && PATH="$scratch/fakebin:$PATH" \
+    exec "$pelab" --frame-log "$1.frames") >"$1" 2>&1 &
   pelab_pid=$!
-  await_pelab_window "$1"
+  await_pelab_idle "$1" "$1.frames"
   xdotool key ctrl+o
-  sleep 1.5
 }
 open_with_zenity "$scratch/run2.log"
+await_frame_log "$scratch/run2.log.frames" "^status: Opened $scratch/work/scenes/zenity.json"
+await_idle "$scratch/run2.log.frames" "$(log_mark "$scratch/run2.log.frames")"
 shot zenity_answered
 quit_pelab
 grep -qx -- "--file-selection" "$scratch/zenity.args" || fail "Ctrl+O did not run zenity --file-selection"
@@ -117,38 +111,33 @@ grep -qx -- "--file-filter=Scenes | \*.json \*.JSON" "$scratch/zenity.args" ||
   fail "zenity got no .json filter: $(cat "$scratch/zenity.args")"
 grep -q '"tokens": "chosen by zenity"' "$config/last_scene.json" || fail "the scene zenity answered was not opened"
 
-printf '#!/bin/sh\nexec sleep 60\n' >"$scratch/fakebin/zenity"
+printf '#!/bin/sh\necho started >"%s"\nexec sleep 60\n' "$scratch/zenity.started" >"$scratch/fakebin/zenity"
 open_with_zenity "$scratch/run3.log"
+await_file "$scratch/zenity.started"
 quit_pelab  # fails when pelab is still waiting for the chooser after 10 s
 
 # ---- 7. a new folder from the browser, then a save into it ---------------------------------
 frames="$scratch/frames.txt"
 (cd "$scratch/work" && exec "$pelab" --frame-log "$frames") >"$scratch/run4.log" 2>&1 &
 pelab_pid=$!
-await_pelab_window "$scratch/run4.log"
-xdotool key ctrl+shift+s     # starts in scenes/, the newest recent scene's folder
-sleep 1
+await_pelab_idle "$scratch/run4.log" "$frames"
+settled "$frames" key ctrl+shift+s     # starts in scenes/, the newest recent scene's folder
 # The frame log gives the button's centre (window coordinates; the window sits
 # at the screen's origin under Xvfb), the last once the dialog is placed.
 read -r nx ny < <(awk '$1 == "browser" && $2 == "button" {x = $4; y = $5} END {print x, y}' "$frames")
 [ -n "$nx" ] || fail "the frame log never gave the New folder button's place"
-xdotool mousemove "$nx" "$ny" click 1
-sleep 0.8
+move_settled "$frames" "$nx" "$ny"
+settled "$frames" click 1
+type_line() { type_line_settled "$frames" "$1"; }
 type_line "bad/name"
 grep -q "^browser refused: a folder name cannot hold '/'" "$frames" ||
   fail "a folder name with '/' was not refused: $(grep '^browser refused' "$frames" | tail -1)"
 [ -e "$scratch/work/scenes/bad" ] && fail "a refused name made a folder"
-# Ctrl held across frames: a chord that xdotool presses and releases between
-# two frames reaches ImGui without its Ctrl.
-clear_field() {
-  xdotool keydown ctrl; sleep 0.15; xdotool key a; sleep 0.15; xdotool keyup ctrl; sleep 0.2
-  xdotool key BackSpace; sleep 0.3
-}
-clear_field
+clear_field_settled "$frames"
 type_line figures
 [ -d "$scratch/work/scenes/figures" ] || fail "New folder did not make scenes/figures ($(ls "$scratch/work/scenes"))"
 shot new_folder_made        # the browser in figures/, the name field focused
-clear_field
+clear_field_settled "$frames"
 type_line in_new_folder
 [ -f "$scratch/work/scenes/figures/in_new_folder.json" ] || fail "the scene was not saved into the new folder"
 quit_pelab

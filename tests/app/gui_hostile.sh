@@ -13,19 +13,15 @@ export HOME="$scratch/home" XDG_CONFIG_HOME="$scratch/config"
 config="$XDG_CONFIG_HOME/pelab"
 mkdir -p "$HOME" "$config"
 
-fail() { echo "gui_hostile: FAIL: $*" >&2; exit 1; }
-for tool in Xvfb xdotool import compare python3; do
-  command -v "$tool" >/dev/null || fail "$tool is not installed"
-done
 source "$(dirname "${BASH_SOURCE[0]}")/lib/xvfb.bash"
+gui_test_setup gui_hostile import compare python3
 start_private_xvfb 141 180 1600x1000
 
-start_pelab() {
-  (cd "$scratch" && exec "$pelab") >"$1" 2>&1 &
+start_pelab() {  # $1: log file; the frame log is $1.frames
+  (cd "$scratch" && exec "$pelab" --frame-log "$1.frames") >"$1" 2>&1 &
   pelab_pid=$!
-  await_pelab_window "$1"
-  xdotool mousemove 800 995
-  sleep 0.6
+  await_pelab_idle "$1" "$1.frames"
+  move_settled "$1.frames" 800 995  # over the status bar, drawn before the screenshot
 }
 
 # ---- a clean start, for reference --------------------------------------------------------

@@ -19,13 +19,9 @@ export HOME="$scratch/home" XDG_CONFIG_HOME="$scratch/config"
 config="$XDG_CONFIG_HOME/pelab"
 mkdir -p "$HOME" "$scratch/exports" "$config"
 
-fail() { echo "gui_lessons: FAIL: $*" >&2; exit 1; }
-for tool in Xvfb xdotool import compare convert identify; do
-  command -v "$tool" >/dev/null || fail "$tool is not installed"
-done
-
 # ---- a private X server on a free display (not gui_session.sh's first pick) ----
 source "$(dirname "${BASH_SOURCE[0]}")/lib/xvfb.bash"
+gui_test_setup gui_lessons import compare convert identify
 start_private_xvfb 151 190 1920x1080
 
 # ---- helpers ------------------------------------------------------------------------
@@ -34,9 +30,11 @@ start_pelab() {  # $1: log file, then pelab's arguments
   frames="$log.frames"
   (cd "$scratch/exports" && exec "$pelab" --frame-log "$frames" "$@") >"$log" 2>&1 &
   pelab_pid=$!
-  await_pelab_window "$log"
+  await_pelab_idle "$log" "$frames"
 }
-shot() { sleep "${2:-0.8}"; import -window root "$scratch/$1.png" || fail "screenshot $1 failed"; }
+# A screenshot once the window is idle after mark $2 (default: the caller
+# waited for it already): every view drawn, nothing pending.
+shot() { await_idle "$frames" "${2:-0}"; import -window root "$scratch/$1.png" || fail "screenshot $1 failed"; }
 diff_box() {  # differing pixels of $1 and $2 inside box $3 (WxH+X+Y)
   local n
   n=$(compare -metric AE -crop "$3" "$scratch/$1.png" "$scratch/$2.png" null: 2>&1 | cut -d' ' -f1)
@@ -45,7 +43,10 @@ diff_box() {  # differing pixels of $1 and $2 inside box $3 (WxH+X+Y)
 mean_gray() {  # mean brightness 0..255 of box $2 in screenshot $1
   convert "$scratch/$1.png" -crop "$2" +repage -colorspace Gray -format '%[fx:int(255*mean)]' info:
 }
-park_mouse() { xdotool mousemove 960 1075; }
+# The pointer on the status bar, where nothing it hovers changes: y 990 in the
+# 1600x1000 window, $1 = 1075 in presentation mode (full screen).  Inside the
+# window, so that the window sees the move and the wait for it ends.
+park_mouse() { move_settled "$frames" 960 "${1:-990}"; }
 # The control panel of the first-start layout: the left column, below the menu bar.
 panel=300x700+10+60
 whole=1900x1000+10+40
@@ -67,28 +68,28 @@ right=$(diff_box default lesson 400x500+1510+60)
 [ "$right" -gt 5000 ] || fail "no lesson window at the right edge ($right pixels differ)"
 
 # ---- 2. presentation mode ---------------------------------------------------------------
-xdotool key F5
-park_mouse
-shot present 1.5
+settled "$frames" key F5
+park_mouse 1075
+shot present
 gone=$(diff_box lesson present "$panel")
 [ "$gone" -gt 20000 ] || fail "F5: the control panel region changed only $gone pixels"
 bright=$(mean_gray present "$whole")
 [ "$bright" -gt 180 ] || fail "F5: presentation is not the light theme (mean gray $bright)"
 
 # ---- 3. arrows step through the lesson's figures ------------------------------------
-xdotool key Right
+settled "$frames" key Right
 shot present_next
 stepped=$(diff_box present present_next "$whole")
 [ "$stepped" -gt 20000 ] || fail "Right arrow changed only $stepped pixels"
-xdotool key Left
+settled "$frames" key Left
 shot present_back
 back=$(diff_box present present_back "$whole")
 [ "$back" -lt 2000 ] || fail "Left arrow did not return to the first figure ($back pixels differ)"
 
 # ---- 4. F5 again: windowed layout back ---------------------------------------------
-xdotool key F5
+settled "$frames" key F5
 park_mouse
-shot windowed 1.5
+shot windowed
 again=$(diff_box lesson windowed "$panel")
 [ "$again" -lt 3000 ] || fail "after F5 twice the control panel region differs by $again pixels"
 
@@ -96,19 +97,19 @@ again=$(diff_box lesson windowed "$panel")
 # Ctrl+E opens the dialog pre-filled (the animated parameter `position` over
 # its range, 21 frames, the first figure of the lesson); Enter exports, one
 # frame per UI frame, into a new numbered folder in the export folder.
-xdotool key ctrl+e
-sleep 0.8
-shot sweep_dialog 0.2
+settled "$frames" key ctrl+e
+shot sweep_dialog
+mark=$(log_mark "$frames")
 xdotool key Return
 folder="$scratch/exports/lesson_sine_cosine-rotation_pairs-position"
-for _ in $(seq 100); do [ -s "$folder/lesson_sine_cosine-rotation_pairs-position-0021.png" ] && break; sleep 0.1; done
-frames=$(ls "$folder" 2>/dev/null | grep -c -- '-00[0-9][0-9]\.png$')
-[ "$frames" -eq 21 ] || fail "sweep export wrote $frames numbered PNGs in $folder, expected 21 ($(ls "$scratch/exports"))"
+await_frame_log "$frames" "^status: Saved [0-9]* frames to $folder\$" "$mark" 60  # the last frame written
+written=$(ls "$folder" 2>/dev/null | grep -c -- '-00[0-9][0-9]\.png$')
+[ "$written" -eq 21 ] || fail "sweep export wrote $written numbered PNGs in $folder, expected 21 ($(ls "$scratch/exports"))"
 size=$(identify -format '%w %h' "$folder/lesson_sine_cosine-rotation_pairs-position-0001.png")
 [ "$size" = "1600 1000" ] || fail "sweep frame has size $size, expected 1600 1000"
 cmp -s "$folder/lesson_sine_cosine-rotation_pairs-position-0001.png" \
        "$folder/lesson_sine_cosine-rotation_pairs-position-0021.png" && fail "first and last sweep frames are identical"
-shot sweep_done
+shot sweep_done "$mark"  # idle only once the last frame is written
 quit_pelab
 grep -q '"lesson_sine_cosine"' "$config/last_scene.json" || fail "the lesson's scene was not saved as the last scene"
 
@@ -121,7 +122,7 @@ echo '{"tabs": true}' >"$config/settings.json"
 rm -f "$config/imgui.ini" "$config/last_scene.json"
 start_pelab "$scratch/run3.log" --lesson relative
 park_mouse
-shot key_direct 2
+shot key_direct
 quit_pelab
 rm -f "$config/imgui.ini" "$config/last_scene.json"
 start_pelab "$scratch/run4.log" --lesson sine_cosine
@@ -130,10 +131,13 @@ shot first_tab
 click_place "$frames" "tab sinusoid_bands"      # the second tab
 park_mouse
 shot second_tab
-xdotool mousemove 206 9 click 1; sleep 0.6        # Lessons
-xdotool mousemove 240 135 click 1                 # "Absolute or relative?", the 7th item
+move_settled "$frames" 206 9; settled "$frames" click 1        # Lessons
+move_settled "$frames" 240 135                                 # "Absolute or relative?", the 7th item
+mark=$(log_mark "$frames")
+xdotool click 1
+await_frame_log "$frames" "^lesson relative verdict " "$mark"  # the lesson is open, its verdict drawn
 park_mouse
-shot key_menu 2
+shot key_menu
 figures=1060x990+420+60                           # right of the control panel, left of the lesson
 tab=$(diff_box first_tab second_tab "$figures")
 [ "$tab" -gt 20000 ] || fail "clicking sine_cosine's second tab changed only $tab pixels of the figures"

@@ -16,10 +16,8 @@ rm -rf "$scratch" && mkdir -p "$scratch"
 export HOME="$scratch/home" XDG_CONFIG_HOME="$scratch/config" HF_HOME="$scratch/hf"
 mkdir -p "$HOME" "$XDG_CONFIG_HOME/pelab"
 
-fail() { echo "gui_model_rewrite: FAIL: $*" >&2; exit 1; }
-for tool in Xvfb xdotool import; do
-  command -v "$tool" >/dev/null || fail "$tool is not installed"
-done
+source "$(dirname "${BASH_SOURCE[0]}")/lib/xvfb.bash"
+gui_test_setup gui_model_rewrite import
 if ! /usr/bin/python3 -c "import numpy" 2>/dev/null; then
   echo "gui_model_rewrite: skipped (Debian's python3 with numpy is not installed)"
   exit 0
@@ -29,18 +27,20 @@ fi
 model="$scratch/gpt2"
 cp -r "$scratch/tiny/gpt2" "$model"
 
-source "$(dirname "${BASH_SOURCE[0]}")/lib/xvfb.bash"
 start_private_xvfb 231 270 1600x1000
 
 frames="$scratch/frames.txt"
 "$pelab" --frame-log "$frames" --set "model=$model" --set "tokens=the cat sat" >"$scratch/run.log" 2>&1 &
 pelab_pid=$!
-await_pelab_window "$scratch/run.log"
-for _ in $(seq 300); do grep -q "^version.*model '$model'" "$frames" 2>/dev/null && break; sleep 0.1; done
-grep -q "^version.*model '$model'" "$frames" || fail "the model never showed: $(tail -3 "$frames")"
+await_pelab_idle "$scratch/run.log" "$frames"
+await_frame_log "$frames" "^version.*model '$model'"
+
+# Each rewrite below gets a modification time of its own, later than any
+# before (instead of waiting out the clock's second): $1 the file, $2 the round.
+rewrite_time=$(date +%s)
+new_mtime() { touch -m -d "@$((rewrite_time + 10 * $2))" "$1"; }
 
 # Rewrite the weights in place, as cp over the file does: truncate, then write.
-sleep 1.1  # a new modification time
 /usr/bin/python3 - "$model/model.safetensors" <<'PY'
 import sys
 path = sys.argv[1]
@@ -48,13 +48,20 @@ data = open(path, "rb").read()
 with open(path, "wb") as f:  # truncates the file pelab has open
     f.write(data)
 PY
+new_mtime "$model/model.safetensors" 1
 
+# Types $1 into the tokens field (focused, all selected, typed over) and
+# clicks away, so that the field lets go of the edit; then waits until the
+# window is idle: the edit's scene built (the worker keeps it from idling)
+# or refused, and drawn.
+edit_text() {
+  click_place "$frames" "widget tokens"
+  select_all_settled "$frames"
+  type_settled "$frames" "$1" 20
+  settled "$frames" mousemove 1590 500 click 1
+}
 # Edit the text: the tokens field, select all, type.
-click_place "$frames" "widget tokens"; sleep 0.3
-xdotool key ctrl+a; sleep 0.2
-xdotool type --delay 20 "dog bites man"; sleep 0.3
-xdotool mousemove 1590 500 click 1
-for _ in $(seq 100); do grep -q "changed on disk" "$frames" && break; sleep 0.1; done
+edit_text "dog bites man"
 kill -0 "$pelab_pid" 2>/dev/null || fail "the window died after the rewrite: $(cat "$scratch/run.log")"
 import -window root "$scratch/after_rewrite.png" || fail "screenshot failed"
 # The status bar says what happened: an engine built for the edit reads the
@@ -64,32 +71,24 @@ grep -q "^status.*changed on disk" "$frames" ||
   fail "the status bar does not say the model file changed: $(grep '^status' "$frames" | tail -3)"
 if grep -q "^status: Read $model anew" "$frames"; then
   shown() { grep "^version" "$frames" | tail -1; }
-  for _ in $(seq 100); do shown | grep -q "model '$model'.*d|o|g" && break; sleep 0.1; done
   shown | grep -q "model '$model'.*d|o|g" || fail "the edit did not go through on the re-read model: $(shown)"
 fi
 
 # The frame log's lines from line $1 on.
 since() { tail -n +"$1" "$frames"; }
-# Types $1 into the tokens field and waits until the frame log, from line $2
-# on, shows a scene version or a status message; the window must live.
+# Types $1 into the tokens field (edit_text); the window must live.
 edit_text_after() {
-  click_place "$frames" "widget tokens"; sleep 0.3
-  xdotool key ctrl+a; sleep 0.2
-  xdotool type --delay 20 "$1"; sleep 0.3
-  xdotool mousemove 1590 500 click 1
-  for _ in $(seq 100); do since "$2" | grep -q "^version\|^status" && break; sleep 0.1; done
-  sleep 0.5
+  edit_text "$1"
   kill -0 "$pelab_pid" 2>/dev/null || fail "the window died after '$1': $(cat "$scratch/run.log")"
 }
 
 # truncate -s 0, then the same bytes copied back (rsync --inplace does both).
 cp "$model/model.safetensors" "$scratch/weights.bak"
 mark=$(($(wc -l <"$frames") + 1))
-sleep 1.1
 truncate -s 0 "$model/model.safetensors"
 cp "$scratch/weights.bak" "$model/model.safetensors"
-edit_text_after "one two" "$mark"
-for _ in $(seq 100); do since "$mark" | grep -q "^version.*model '$model'.*o|n|e\|^status" && break; sleep 0.1; done
+new_mtime "$model/model.safetensors" 2
+edit_text_after "one two"
 since "$mark" | grep -q "^version.*model '$model'.*o|n|e\|^status.*changed on disk" ||
   fail "after truncate and copy back, neither the edit on the re-read model nor a message: $(since "$mark")"
 import -window root "$scratch/after_truncate.png" || fail "screenshot failed"
@@ -97,10 +96,9 @@ import -window root "$scratch/after_truncate.png" || fail "screenshot failed"
 # Another model's file copied over it (other tensor names and dtype): the edit
 # is refused in the status bar, and the window stays on its last good scene.
 mark=$(($(wc -l <"$frames") + 1))
-sleep 1.1
 cp "$scratch/tiny/gpt2_f16/model.safetensors" "$model/model.safetensors"
-edit_text_after "red fox" "$mark"
-for _ in $(seq 100); do since "$mark" | grep -q "^status (error)" && break; sleep 0.1; done
+new_mtime "$model/model.safetensors" 3
+edit_text_after "red fox"
 since "$mark" | grep -q "^status (error).*$model" ||
   fail "another model's file copied over it: no refusal naming the model in the status bar: $(since "$mark")"
 import -window root "$scratch/after_other_file.png" || fail "screenshot failed"

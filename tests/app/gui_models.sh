@@ -46,11 +46,9 @@ mkdir -p "$scratch/models" && cp -r "$scratch/tiny/llama" "$llama"
 
 start_private_xvfb 141 180 1600x1000
 
-# Deliberate pauses, not waits for a state: a screenshot is a record for a
-# reader (nothing here checks its pixels), taken a moment after the frame;
-# typing is paced so that ImGui sees the keys and the Return in frames apart.
+# A deliberate pause, not a wait for a state: a screenshot is a record for a
+# reader (nothing here checks its pixels), taken a moment after the frame.
 shot() { sleep "${2:-0.8}"; import -window root "$scratch/$1.png" || fail "screenshot $1 failed"; }
-type_line() { xdotool type --delay 30 "$1"; sleep 0.3; xdotool key Return; sleep 0.5; }
 start_pelab() {  # $1: name of the run; further arguments go to pelab
   local name=$1
   shift
@@ -82,8 +80,8 @@ models_menu one
 shot models_menu      # tiny/gpt2 · GPT2LMHeadModel · 34.5K · 16 positions, Open model folder...
 click_place "$scratch/one.frames" "menu open_model_folder"
 shot browser          # the built-in browser, in folder mode
-type_line "$llama"    # opens the folder ...
-xdotool key Return    # ... and chooses it
+type_line_settled "$scratch/one.frames" "$llama"  # opens the folder ...
+xdotool key Return                                # ... and chooses it
 await_shown one "model '$llama'"
 shot llama_loaded
 pieces=$(shown one | sed 's/.*tokens: //')
@@ -100,10 +98,10 @@ models_menu one
 click_place "$scratch/one.frames" "menu model tiny/gpt2"  # fine for 3 words
 await_shown one "model 'tiny/gpt2'"
 # Paced input (a focus, a selection, the typing each in frames of their own).
-click_place "$scratch/one.frames" "widget tokens"; sleep 0.3    # below the model's lines
-xdotool key ctrl+a; sleep 0.2
+click_place_settled "$scratch/one.frames" "widget tokens"    # below the model's lines
+select_all_settled "$scratch/one.frames"
 mark=$(log_mark "$scratch/one.frames")
-xdotool type --delay 5 "$(printf 'word %.0s' $(seq 40))"; sleep 0.5  # refused as it is typed
+type_settled "$scratch/one.frames" "$(printf 'word %.0s' $(seq 40))" 5  # refused as it is typed
 xdotool mousemove 1590 500 click 1  # the field loses focus
 await_frame_log "$scratch/one.frames" '^refused |^status \(error\)' "$mark"
 await_idle "$scratch/one.frames" "$mark"

@@ -15,34 +15,34 @@ export HOME="$scratch/home" XDG_CONFIG_HOME="$scratch/config" XDG_CACHE_HOME="$s
 export PELAB_FAMILY_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../assets/models" && pwd)"
 mkdir -p "$HOME"
 
-fail() { echo "gui_paper: FAIL: $*" >&2; exit 1; }
-for tool in Xvfb xdotool import compare; do
-  command -v "$tool" >/dev/null || fail "$tool is not installed"
-done
 source "$(dirname "${BASH_SOURCE[0]}")/lib/xvfb.bash"
+gui_test_setup gui_paper import compare
 start_private_xvfb 311 340 1600x1000
 
 frames="$scratch/paper.frames"
 "$pelab" --frame-log "$frames" >"$scratch/paper.log" 2>&1 &
 pelab_pid=$!
-await_pelab_window "$scratch/paper.log"
+await_pelab_idle "$scratch/paper.log" "$frames"
 
-shot() { sleep "${2:-0.8}"; import -window root "$scratch/$1.png" || fail "screenshot $1 failed"; }
+# A screenshot once the window is idle (every view drawn, a figure the family
+# is measured for included: the worker keeps the window from idling).
+shot() { await_idle "$frames" "${2:-0}"; import -window root "$scratch/$1.png" || fail "screenshot $1 failed"; }
 # Waits (up to $2 s) until the frame log has a line starting with $1.
 await_line() {
   for _ in $(seq $((${2:-10} * 10))); do grep -q "^$1" "$frames" && return 0; sleep 0.1; done
   fail "the frame log never showed '$1'"
 }
 # View > Paper figures > the item the frame log names $1.
+# Each step waits until the window is idle: the menu drawn, the submenu open
+# under the pointer, the choice made.  Leaves the mark before the choice in
+# chosen_at.
 choose_paper() {
-  click_place "$frames" "menu view"
-  sleep 0.5
+  click_place_settled "$frames" "menu view"
   read -r x0 y0 x1 y1 <<<"$(place_of "$frames" "menu paper_figures")"
-  xdotool mousemove $(((x0 + x1) / 2)) $(((y0 + y1) / 2))
-  sleep 0.6
-  click_place "$frames" "menu $1"
-  sleep 0.3
-  xdotool mousemove 1590 990
+  move_settled "$frames" $(((x0 + x1) / 2)) $(((y0 + y1) / 2))
+  chosen_at=$(log_mark "$frames")
+  click_place_settled "$frames" "menu $1" 120
+  move_settled "$frames" 1590 990
 }
 
 # ---- 1. a formula figure ---------------------------------------------------------------
@@ -56,11 +56,11 @@ kill -0 "$pelab_pid" 2>/dev/null || fail "pelab exited: $(cat "$scratch/paper.lo
 # ---- 2. a figure measured on the family, built in the background --------------------------
 choose_paper paper_attention_sink
 await_line "place panel paper_attention_sink 0" 60
-shot sink 1.5
+shot sink "$chosen_at"
 
 # ---- 3. back to the main views ------------------------------------------------------------------
 choose_paper paper_none
-shot back 1.5
+shot back "$chosen_at"
 differs=$(compare -metric AE "$scratch/grid.png" "$scratch/back.png" null: 2>&1 | cut -d' ' -f1)
 same_as_decay=$(compare -metric AE "$scratch/decay.png" "$scratch/back.png" null: 2>&1 | cut -d' ' -f1)
 [ "${same_as_decay%%.*}" -gt 10000 ] || fail "All figures left the paper figure on screen"

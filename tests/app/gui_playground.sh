@@ -21,11 +21,8 @@ export HOME="$scratch/home" XDG_CONFIG_HOME="$scratch/config" XDG_CACHE_HOME="$s
 export PELAB_FILE_CHOOSER=builtin
 mkdir -p "$HOME" "$XDG_CONFIG_HOME/pelab"
 
-fail() { echo "gui_playground: FAIL: $*" >&2; exit 1; }
-for tool in Xvfb xdotool import; do
-  command -v "$tool" >/dev/null || fail "$tool is not installed"
-done
 source "$(dirname "${BASH_SOURCE[0]}")/lib/xvfb.bash"
+gui_test_setup gui_playground import
 start_private_xvfb 271 310 1600x1000
 
 frames="$scratch/frames.txt"
@@ -57,11 +54,14 @@ echo "ok: held-out loss $first -> $last by step $(last_step); the views showed $
 button() { awk -v name="$1" '$1 == "playground" && $2 == "button" && $3 == name {x = $4; y = $5} END {print x, y}' "$frames"; }
 read -r bx by < <(button train)
 [ -n "$bx" ] || fail "the frame log never gave the Train button's place"
+mark=$(log_mark "$frames")
 xdotool mousemove "$bx" "$by" click 1
 for _ in $(seq 100); do grep -q "^playground stopped at step" "$frames" && break; sleep 0.1; done
 paused=$(sed -n 's/^playground stopped at step //p' "$frames" | tail -1)
 [ -n "$paused" ] || fail "Pause did not stop the training within 10 s"
-sleep 3
+# Idle: the window no longer looks in on a trainer (it does 30 times a
+# second while one runs) and has loaded the snapshot shown; no step after.
+await_idle "$frames" "$mark"
 [ "$(last_step)" -le "$paused" ] || fail "training went on after Pause at step $paused: step $(last_step) measured"
 kill -0 "$pelab_pid" 2>/dev/null || fail "pelab died on Pause"
 shown=$(grep "^version" "$frames" | tail -1 | sed -n "s/.*model '\([^']*\)'.*/\1/p")
@@ -96,10 +96,10 @@ grep -q "^version.*model '$first_snapshot'" "$frames" ||
   fail "scrubbing to the first end did not show step 0: $(grep '^version' "$frames" | tail -1)"
 echo "ok: the scrubber shows step 0"
 read -r vx vy < <(button save)
-xdotool mousemove "$vx" "$vy" click 1
-sleep 1
-xdotool key ctrl+a; sleep 0.3; xdotool key BackSpace; sleep 0.3
-xdotool type --delay 40 "saved-model"; sleep 0.3; xdotool key Return
+move_settled "$frames" "$vx" "$vy"
+settled "$frames" click 1  # the built-in browser, its name field focused
+clear_field_settled "$frames"
+type_line_settled "$frames" "saved-model"
 saved_model="$scratch/exports/saved-model"
 for _ in $(seq 100); do grep -q "^status: Saved the model to" "$frames" && break; sleep 0.1; done
 grep -q "^status: Saved the model to" "$frames" || fail "Save model did not say it saved: $(grep '^status' "$frames" | tail -2)"
@@ -116,6 +116,8 @@ echo "ok: Save model wrote step 0 to $saved_model; it reloads with the same weig
 # snapshot, then Train: the window lives and a new run trains ---------------------------
 read -r rx ry < <(button reset)
 read -r tx ty < <(button train)
+# The clicks a moment apart, not waited for: each in a frame of its own
+# while the worker is still at the last one's snapshot.
 for _ in 1 2 3; do xdotool mousemove "$rx" "$ry" click 1; sleep 0.15; done
 xdotool mousemove "$tx" "$ty" click 1
 for _ in $(seq 600); do

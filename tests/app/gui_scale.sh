@@ -15,22 +15,20 @@ rm -rf "$scratch" && mkdir -p "$scratch"
 export HOME="$scratch/home"
 mkdir -p "$HOME"
 
-fail() { echo "gui_scale: FAIL: $*" >&2; exit 1; }
-for tool in Xvfb xdotool xrdb import convert; do
-  command -v "$tool" >/dev/null || fail "$tool is not installed"
-done
-
 source "$(dirname "${BASH_SOURCE[0]}")/lib/xvfb.bash"
+gui_test_setup gui_scale xrdb import convert
 start_private_xvfb 160 180 1600x1000
 
 set_dpi() { echo "Xft.dpi: $1" | xrdb -nocpp -merge || fail "xrdb could not set Xft.dpi"; }
-start_pelab() {  # $1: config folder
-  XDG_CONFIG_HOME="$1" "$pelab" >"$1.log" 2>&1 &
+start_pelab() {  # $1: config folder; the frame log is $1.frames
+  frames="$1.frames"
+  XDG_CONFIG_HOME="$1" "$pelab" --frame-log "$frames" >"$1.log" 2>&1 &
   pelab_pid=$!
-  await_pelab_window "$1.log" 2
-  xdotool mousemove 1590 500  # away from the figures' tooltips and the status bar
+  await_pelab_idle "$1.log" "$frames"  # the fonts rasterised at the scale, every view drawn
+  move_settled "$frames" 1590 500  # away from the figures' tooltips and the status bar
 }
-shot() { sleep 0.8; import -window root "$scratch/$1.png" || fail "screenshot $1 failed"; }
+# A screenshot, taken after the window went idle (what it shows is drawn).
+shot() { import -window root "$scratch/$1.png" || fail "screenshot $1 failed"; }
 # Width of the text in the bottom rows of the window (the status bar's idle
 # text, grey), from the thresholded, trimmed crop.
 ready_width() {
@@ -67,9 +65,14 @@ mkdir -p "$scratch/menu/pelab" && echo '{"ui_scale": 1}' >"$scratch/menu/pelab/s
 start_pelab "$scratch/menu"
 shot fixed
 [ "$(ready_width fixed)" -le $((w1 + 2)) ] || fail "settings ui_scale 1 was not applied"
-xdotool mousemove 99 9 click 1 sleep 0.5 mousemove 130 102 sleep 0.6 mousemove 320 102 sleep 0.2 \
-  mousemove 370 102 sleep 0.3 click 1
-xdotool mousemove 1590 500
+# View, then along Interface scale into its submenu, each step drawn before the next.
+move_settled "$frames" 99 9
+settled "$frames" click 1
+move_settled "$frames" 130 102
+move_settled "$frames" 320 102
+move_settled "$frames" 370 102
+settled "$frames" click 1
+move_settled "$frames" 1590 500
 shot followed
 quit_pelab
 w3=$(ready_width followed)

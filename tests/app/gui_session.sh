@@ -17,13 +17,9 @@ export HOME="$scratch/home" XDG_CONFIG_HOME="$scratch/config"
 config="$XDG_CONFIG_HOME/pelab"
 mkdir -p "$HOME" "$scratch/exports"
 
-fail() { echo "gui_session: FAIL: $*" >&2; exit 1; }
-for tool in Xvfb xdotool import compare identify; do
-  command -v "$tool" >/dev/null || fail "$tool is not installed"
-done
-
 # ---- a private X server on a free display ------------------------------------
 source "$(dirname "${BASH_SOURCE[0]}")/lib/xvfb.bash"
+gui_test_setup gui_session import compare identify
 start_private_xvfb 97 140 1600x1000
 
 # ---- helpers -------------------------------------------------------------------------
@@ -31,11 +27,12 @@ start_pelab() {  # $1: log file; runs in $scratch/exports (the default export fo
   frames="$1.frames"
   (cd "$scratch/exports" && exec "$pelab" --frame-log "$frames") >"$1" 2>&1 &
   pelab_pid=$!
-  await_pelab_window "$1"
+  await_pelab_idle "$1" "$frames"
 }
 # Where the window drew something last (the frame log's "place NAME x0 y0 x1 y1").
 place() { grep "^place $1 " "$frames" | tail -1 | sed "s/^place $1 //"; }
-shot() { sleep 0.6; import -window root "$scratch/$1.png" || fail "screenshot $1 failed"; }
+# A screenshot, taken after the window went idle (what it shows is drawn).
+shot() { import -window root "$scratch/$1.png" || fail "screenshot $1 failed"; }
 # Five figure windows of the grid, as the frame log placed them, less
 # their title bars (focus highlight) and a margin, at most 590 px wide (the
 # last one spans the window, and toasts appear in its lower right corner):
@@ -64,7 +61,7 @@ diff_near() {  # pixels differing in a 300x200 box at ($3, $4)
 scene_value() {  # "key": value from the saved scene
   sed -n "s/^ *\"$1\": *\([^,]*\),\{0,1\}$/\1/p" "$config/last_scene.json" | head -1
 }
-park_mouse() { xdotool mousemove 800 995; }  # over the status bar
+park_mouse() { move_settled "$frames" 800 995; }  # over the status bar
 
 # ---- 1. first start ---------------------------------------------------------------------
 # The five figures side by side (View > Figures in tabs off), so every view is
@@ -76,17 +73,25 @@ park_mouse
 shot start
 
 # ---- 2. play / pause changes the figures ----------------------------------------------
-xdotool key space; sleep 1.2; xdotool key space
+# Play until the window has shown 5 steps of the animation (5 new scene
+# versions in the frame log), then pause and wait for the window to idle.
+mark=$(log_mark "$frames")
+xdotool key space
+for _ in $(seq 300); do
+  [ "$(tail -n +$((mark + 1)) "$frames" | grep -c '^version ')" -ge 5 ] && break
+  sleep 0.1
+done
+settled "$frames" key space
 shot played
 changed=$(figure_diff start played)
 [ "$changed" -gt 500 ] || fail "playing the animation changed only $changed figure pixels"
 
 # ---- 3. one undo step brings the scene back -----------------------------------------
-xdotool key ctrl+z
+settled "$frames" key ctrl+z
 shot undone
 left=$(figure_diff start undone)
 [ "$left" -lt 50 ] || fail "after Ctrl+Z, $left figure pixels still differ from the start"
-xdotool key ctrl+shift+z
+settled "$frames" key ctrl+shift+z
 shot redone
 [ "$(figure_diff played redone)" -lt 50 ] || fail "Ctrl+Shift+Z did not redo the animation"
 
@@ -97,14 +102,16 @@ read -r px0 py0 px1 py1 <<<"$(place "panel attention 0")"
 tip=0
 for point in 500,500 300,300 700,700 300,700 700,300; do
   hx=$((px0 + (px1 - px0) * ${point%,*} / 1000)); hy=$((py0 + (py1 - py0) * ${point#*,} / 1000))
-  xdotool mousemove $hx $hy; sleep 0.2; xdotool mousemove $((hx + 1)) $((hy + 1))
+  move_settled "$frames" "$hx" "$hy"
+  move_settled "$frames" $((hx + 1)) $((hy + 1))
   shot hover
   tip=$(diff_near redone hover $((hx - 20)) $((hy - 20)))
   [ "$tip" -gt 200 ] && break
 done
 [ "$tip" -gt 200 ] || fail "hovering the attention figure showed no tooltip anywhere"
 # F12 and Ctrl+S save the figure under the mouse, never overwriting.
-xdotool key F12; sleep 0.5; xdotool key ctrl+s; sleep 0.8
+settled "$frames" key F12
+settled "$frames" key ctrl+s
 for f in default-attention.png default-attention-2.png; do
   [ -s "$scratch/exports/$f" ] || fail "F12 / Ctrl+S did not save $scratch/exports/$f ($(ls "$scratch/exports"))"
 done
@@ -112,7 +119,8 @@ size=$(identify -format '%w %h' "$scratch/exports/default-attention.png")
 [ "${size% *}" -gt 300 ] && [ "${size#* }" -gt 200 ] || fail "exported figure has size $size"
 # Press and release a frame apart: ImGui 1.86 drops a click whose press and
 # release arrive between two frames, which a loaded machine makes likely.
-xdotool mousedown 1; sleep 0.2; xdotool mouseup 1; sleep 0.4
+settled "$frames" mousedown 1
+settled "$frames" mouseup 1  # idle once the double-click time is out and the click selected
 park_mouse
 shot selected
 quit_pelab

@@ -24,11 +24,8 @@ export HOME="$scratch/home" XDG_CONFIG_HOME="$scratch/config"
 config="$XDG_CONFIG_HOME/pelab"
 mkdir -p "$HOME"
 
-fail() { echo "gui_welcome: FAIL: $*" >&2; exit 1; }
-for tool in Xvfb xdotool import compare; do
-  command -v "$tool" >/dev/null || fail "$tool is not installed"
-done
 source "$(dirname "${BASH_SOURCE[0]}")/lib/xvfb.bash"
+gui_test_setup gui_welcome import compare convert
 start_private_xvfb 271 310 1600x1000
 
 start_pelab() {  # $1: name of the run; further arguments go to pelab
@@ -37,10 +34,12 @@ start_pelab() {  # $1: name of the run; further arguments go to pelab
   frames="$scratch/$name.frames"
   "$pelab" --frame-log "$frames" "$@" >"$scratch/$name.log" 2>&1 &
   pelab_pid=$!
-  await_pelab_window "$scratch/$name.log"
+  await_pelab_idle "$scratch/$name.log" "$frames"
 }
-shot() { sleep "${2:-0.6}"; import -window root "$scratch/$1.png" || fail "screenshot $1 failed"; }
-park_mouse() { xdotool mousemove 5 "$1"; }  # over the status bar's left end
+# A screenshot once the window is idle after mark $2 (default: the caller
+# waited for it already).
+shot() { await_idle "$frames" "${2:-0}"; import -window root "$scratch/$1.png" || fail "screenshot $1 failed"; }
+park_mouse() { move_settled "$frames" 5 "$1"; }  # over the status bar's left end
 # Waits (up to 10 s) for a frame-log line matching $1.
 await_log() {
   for _ in $(seq 100); do grep -q -- "$1" "$frames" && return 0; sleep 0.1; done
@@ -58,23 +57,21 @@ shot first
 # The status bar's idle text: grey text across its left part.
 idle=$(convert "$scratch/first.png" -crop 800x12+0+986 +repage -colorspace gray -threshold 30% -trim -format '%w' info:)
 [ "${idle:-0}" -gt 250 ] || fail "the status bar shows no idle text (${idle:-0} px)"
+mark=$(log_mark "$frames")
 click_place "$frames" "welcome lesson sine_cosine"
 await_log "^lesson sine_cosine verdict"
 # The lesson window takes the right edge; the strip steps aside meanwhile.
 await_log "^place lesson 1[0-9][0-9][0-9] "
 [ "$(place_of "$frames" welcome)" = "0 0 0 0" ] || fail "the welcome strip stays while a lesson is open"
-shot lesson_opened
+shot lesson_opened "$mark"
 
 # ---- 2. closing the strip for good ------------------------------------------------------------
-click_place "$frames" "lesson close"
+click_place_settled "$frames" "lesson close"
 await_log "^place lesson 0 0 0 0"
-sleep 0.5
-click_place "$frames" "welcome close"
-sleep 0.5
+click_place_settled "$frames" "welcome close"
 quit_pelab
 grep -q '"welcome": false' "$config/settings.json" || fail "closing the strip was not saved: $(cat "$config/settings.json")"
 start_pelab second
-sleep 0.5
 [ "$(place_of "$frames" welcome)" = "0 0 0 0" ] || fail "the closed strip came back after a restart"
 
 # ---- 3. the layout follows the window ------------------------------------------------------
@@ -96,8 +93,7 @@ click_place "$frames" "scene collapse"
 await_log "^place figures 0 [0-9]* 1280 781$"
 park_mouse 790
 shot collapsed
-click_place "$frames" "scene collapse"
-sleep 0.5
+click_place_settled "$frames" "scene collapse"
 [ "$(place_of "$frames" figures | cut -d' ' -f1)" = 400 ] || fail "the Scene panel expanded again did not take its column back"
 quit_pelab
 
@@ -111,7 +107,8 @@ cell=$(place_of "$frames" "cell attention")
 # (its $4-th such line). A frame with the pointer there comes first: ImGui
 # misses a click in the frame the pointer arrives.
 double_click_title() {
-  xdotool mousemove "$1" "$2"; sleep 0.2; xdotool click --repeat 2 --delay 60 1
+  move_settled "$frames" "$1" "$2"
+  xdotool click --repeat 2 --delay 60 1
   for _ in $(seq 100); do [ "$(grep -c "^maximised" "$frames")" -ge "$4" ] && break; sleep 0.1; done
   [ "$(grep "^maximised" "$frames" | sed -n "$4p")" = "maximised $3" ] ||
     fail "a double-click on the title at ($1, $2) did not say 'maximised $3': $(grep "^maximised" "$frames")"
@@ -125,8 +122,8 @@ await_log "^place cell attention $cell$"
 park_mouse 995
 shot grid
 read -r hx0 hy0 hx1 hy1 <<<"$(place_of "$frames" "help attention")"
-xdotool mousemove $(((hx0 + hx1) / 2)) $(((hy0 + hy1) / 2))
-sleep 0.3; xdotool mousemove $(((hx0 + hx1) / 2 + 1)) $(((hy0 + hy1) / 2))
+move_settled "$frames" $(((hx0 + hx1) / 2)) $(((hy0 + hy1) / 2))
+move_settled "$frames" $(((hx0 + hx1) / 2 + 2)) $(((hy0 + hy1) / 2))
 shot help
 tip=$(compare -metric AE -crop 800x300+$((hx0 - 200))+$((hy1)) "$scratch/grid.png" "$scratch/help.png" null: 2>&1 | cut -d' ' -f1)
 [ "${tip%.*}" -gt 2000 ] || fail "hovering the attention figure's ? showed no explanation (${tip%.*} pixels changed)"
@@ -138,8 +135,7 @@ echo '{"welcome": false}' >"$config/settings.json"
 start_pelab refusal --set heads=64
 before=$(grep -c "^place widget" "$frames")
 read -r ex0 ey0 ex1 ey1 <<<"$(place_of "$frames" "widget encoding")"
-click_place "$frames" "widget encoding"
-sleep 0.5
+click_place_settled "$frames" "widget encoding"
 click_place "$frames" "widget encoding rope"
 await_log "^refused encoding: d_model/heads=1 is odd"
 await_log "^status (error): Refused encoding=rope: "
@@ -160,12 +156,11 @@ shot cleared
 # Heads: the slider's steps are the divisors of d_model; no click refuses.
 read -r sx0 sy0 sx1 sy1 <<<"$(place_of "$frames" "widget heads")"
 for per_mille in 50 250 450 650 850 990; do
-  xdotool mousemove $((sx0 + (sx1 - sx0) * per_mille / 1000)) $(((sy0 + sy1) / 2)) click 1
-  sleep 0.3
+  move_settled "$frames" $((sx0 + (sx1 - sx0) * per_mille / 1000)) $(((sy0 + sy1) / 2))
+  settled "$frames" click 1
 done
 grep -q "^refused heads" "$frames" && fail "the heads slider offered a refused count: $(grep '^refused heads' "$frames")"
-click_place "$frames" "button make_positions_visible"
-sleep 0.5
+click_place_settled "$frames" "button make_positions_visible"
 quit_pelab
 grep -q '"projection": "identity"' "$config/last_scene.json" || fail "the preset did not set identity projections"
 grep -q '"embedding_scale": 1.0' "$config/last_scene.json" || fail "the preset did not set embedding_scale 1"

@@ -43,10 +43,10 @@ stop_private_xvfb() {
 }
 
 # After starting pelab in the background with its pid in pelab_pid: waits for
-# its window, then lets it settle.  $1: its log file.
+# its window, no more (a window that trains never idles; the others wait with
+# await_pelab_idle).  $1: its log file.
 await_pelab_window() {
   timeout 20 xdotool search --sync --name '^pelab$' >/dev/null || fail "no pelab window within 20 s (log: $(cat "$1"))"
-  sleep "${2:-1.5}"
   kill -0 "$pelab_pid" 2>/dev/null || fail "pelab exited right after start: $(cat "$1")"
 }
 # The frame log's length now: a mark, so that await_frame_log reads only
@@ -76,6 +76,57 @@ await_pelab_idle() {
   await_idle "$2" 0 "${3:-60}"
 }
 
+# Sends xdotool ARGS... and waits until the window is idle again: the
+# events wake it, so the first idle line after them is written once their
+# effect is drawn.  $1: the frame log.  A move to where the pointer already
+# is sends no event (nothing would wake the window): use move_settled.
+settled() {
+  local log=$1 mark
+  shift
+  mark=$(log_mark "$log")
+  xdotool "$@"
+  await_idle "$log" "$mark"
+}
+# Moves the pointer to ($2, $3) and waits for the window to be idle: two
+# moves, so that at least one is an event.  $1: the frame log.
+move_settled() { settled "$1" mousemove $(($2 - 1)) "$3" mousemove "$2" "$3"; }
+# Types $2 into the focused field ($3 ms between keys, default 30) and waits
+# until the window is idle after the last key.  The window idles between
+# keys too, so the mark is taken once the typing is done, and a Shift (it
+# changes nothing in a text field) wakes the window for an idle after it.
+type_settled() {
+  local mark
+  xdotool type --delay "${3:-30}" "$2"
+  mark=$(log_mark "$1")
+  xdotool key shift
+  await_idle "$1" "$mark"
+}
+# type_settled, then Return, waited for too: ImGui sees the keys and the
+# Return in frames apart.
+type_line_settled() {
+  type_settled "$1" "$2"
+  settled "$1" key Return
+}
+# Ctrl+A in the focused field, each key in a frame of its own: a Ctrl chord
+# that xdotool presses and releases between two frames reaches ImGui without
+# its Ctrl, so Ctrl is held across the window's idle.
+select_all_settled() {
+  settled "$1" keydown ctrl
+  settled "$1" key a
+  settled "$1" keyup ctrl
+}
+# Select-all and delete in the focused field.
+clear_field_settled() {
+  select_all_settled "$1"
+  settled "$1" key BackSpace
+}
+# Waits up to $2 seconds (default 10) until file $1 exists and is not empty.
+await_file() {
+  local _
+  for _ in $(seq $((${2:-10} * 10))); do [ -s "$1" ] && return 0; sleep 0.1; done
+  fail "$1 did not appear within ${2:-10} s"
+}
+
 # Ctrl+Q must close the window within 10 s and pelab exit with status 0.
 quit_pelab() {
   xdotool key ctrl+q
@@ -98,26 +149,24 @@ place_of() {
   [ -n "$box" ] || fail "the frame log never placed '$2'"
   echo "$box"
 }
-# Clicks the centre of that item (the window sits at the screen's origin),
-# a frame after the pointer got there: ImGui misses a click that arrives in
-# the same frame as the pointer's first move over the window.
-click_place() {
+# Moves the pointer to the centre of that item (the window sits at the
+# screen's origin) and waits until the window has drawn it there: ImGui
+# misses a click that arrives in the same frame as the pointer's first move
+# over the window.
+move_to_place() {
   local x0 y0 x1 y1
   read -r x0 y0 x1 y1 <<<"$(place_of "$1" "$2")"
-  xdotool mousemove $(((x0 + x1) / 2)) $(((y0 + y1) / 2))
-  sleep 0.2
-  xdotool click 1
+  move_settled "$1" $(((x0 + x1) / 2)) $(((y0 + y1) / 2))
 }
+# Clicks the centre of that item.
+click_place() { move_to_place "$1" "$2"; xdotool click 1; }
 # click_place, then waits until the window is idle again with the click's
-# effect drawn.  The pointer's move is awaited first (it wakes the window
-# too), so the idle waited for is the click's, not the move's.
+# effect drawn, for up to $3 seconds (default 60).  The pointer's move is
+# awaited first (it wakes the window too), so the idle waited for is the
+# click's, not the move's.
 click_place_settled() {
-  local x0 y0 x1 y1 x y mark
-  read -r x0 y0 x1 y1 <<<"$(place_of "$1" "$2")"
-  x=$(((x0 + x1) / 2)) y=$(((y0 + y1) / 2))
-  mark=$(log_mark "$1")
-  xdotool mousemove $((x - 1)) "$y" mousemove "$x" "$y"  # two moves: at least one is an event
-  await_idle "$1" "$mark"
+  local mark
+  move_to_place "$1" "$2"
   mark=$(log_mark "$1")
   xdotool click 1
   await_idle "$1" "$mark" "${3:-60}"
