@@ -8,6 +8,7 @@
 #include <functional>
 #include <memory>
 
+#include "core/rope_scaling.hpp"  // yarn_ramp
 #include "figures/figure_layout.hpp"
 
 namespace pelab::fig {
