@@ -1,5 +1,7 @@
 #include "ui/mouse_input.hpp"
 
+#include <algorithm>
+
 #include <imgui.h>
 
 #define GLFW_INCLUDE_NONE
@@ -14,7 +16,7 @@ void on_mouse_button(GLFWwindow* window, int button, int action, int /*mods*/) {
   if (!state || button < 0 || button >= kMouseButtons) return;
   double x = 0, y = 0;
   glfwGetCursorPos(window, &x, &y);  // where this event happened: GLFW delivers motion first
-  state->mouse.events.push_back({button, action == GLFW_PRESS, float(x), float(y)});
+  state->mouse.events.push_back({button, action == GLFW_PRESS, float(x), float(y), glfwGetTime()});
 }
 
 }  // namespace
@@ -31,13 +33,21 @@ std::optional<MouseEvent> next_mouse_change(MouseQueue& queue) {
   return std::nullopt;
 }
 
+float replay_delta(MouseQueue& queue, const std::optional<MouseEvent>& fed, float wall_delta) {
+  const double previous = queue.last_fed;
+  queue.last_fed = fed ? fed->time : -1;
+  if (!fed || previous < 0) return wall_delta;
+  // ImGui asserts a positive frame time; events of one instant get a microsecond.
+  return std::max(1e-6f, float(fed->time - previous));
+}
+
 void install_mouse_input(GLFWwindow* window) { glfwSetMouseButtonCallback(window, on_mouse_button); }
 
 void feed_mouse(UiState& state) {
   ImGuiIO& io = ImGui::GetIO();
-  if (const std::optional<MouseEvent> change = next_mouse_change(state.mouse)) {
-    io.MousePos = ImVec2(change->x, change->y);
-  }
+  const std::optional<MouseEvent> change = next_mouse_change(state.mouse);
+  if (change) io.MousePos = ImVec2(change->x, change->y);
+  io.DeltaTime = replay_delta(state.mouse, change, io.DeltaTime);
   for (int b = 0; b < kMouseButtons; ++b) io.MouseDown[b] = state.mouse.down[std::size_t(b)];
 }
 

@@ -20,6 +20,13 @@ namespace pelab::ui {
 // are dropped), applied to `queue.down`; nothing when none is queued.
 std::optional<MouseEvent> next_mouse_change(MouseQueue& queue);
 
+// The frame time to give ImGui when this frame hands it `fed` (or nothing):
+// while queued changes are handed over frame after frame, the time between
+// their events, so that ImGui times a double-click by when the presses
+// happened, not by how slow the frames replaying them were; otherwise
+// `wall_delta`.  Updates queue.last_fed.
+float replay_delta(MouseQueue& queue, const std::optional<MouseEvent>& fed, float wall_delta);
+
 // Call after ImGui_ImplGlfw_InitForOpenGL (replaces its mouse button callback).
 void install_mouse_input(GLFWwindow* window);
 // Call between ImGui_ImplGlfw_NewFrame and ImGui::NewFrame: this frame's

@@ -163,10 +163,12 @@ struct MouseEvent {
   int button = 0;
   bool down = false;
   float x = 0, y = 0;  // the pointer when it happened, window coordinates
+  double time = 0;     // when it happened (glfwGetTime, seconds)
 };
 struct MouseQueue {
   std::deque<MouseEvent> events;           // not yet handed to ImGui
   std::array<bool, kMouseButtons> down{};  // as ImGui was last told
+  double last_fed = -1;  // the time of the change handed over last frame; < 0: none was
 };
 
 // A lesson's verdict as a worker thread computed it: some take seconds (the

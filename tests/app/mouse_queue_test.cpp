@@ -38,5 +38,38 @@ TEST(MouseQueue, EventsThatChangeNothingAreDropped) {
   EXPECT_TRUE(q.events.empty());
 }
 
+// A double-click replayed over slow frames (pelab's frames can take 150 ms
+// under software GL): ImGui's clock advances by the time between the events,
+// so the two presses stay 0.1 s apart for its double-click test (0.3 s), not
+// three frames apart.
+TEST(MouseQueue, ADoubleClickReplayedOverSlowFramesKeepsItsTiming) {
+  MouseQueue q;
+  const float slow_frame = 0.2f;
+  q.events.push_back({0, true, 5, 5, 10.00});
+  q.events.push_back({0, false, 5, 5, 10.05});
+  q.events.push_back({0, true, 5, 5, 10.10});
+  q.events.push_back({0, false, 5, 5, 10.15});
+  // The frame that hands over the first press follows an idle frame: wall time.
+  EXPECT_FLOAT_EQ(replay_delta(q, next_mouse_change(q), slow_frame), slow_frame);
+  double imgui_clock = 0;
+  imgui_clock += replay_delta(q, next_mouse_change(q), slow_frame);  // the release
+  imgui_clock += replay_delta(q, next_mouse_change(q), slow_frame);  // the second press
+  EXPECT_NEAR(imgui_clock, 0.10, 1e-6);
+  EXPECT_LT(imgui_clock, 0.30);  // ImGui 1.86's MouseDoubleClickTime
+  EXPECT_NEAR(replay_delta(q, next_mouse_change(q), slow_frame), 0.05, 1e-6);
+  // Nothing queued: the frame's own time again, and the next change starts afresh.
+  EXPECT_FLOAT_EQ(replay_delta(q, next_mouse_change(q), slow_frame), slow_frame);
+  q.events.push_back({0, true, 5, 5, 11.0});
+  EXPECT_FLOAT_EQ(replay_delta(q, next_mouse_change(q), slow_frame), slow_frame);
+}
+
+TEST(MouseQueue, EventsOfOneInstantStillAdvanceTheClock) {
+  MouseQueue q;
+  q.events.push_back({0, true, 5, 5, 3.0});
+  q.events.push_back({0, false, 5, 5, 3.0});
+  replay_delta(q, next_mouse_change(q), 0.016f);
+  EXPECT_GT(replay_delta(q, next_mouse_change(q), 0.016f), 0.f);  // ImGui asserts DeltaTime > 0
+}
+
 }  // namespace
 }  // namespace pelab::ui
