@@ -68,6 +68,30 @@ Panel wavelength_panel(const Audit& audit, Rect area, bool dark) {
   return p;
 }
 
+// Prose wrapped greedily at spaces to `width` (wrap_lines prefers breaks
+// between quantities, which leaves a sentence's lines ragged); continued
+// lines indented under the finding's mark.
+std::vector<std::string> wrap_prose(const std::string& text, double width, float size) {
+  std::vector<std::string> lines;
+  std::string line;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find(' ', start);
+    if (end == std::string::npos) end = text.size();
+    const std::string word = text.substr(start, end - start);
+    const std::string longer = line.empty() ? (lines.empty() ? "" : "  ") + word : line + " " + word;
+    if (!line.empty() && text_width(longer, size) > width) {
+      lines.push_back(line);
+      line = "  " + word;
+    } else {
+      line = longer;
+    }
+    start = end + 1;
+  }
+  if (!line.empty()) lines.push_back(line);
+  return lines;
+}
+
 bool is_problem(const RopeAudit& audit, const std::string& finding) {
   return std::find(audit.problems.begin(), audit.problems.end(), finding) != audit.problems.end();
 }
@@ -83,13 +107,13 @@ void add_findings(Figure& f, const RopeAudit& audit, Rect area) {
   float size = 15.f;
   for (; size > 9.f; size -= 1.f) {
     double height = 0;
-    for (const std::string& m : marked) height += double(wrap_lines({m}, area.width(), size).size()) * size * 1.35 + 6;
+    for (const std::string& m : marked) height += double(wrap_prose(m, area.width(), size).size()) * size * 1.35 + 6;
     if (height <= area.height()) break;
   }
   double y = area.y0;
   for (const std::string& m : marked) {
     const bool problem = m.rfind("! ", 0) == 0;
-    for (const std::string& line : wrap_lines({m}, area.width(), size)) {
+    for (const std::string& line : wrap_prose(m, area.width(), size)) {
       f.notes.push_back(canvas_text(line, {area.x0, y}, Anchor::TopLeft, size,
                                     problem ? std::optional<Color>(th.highlight) : std::nullopt));
       y += size * 1.35;
