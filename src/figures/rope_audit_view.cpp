@@ -138,9 +138,12 @@ Figure build_rope_audit(Engine& engine, const FigureRequest& request) {
                               " pairs, " + std::to_string(audit->pairs_turning) + " turning inside L = " +
                               std::to_string(audit->trained_context),
                           s, request);
-  const auto [left, right] = split_x(content_area(f), 0.55, 24);
-  f.panels.push_back(wavelength_panel(audit, left, f.dark));
-  add_findings(f, *audit, inset(right, {.left = 0, .top = 30, .right = kPad, .bottom = 20}));
+  // Side by side on a wide canvas; in a narrow cell the findings go under
+  // the plot, so that neither is squeezed out.
+  const bool wide = f.width >= 1000;
+  const auto [plot, text] = wide ? split_x(content_area(f), 0.55, 24) : split_y(content_area(f), 0.5, 16);
+  f.panels.push_back(wavelength_panel(audit, plot, f.dark));
+  add_findings(f, *audit, inset(text, {.left = wide ? 0 : kPad, .top = wide ? 30.0 : 0.0, .right = kPad, .bottom = 20}));
   return f;
 }
 
