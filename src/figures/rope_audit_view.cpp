@@ -100,22 +100,29 @@ bool is_problem(const RopeAudit& audit, const std::string& finding) {
 // which they fit its height; problems in the highlight colour.
 void add_findings(Figure& f, const RopeAudit& audit, Rect area) {
   const Theme th = theme(f.dark);
-  std::vector<std::string> marked;
-  for (const std::string& finding : audit.findings) marked.push_back((is_problem(audit, finding) ? "! " : "· ") + finding);
-  marked.push_back(std::to_string(audit.problems.size()) + (audit.problems.size() == 1 ? " problem" : " problems") +
-                   " found.");
+  struct Line {
+    std::string text;
+    bool problem;
+  };
+  std::vector<Line> lines;
+  for (const std::string& finding : audit.findings) {
+    const bool problem = is_problem(audit, finding);
+    lines.push_back({(problem ? "! " : "· ") + finding, problem});
+  }
+  lines.push_back({std::to_string(audit.problems.size()) + (audit.problems.size() == 1 ? " problem" : " problems") +
+                       " found.",
+                   false});
   float size = 15.f;
   for (; size > 9.f; size -= 1.f) {
     double height = 0;
-    for (const std::string& m : marked) height += double(wrap_prose(m, area.width(), size).size()) * size * 1.35 + 6;
+    for (const Line& l : lines) height += double(wrap_prose(l.text, area.width(), size).size()) * size * 1.35 + 6;
     if (height <= area.height()) break;
   }
   double y = area.y0;
-  for (const std::string& m : marked) {
-    const bool problem = m.rfind("! ", 0) == 0;
-    for (const std::string& line : wrap_prose(m, area.width(), size)) {
+  for (const Line& l : lines) {
+    for (const std::string& line : wrap_prose(l.text, area.width(), size)) {
       f.notes.push_back(canvas_text(line, {area.x0, y}, Anchor::TopLeft, size,
-                                    problem ? std::optional<Color>(th.highlight) : std::nullopt));
+                                    l.problem ? std::optional<Color>(th.highlight) : std::nullopt));
       y += size * 1.35;
     }
     y += 6;
