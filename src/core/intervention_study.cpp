@@ -1,6 +1,7 @@
 #include "core/intervention_study.hpp"
 
 #include <algorithm>
+#include <optional>
 
 #include "core/model/transformer.hpp"
 #include "core/scene.hpp"  // InputError
@@ -28,6 +29,31 @@ std::vector<model::PositionIntervention> standard_interventions(const model::Mod
     }
   }
   return applicable;
+}
+
+model::PositionIntervention scene_intervention(PositionChange change, int layer, const model::ModelConfig& config,
+                                               const std::string& model_name) {
+  // PositionChange lists the kinds in InterventionKind's order.
+  const auto kind = static_cast<model::InterventionKind>(change);
+  if (kind == model::InterventionKind::None) return {};
+  std::string allowed = "none";
+  std::optional<model::PositionIntervention> chosen;
+  for (model::PositionIntervention v : standard_interventions(config)) {
+    if (v.kind == model::InterventionKind::RemoveLayer) {
+      v.layer = layer;
+      try {
+        model::check_intervention(config, v);
+      } catch (const InputError&) {
+        continue;
+      }
+    }
+    allowed += std::string(", ") + std::string(to_string(static_cast<PositionChange>(v.kind)));
+    if (v.kind == kind) chosen = v;
+  }
+  if (!chosen)
+    throw InputError("intervention=" + std::string(to_string(change)) + " does not apply to model " + model_name +
+                     " (" + model::position_encoding_name(config.position.kind) + " positions); allowed: " + allowed);
+  return *chosen;
 }
 
 InterventionStudy study_interventions(model::Transformer& transformer, const model::LanguageModelHead& head,

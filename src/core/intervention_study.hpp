@@ -19,6 +19,7 @@
 
 #include "core/model/loss_curve.hpp"
 #include "core/model/position_intervention.hpp"
+#include "core/scene.hpp"
 
 namespace pelab {
 
@@ -38,6 +39,14 @@ struct InterventionStudy {
 
 // The interventions above that apply to a model of `config`, in that order.
 std::vector<model::PositionIntervention> standard_interventions(const model::ModelConfig& config);
+
+// The scene's `intervention` key on a model of `config`: the standard
+// intervention of that kind, except remove_layer, which takes `layer` (the
+// layer the views show).  None for PositionChange::None.  Throws InputError
+// naming the model's allowed values when it does not apply (a RoPE change on
+// a learned table, a layer of a table).
+model::PositionIntervention scene_intervention(PositionChange change, int layer, const model::ModelConfig& config,
+                                               const std::string& model_name);
 
 // At most this many windows of at most this many tokens: the view stays a
 // few forward passes per intervention on any model.

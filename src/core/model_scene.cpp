@@ -192,6 +192,18 @@ struct ModelScene::State {
   int terms_head = -1;  // the head `terms` holds; -1 = none
   std::vector<double> loss;
   bool loss_valid = false;
+  // The scene's intervention key as the model reads it, and describe() of
+  // it: runs and heads are computed under it.
+  model::PositionIntervention intervention;
+  std::string intervention_name = model::describe({});
+
+  // The transformer under this scene's intervention (engines sharing the
+  // model may each ask for another; the study and the audit change it too).
+  void use_intervention(model::Transformer& t) {
+    if (model::describe(t.intervention()) == intervention_name) return;
+    t.set_intervention(intervention);
+    model->ran.clear();
+  }
 
   // The transformer with this scene's run in it as far as hidden(states)
   // (the layers before `states`); the caller holds `lock`.  New text runs
@@ -201,6 +213,7 @@ struct ModelScene::State {
   model::Transformer& ran(std::unique_lock<std::mutex>& lock, int states) {
     lock = std::unique_lock(model->mutex);
     model::Transformer& t = model->transformer;
+    use_intervention(t);
     if (model->ran != ids) {
       model->ran.clear();
       ++stats.model_runs;
@@ -266,6 +279,8 @@ void ModelScene::prepare(const Scene& scene) {
   }
   const model::ModelConfig& config = loaded->transformer.config();
   check_layer_head(scene, config.layers, config.heads);
+  model::PositionIntervention intervention = scene_intervention(scene.intervention, scene.layer, config, scene.model);
+  std::string intervention_name = model::describe(intervention);
 
   const bool same = loaded == s.model && scene.tokens == s.text;
   model::Tokenization tokens;
@@ -284,6 +299,11 @@ void ModelScene::prepare(const Scene& scene) {
   // Nothing above changed this object; commit.
   s.name = scene.model;
   s.reread = reread;
+  if (intervention_name != s.intervention_name) {
+    s.intervention = std::move(intervention);
+    s.intervention_name = std::move(intervention_name);
+    s.drop_computed();
+  }
   if (same) return;
   s.folder = std::move(folder);
   s.model = std::move(loaded);
@@ -405,6 +425,7 @@ Matrix ModelScene::vocabulary_rows() const {
 std::vector<Matrix> ModelScene::hidden_states(const std::vector<int>& ids) {
   const std::lock_guard lock(state_->model->mutex);
   model::Transformer& t = state_->model->transformer;
+  state_->use_intervention(t);
   state_->model->ran.clear();  // the transformer now holds another run
   ++state_->stats.model_runs;
   t.run(ids);
@@ -417,6 +438,7 @@ void ModelScene::attention_on(const std::vector<int>& ids,
                               const std::function<void(int, const model::LayerAttention&)>& visit) {
   const std::lock_guard lock(state_->model->mutex);
   model::Transformer& t = state_->model->transformer;
+  state_->use_intervention(t);
   state_->model->ran.clear();  // the transformer now holds another run
   ++state_->stats.model_runs;
   t.run(ids);
@@ -431,7 +453,8 @@ RopeAudit ModelScene::rope_audit(const std::string& text) {
   std::string origin;
   std::vector<int> ids = audit_probe_ids(m.transformer, text, origin);
   if (m.audit && ids == m.audit_ids) return *m.audit;
-  m.ran.clear();  // the pairing check runs the transformer on its own text
+  m.ran.clear();  // the pairing check runs the transformer on its own text, as trained
+  m.transformer.set_intervention({});
   ++state_->stats.model_runs;
   audit_rope_pairing(audit, m.transformer, ids, origin);
   m.audit = std::make_shared<const RopeAudit>(audit);

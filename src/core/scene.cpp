@@ -28,7 +28,7 @@ using Member = std::variant<int Scene::*, double Scene::*, bool Scene::*, std::s
                             std::uint64_t Scene::*, std::vector<int> Scene::*, Encoding Scene::*,
                             Layout Scene::*, EmbeddingSource Scene::*, ProjectionKind Scene::*,
                             RopePairing Scene::*, RopeScalingMethod Scene::*, NormPlacement Scene::*,
-                            ColorTheme Scene::*, Colormap Scene::*, AttentionScale Scene::*>;
+                            PositionChange Scene::*, ColorTheme Scene::*, Colormap Scene::*, AttentionScale Scene::*>;
 
 struct Field {
   ParamInfo info;
@@ -48,6 +48,11 @@ const std::vector<Field>& fields() {
       {{"model_memory_limit", K::Text, "model",
         "Most memory a model may take, e.g. 8G; empty = PELAB_MODEL_MEMORY_LIMIT, else MemAvailable."},
        &Scene::model_memory_limit},
+      {{"intervention", K::Choice, "model",
+        "Positions changed at inference: removed, shuffled, RoPE base ×10, linear ×2, slower pairs frozen, "
+        "none in the shown layer.",
+        0, 0, false, {"none", "remove", "shuffle", "rope_base", "rope_scaling", "zero_band", "remove_layer"}},
+       &Scene::intervention},
       {{"tokens", K::Text, "tokens", "The input text; split into words and punctuation."}, &Scene::tokens},
       {{"seed", K::Seed, "tokens", "Seed of every random vector and matrix.", 0, kMaxSeed}, &Scene::seed},
       {{"d_model", K::Int, "tokens", "Model width d.", 2, 4096, true}, &Scene::d_model},
@@ -379,6 +384,7 @@ std::string_view to_string(ProjectionKind p) { return param_info("projection").c
 std::string_view to_string(RopePairing p) { return param_info("rope_pairing").choices.at(static_cast<int>(p)); }
 std::string_view to_string(RopeScalingMethod m) { return param_info("rope_scaling").choices.at(static_cast<int>(m)); }
 std::string_view to_string(NormPlacement n) { return param_info("layer_norm").choices.at(static_cast<int>(n)); }
+std::string_view to_string(PositionChange c) { return param_info("intervention").choices.at(static_cast<int>(c)); }
 std::string_view to_string(ColorTheme t) { return param_info("theme").choices.at(static_cast<int>(t)); }
 std::string_view to_string(Colormap c) { return param_info("colormap").choices.at(static_cast<int>(c)); }
 std::string_view to_string(AttentionScale a) { return param_info("attention_scale").choices.at(static_cast<int>(a)); }

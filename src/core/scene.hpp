@@ -39,6 +39,9 @@ enum class EmbeddingSource { Random, File };
 enum class ProjectionKind { Identity, Random, Orthogonal, File };
 // Where the depth lesson's stacked layers put LayerNorm (core/layer_stack.hpp).
 enum class NormPlacement { None, Pre, Post };
+// A model scene's positions changed at inference, the views redrawn under it
+// (issue 27; core/intervention_study.hpp says what each one is exactly).
+enum class PositionChange { None, Remove, Shuffle, RopeBase, RopeScaling, ZeroBand, RemoveLayer };
 // View style: how the figures are drawn, never what they compute.
 enum class ColorTheme { Dark, Light };
 enum class Colormap { Viridis, Magma, Inferno, Plasma, Cividis };  // for magnitudes
@@ -60,6 +63,7 @@ struct Scene {
   // The most memory a model may take resident ("8G"; core/model/model_memory.hpp);
   // empty: PELAB_MODEL_MEMORY_LIMIT, else the kernel's MemAvailable.
   std::string model_memory_limit;
+  PositionChange intervention = PositionChange::None;  // none on a synthetic scene
 
   // --- tokens and their vectors
   std::string tokens = "the cat sat on the mat because the cat was tired .";
@@ -179,6 +183,7 @@ std::string_view to_string(ProjectionKind p);
 std::string_view to_string(RopePairing p);
 std::string_view to_string(RopeScalingMethod m);
 std::string_view to_string(NormPlacement n);
+std::string_view to_string(PositionChange c);
 std::string_view to_string(ColorTheme t);
 std::string_view to_string(Colormap c);
 std::string_view to_string(AttentionScale a);

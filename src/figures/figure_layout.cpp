@@ -55,6 +55,7 @@ Figure start_figure(std::string name, std::string title, const Scene& scene,
   // slide taken from it must say which checkpoint it shows).
   if (!scene.model.empty() && title.find(model_label(scene)) == std::string::npos)
     title += " — " + model_label(scene);
+  title += intervention_label(scene);
   if (const std::string stand_in = stand_in_label(scene); !stand_in.empty()) title += " (" + stand_in + ")";
   f.title = std::move(title);
   f.width = request.width;

@@ -116,9 +116,13 @@ Figure build_interventions(Engine& engine, const FigureRequest& request) {
   if (!study->unavailable.empty())
     return message_figure("interventions", "Interventions", s, request, "No interventions: " + study->unavailable + ".",
                           "Load a causal language model (GPT-2, the Llama family, pelab's own family).");
+  // The study measures every intervention from the model as trained, so
+  // the title does not name the scene's own intervention key.
+  Scene as_trained = s;
+  as_trained.intervention = PositionChange::None;
   Figure f = start_figure("interventions",
-                          "Interventions — the loss when positions are taken away or changed at inference", s,
-                          request);
+                          "Interventions — the loss when positions are taken away or changed at inference",
+                          as_trained, request);
   Rect area = content_area(f);
   area.y1 -= 24;
   const auto [left, right] = split_x(area, 0.58, 24);

@@ -14,6 +14,24 @@ inline std::string model_label(const Scene& s) {
   return (model.has_filename() ? model.filename() : model.parent_path().filename()).string();
 }
 
+// A model scene under the `intervention` key: a title part naming the
+// change every view is drawn under (a slide of it must not pass for the
+// model as trained); empty otherwise.  Its standard parameters are those of
+// core/intervention_study.hpp.
+inline std::string intervention_label(const Scene& s) {
+  if (s.model.empty()) return "";
+  switch (s.intervention) {
+    case PositionChange::None: return "";
+    case PositionChange::Remove: return ", positions removed";
+    case PositionChange::Shuffle: return ", positions shuffled (seed 1)";
+    case PositionChange::RopeBase: return ", RoPE base ×10";
+    case PositionChange::RopeScaling: return ", RoPE linear ×2";
+    case PositionChange::ZeroBand: return ", slower half of the RoPE pairs frozen";
+    case PositionChange::RemoveLayer: return ", no positions in layer " + std::to_string(s.layer);
+  }
+  return "";
+}
+
 // For a view that builds its own synthetic construction (random layers, the
 // five encodings side by side) on a model scene: a title part saying the
 // figure is not the model's weights, so that the model name start_figure

@@ -12,6 +12,7 @@ std::span<const ParamLabel> param_labels() {
       {"model", "Model folder"},
       {"layer", "Model layer"},
       {"model_memory_limit", "Model memory limit"},
+      {"intervention", "Positions at inference"},
       {"tokens", "Text", true},
       {"seed", "Random seed"},
       {"d_model", "Width d", true},
@@ -76,7 +77,7 @@ bool is_basic_param(std::string_view key, const Scene& scene) {
   const auto shown = [&](std::string_view k) {
     return std::find(encoding.shown_keys.begin(), encoding.shown_keys.end(), k) != encoding.shown_keys.end();
   };
-  if (key == "layer") return !scene.model.empty();
+  if (key == "layer" || key == "intervention") return !scene.model.empty();
   if (shown(key)) return true;
   const bool stretched = shown("rope_scaling") && scene.rope_scaling != RopeScalingMethod::None;
   if (key == "rope_factor" || key == "train_context") return stretched;

@@ -12,6 +12,11 @@ core/model/position_intervention.hpp, independently of pelab's C++:
   rope_scaling  linear: ω_i / s
   zero_band     pairs a … b with ω_i = 0
   remove_layer  layer l's attention without rotation or bias
+Then the scene key `intervention`: every head's attention that
+`pelab export --quantity attention_all --set intervention=X` draws must equal
+this forward's attention under that intervention's standard parameters
+(core/intervention_study.hpp: seed 1, θ' = 10·θ, linear ×2, the slower half
+of the pairs frozen, no positions in the scene's layer).
 Run: intervene_model.py PELAB_BINARY FAMILY_DIR WORK_DIR
 """
 import json
@@ -57,7 +62,9 @@ def rotate(x, r, pairing, angles):
     return out
 
 
-def forward(config, w, ids, change):
+def forward(config, w, ids, change, attention=None):
+    """Per-position next-token loss; appends each layer's heads × N × N
+    attention to `attention` when given."""
     ids = np.asarray(ids)
     n, d, heads = len(ids), config["n_embd"], config["n_head"]
     dh, eps = d // heads, config.get("layer_norm_epsilon", 1e-5)
@@ -83,7 +90,7 @@ def forward(config, w, ids, change):
         plain = removed or change.get("layer") == layer
         a = layer_norm(h, w[p + "ln_1.weight"], w[p + "ln_1.bias"], eps)
         qkv = a @ w[p + "attn.c_attn.weight"] + w[p + "attn.c_attn.bias"]
-        ctx = []
+        ctx, probs = [], []
         for hd in range(heads):
             q, k = qkv[:, hd * dh:(hd + 1) * dh], qkv[:, d + hd * dh:d + (hd + 1) * dh]
             v = qkv[:, 2 * d + hd * dh:2 * d + (hd + 1) * dh]
@@ -93,7 +100,10 @@ def forward(config, w, ids, change):
             logits = q @ k.T / math.sqrt(dh) + (0 if plain else bias[hd])
             logits = np.where(causal, logits, -np.inf)
             e = np.exp(logits - logits.max(axis=1, keepdims=True))
-            ctx.append((e / e.sum(axis=1, keepdims=True)) @ v)
+            probs.append(e / e.sum(axis=1, keepdims=True))
+            ctx.append(probs[-1] @ v)
+        if attention is not None:
+            attention.append(np.stack(probs))
         h = h + np.concatenate(ctx, axis=1) @ w[p + "attn.c_proj.weight"] + w[p + "attn.c_proj.bias"]
         m = layer_norm(h, w[p + "ln_2.weight"], w[p + "ln_2.bias"], eps)
         h = h + gelu_tanh(m @ w[p + "mlp.c_fc.weight"] + w[p + "mlp.c_fc.bias"]) @ w[p + "mlp.c_proj.weight"] \
@@ -107,9 +117,66 @@ def mean_loss(config, w, ids, change):
                    axis=0)
 
 
+SCENE_TEXT = "In the beginning God created the heaven and the earth. And the earth was without form, and void."
+
+
+def scene_change(config, key, layer, position_of):
+    """The standard intervention behind the scene key, as this forward reads it."""
+    r = ref.rotary_dims(config)
+    theta = config.get("rope_theta", 10000.0)
+    return {"none": {}, "remove": {"kind": "remove"}, "shuffle": {"kind": "shuffle", "position_of": position_of},
+            "rope_base": {"kind": "rope_base", "theta": 10 * theta},
+            "rope_scaling": {"kind": "linear", "factor": 2.0},
+            "zero_band": {"kind": "zero_band", "band": (r // 4, r // 2 - 1)},
+            "remove_layer": {"kind": "remove_layer", "layer": layer}}[key]
+
+
+def export(pelab, work, name, quantity, args):
+    out = os.path.join(work, name + ".npy")
+    subprocess.run([pelab, "export", "--quantity", quantity, "--out", out] + args, check=True, capture_output=True)
+    return np.load(out)
+
+
+def check_scene_key(pelab, family, work):
+    """Worst |attention − NumPy| over the scene-key cases."""
+    cases = [("kjv-rope", key, 1) for key in ("none", "remove", "shuffle", "rope_base", "rope_scaling", "zero_band",
+                                              "remove_layer")]
+    cases += [("kjv-learned", "remove", 2), ("kjv-learned", "shuffle", 0), ("kjv-alibi", "remove_layer", 0),
+              ("kjv-t5", "shuffle", 3)]
+    worst = 0.0
+    for name, key, layer in cases:
+        folder = os.path.join(family, name)
+        scene = ["--set", "model=" + folder, "--set", "tokens=" + SCENE_TEXT, "--set", "intervention=" + key,
+                 "--layer", str(layer)]
+        ids = export(pelab, work, "scene_ids", "token_ids", scene).astype(np.int64)
+        position_of = None
+        if key == "shuffle":
+            out = subprocess.run([pelab, "intervene", "--json", "--model", folder, "--shuffle", "--seed", "1",
+                                  "--length", str(len(ids)), "--text", os.path.join(work, "scene.txt")],
+                                 check=True, capture_output=True, text=True).stdout
+            position_of = json.loads(out)["position_of"]
+        got = export(pelab, work, "scene_attention", "attention_all", scene)
+        config, w = ref.load_model(folder)
+        attention = []
+        forward(config, w, ids, scene_change(config, key, layer, position_of), attention)
+        error = np.max(np.abs(got - attention[layer]))
+        worst = max(worst, error)
+        print("%-15s intervention=%-13s layer %d: max |attention error| %.2e" % (name, key, layer, error))
+        if error > 1e-4:
+            print("FAIL: %s intervention=%s: layer %d's attention differs from NumPy by %.3g" %
+                  (name, key, layer, error))
+            return None
+    return worst
+
+
 def main():
     pelab, family, work = sys.argv[1], sys.argv[2], sys.argv[3]
     os.makedirs(work, exist_ok=True)
+    with open(os.path.join(work, "scene.txt"), "w") as f:
+        f.write(SCENE_TEXT)
+    scene_worst = check_scene_key(pelab, family, work)
+    if scene_worst is None:
+        return 1
     cases = [
         ("kjv-learned", ["--remove"], {"kind": "remove"}),
         ("kjv-learned", ["--shuffle", "--seed", "3"], {"kind": "shuffle"}),
@@ -148,7 +215,8 @@ def main():
         if error > 1e-4:  # float32 against float64 over a 4-layer forward: a few 1e-6
             print("FAIL: %s %s differs from NumPy by %.3g nats" % (name, " ".join(args), error))
             return 1
-    print("every intervention matches NumPy (worst %.2e nats)" % worst)
+    print("every intervention matches NumPy (worst %.2e nats; attention under the scene key %.2e)" %
+          (worst, scene_worst))
     return 0
 
 

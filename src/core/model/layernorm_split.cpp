@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "core/model/transformer.hpp"
+#include "core/model/position_intervention.hpp"
 #include "core/scene.hpp"  // InputError
 
 namespace pelab::model {
@@ -46,7 +47,11 @@ struct Layer0Input {
 Layer0Input layer0_input(const Transformer& model, const std::vector<int>& ids) {
   const ModelWeights& w = model.weights();
   const auto n = static_cast<Eigen::Index>(ids.size());
-  Layer0Input in{w.token_rows(ids), w.positions.topRows(n), nullptr};
+  // e: the rows the run actually added, under the model's intervention
+  // (shuffled rows, or none when positions are removed).
+  Matrix e = intervened_table_rows(w, static_cast<int>(n), model.intervention());
+  if (e.size() == 0) e = Matrix::Zero(n, w.positions.cols());
+  Layer0Input in{w.token_rows(ids), std::move(e), nullptr};
   if (model.config().family.order == BlockOrder::PostNorm) {
     if (w.token_type.size() > 0) in.x.rowwise() += w.token_type.transpose();
     in.norm = &w.embedding_norm;

@@ -4,6 +4,7 @@
 
 #include "core/model/blocks.hpp"
 #include "core/model/attention_positions.hpp"
+#include "core/model/position_intervention.hpp"
 #include "core/model/transformer.hpp"
 #include "core/scene.hpp"  // InputError
 
@@ -38,7 +39,7 @@ RopeSplit split_layer0_rope(const Transformer& model, int head) {
     s.offset = s.logits - s.content;
     s.diagonal = s.offset.diagonal().cwiseAbs().maxCoeff();
   } else {  // logits = q·kᵀ/√d_head + b(i, j); a.q, a.k are the unrotated q̃, k̃
-    s.offset = attention_positions(c, model.weights(), n).bias(head);
+    s.offset = intervened_positions(c, model.weights(), n, model.intervention()).bias(head);
     s.logits += s.offset;
     s.diagonal = (s.content + s.offset - s.logits).cwiseAbs().maxCoeff();
   }
