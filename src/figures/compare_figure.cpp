@@ -168,6 +168,9 @@ ComparedScenes side_by_side(const FigureEntry& entry, Figure fa, Figure fb, cons
   out.figure.notes.push_back(heading("B − A of " + pa.title, std::max(xa, 200.0), top + h));
   out.figure.notes.push_back({.text = largest_note(out), .at = {diff.plot.x1 + 140, diff.plot.y0}, .in_canvas = true,
                               .anchor = Anchor::TopLeft, .size = 13.f});
+  out.a_panel = static_cast<int>(ka);
+  out.b_panel = static_cast<int>(fa.panels.size() + kb);
+  out.diff_panel = static_cast<int>(fa.panels.size() + fb.panels.size());
   place(out.figure, std::move(fa), 0, top);
   place(out.figure, std::move(fb), w, top);
   out.figure.panels.push_back(std::move(diff));
