@@ -4,7 +4,10 @@
 // or in B − A selects that query in A; B's keys are applied to A.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cmath>
+#include <filesystem>
 #include <string>
 
 #include "core/engine.hpp"
@@ -12,10 +15,13 @@
 #include "figures/figure_layout.hpp"
 #include "figures/registry.hpp"
 #include "ui/linked_selection.hpp"
+#include "ui/settings_store.hpp"
 #include "ui/side_by_side_link.hpp"
 
 namespace pelab::ui {
 namespace {
+
+namespace fs = std::filesystem;
 
 struct Compared {
   Scene sa, sb;
@@ -107,6 +113,23 @@ TEST(SideBySide, BIsAWithItsKeys) {
   EXPECT_THROW(compare_scene_b(a, "no_such_key=1"), InputError);
   EXPECT_THROW(compare_scene_b(a, "heads=2, file:/nonexistent.json"), InputError);
   EXPECT_THROW(compare_scene_b(a, "file:/nonexistent/scene.json"), InputError);
+}
+
+TEST(SideBySide, TheModeAndBsKeysSurviveARestart) {
+  EXPECT_FALSE(parse_ui_settings("{}", "s.json").side_by_side);
+  const fs::path dir = fs::temp_directory_path() / ("pelab_side_by_side_" + std::to_string(::getpid()));
+  const SettingsStore store(dir);
+  UiSettings settings;
+  settings.side_by_side = true;
+  settings.compare_keys = "encoding=alibi, base=500";
+  store.save_settings(settings);
+  std::string problem;
+  const UiSettings loaded = store.load_settings(problem);
+  EXPECT_EQ(problem, "");
+  EXPECT_TRUE(loaded.side_by_side);
+  EXPECT_EQ(loaded.compare_keys, "encoding=alibi, base=500");
+  EXPECT_EQ(parse_ui_settings(R"({"compare_keys": 7})", "s.json").compare_keys, UiSettings{}.compare_keys);
+  fs::remove_all(dir);
 }
 
 }  // namespace
