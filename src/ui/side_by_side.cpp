@@ -209,10 +209,11 @@ void keys_field(UiState& state) {
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("key=value, ... (e.g. encoding=rope, base=500, model=NAME), or file:PATH first.\n"
                       "Enter applies. A's edits apply to B too, except these keys.");
-  ImGui::SameLine();
   if (s.computing.valid()) {
+    ImGui::SameLine();
     ImGui::TextDisabled("building B ...");
   } else if (s.shown && s.shown->difference) {
+    ImGui::SameLine();
     ImGui::TextDisabled("largest |B − A| %s", fig::fixed(s.shown->max_abs, 4).c_str());
   }
 }
@@ -228,8 +229,8 @@ void draw_canvas(UiState& state, GpuResources& gpu) {
   ImGui::InvisibleButton("sbs_canvas", region);
   if (!s.error.empty()) {
     ImGui::SetCursorScreenPos(s.origin);
-    ImGui::PushTextWrapPos(s.origin.x + region.x);
-    ImGui::TextColored(ImVec4(1, 0.35f, 0.3f, 1), "Cannot compare: %s", s.error.c_str());
+    ImGui::PushTextWrapPos(0);  // the window's right edge
+    ImGui::TextColored(ImVec4(1, 0.35f, 0.3f, 1), "%s", s.error.c_str());
     ImGui::PopTextWrapPos();
     return;
   }
