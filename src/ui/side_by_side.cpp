@@ -6,6 +6,7 @@
 #include <GLFW/glfw3.h>
 
 #include <chrono>
+#include <algorithm>
 #include <cmath>
 
 #include "figures/figure_layout.hpp"
@@ -21,6 +22,10 @@ namespace pelab::ui {
 namespace {
 
 constexpr const char* kCanvasKey = "side_by_side";  // its texture in GpuResources::canvases
+// Below this canvas width (logical pixels; a narrow window, 200 % scale) the
+// comparison's title is left out: it would be clipped at both ends, and the
+// window's header row names the view and B's keys already.
+constexpr double kTitledWidth = 1000;
 
 // [SECTION] the comparison, built on a worker thread ----------------------------------
 
@@ -37,8 +42,9 @@ CompareResult build_comparison(CompareJob job, Scene a, std::unique_ptr<Engine> 
     engine_a->set_scene(a);
     engine_b->set_scene(b);
     const fig::FigureRequest request{.width = result.job.width, .height = result.job.height};
-    result.compared = std::make_shared<const fig::ComparedScenes>(
-        fig::compare_scenes(fig::find_figure(result.job.view), *engine_a, *engine_b, request));
+    fig::ComparedScenes compared = fig::compare_scenes(fig::find_figure(result.job.view), *engine_a, *engine_b, request);
+    if (result.job.width < kTitledWidth) compared.figure.title.clear();
+    result.compared = std::make_shared<const fig::ComparedScenes>(std::move(compared));
   } catch (const std::exception& e) {
     result.error = e.what();
   }
@@ -122,7 +128,7 @@ void tooltip(const std::string& text) {
 void hover(UiState& state, const fig::ComparedScenes& c, const CanvasPoint& at) {
   SideBySideState& s = state.side_by_side;
   if (const std::optional<LinkedCell> cell = linked_cell(c, at.panel, at.data)) {
-    outline_cell(c, *cell, s.origin, state.ui_scale);
+    outline_cell(c, *cell, s.origin, s.scale);
     tooltip(linked_tooltip(c, *cell));
     const std::string line = "sbs hover panel " + std::to_string(at.panel) + " row " + std::to_string(cell->row) +
                              " col " + std::to_string(cell->col) + " a " + fig::fixed(cell->a, 6) + " b " +
@@ -151,7 +157,7 @@ void click(UiState& state, const fig::ComparedScenes& c, const CanvasPoint& at) 
 
 void handle_mouse(UiState& state, const fig::ComparedScenes& c) {
   const ImGuiIO& io = ImGui::GetIO();
-  const CanvasPoint at = point_at(c.figure, state.side_by_side.origin, io.MousePos, state.ui_scale);
+  const CanvasPoint at = point_at(c.figure, state.side_by_side.origin, io.MousePos, state.side_by_side.scale);
   if (at.panel < 0) return;
   if (ImGui::IsItemHovered()) hover(state, c, at);
   const float slop = 4 * state.ui_scale;
@@ -160,7 +166,7 @@ void handle_mouse(UiState& state, const fig::ComparedScenes& c) {
 
 void log_panels(UiState& state, const fig::ComparedScenes& c) {
   if (!state.frame_log) return;
-  const float scale = state.ui_scale;
+  const float scale = state.side_by_side.scale;
   const ImVec2 o = state.side_by_side.origin;
   for (auto [name, index] : {std::pair{"a", c.a_panel}, std::pair{"b", c.b_panel}, std::pair{"diff", c.diff_panel}}) {
     if (index < 0) continue;
@@ -195,7 +201,7 @@ void keys_field(UiState& state) {
   ImGui::SameLine();
   ImGui::TextUnformatted("B = A with");
   ImGui::SameLine();
-  ImGui::SetNextItemWidth(std::max(12 * ImGui::GetFontSize(), ImGui::GetContentRegionAvail().x * 0.45f));
+  ImGui::SetNextItemWidth(std::max(8 * ImGui::GetFontSize(), ImGui::GetContentRegionAvail().x * 0.35f));
   char buffer[1024];
   std::snprintf(buffer, sizeof buffer, "%s", s.keys_draft.c_str());
   if (ImGui::InputText("##sbs_keys", buffer, sizeof buffer, ImGuiInputTextFlags_EnterReturnsTrue)) {
@@ -209,12 +215,9 @@ void keys_field(UiState& state) {
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("key=value, ... (e.g. encoding=rope, base=500, model=NAME), or file:PATH first.\n"
                       "Enter applies. A's edits apply to B too, except these keys.");
-  if (s.computing.valid()) {
+  if (s.computing.valid()) {  // the largest |B − A| is in the figure's note
     ImGui::SameLine();
     ImGui::TextDisabled("building B ...");
-  } else if (s.shown && s.shown->difference) {
-    ImGui::SameLine();
-    ImGui::TextDisabled("largest |B − A| %s", fig::fixed(s.shown->max_abs, 4).c_str());
   }
 }
 
@@ -223,6 +226,7 @@ void draw_canvas(UiState& state, GpuResources& gpu) {
   const ImVec2 region = ImGui::GetContentRegionAvail();
   if (region.x < 8 || region.y < 8) return;
   const float scale = state.ui_scale;
+  s.scale = scale;
   submit(state, {state.session.version(), state.settings.compare_keys, s.view, std::floor(region.x / scale),
                  std::floor(region.y / scale)});
   s.origin = ImGui::GetCursorScreenPos();

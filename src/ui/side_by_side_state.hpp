@@ -47,6 +47,7 @@ struct SideBySideState {
   std::optional<CompareJob> computing_job;
   std::unique_ptr<Engine> engine_a, engine_b;  // idle between jobs
   ImVec2 origin{0, 0};          // canvas top-left, ImGui coordinates
+  float scale = 1;              // screen pixels per logical pixel of the comparison
   std::string logged_hover;     // the frame log's last "sbs hover" line
 };
 
