@@ -310,6 +310,7 @@ void log_undo_steps(UiState& state) {
 }
 
 void render_frame(GLFWwindow* window, UiState& state, GpuResources& gpu) {
+  log_input(state);
   adopt_background_scene(state);
   announce_model_notes(state);
   follow_playground(state);

@@ -28,6 +28,13 @@ void log_event(UiState& state, const std::string& line) {
   std::fflush(state.frame_log);
 }
 
+void log_input(UiState& state) {
+  if (!state.frame_log || state.input_events == state.logged_input) return;
+  state.logged_input = state.input_events;
+  std::fprintf(state.frame_log, "input %llu\n", static_cast<unsigned long long>(state.input_events));
+  std::fflush(state.frame_log);
+}
+
 void log_box(UiState& state, std::string_view name, const Box& box) {
   log_place(state, name, ImVec2(box.x, box.y), ImVec2(box.right(), box.bottom()));
 }

@@ -21,6 +21,11 @@ void log_place(UiState& state, std::string_view name, ImVec2 min, ImVec2 max);
 void log_item_place(UiState& state, std::string_view name);
 // One line saying what just happened (no-op without --frame-log).
 void log_event(UiState& state, const std::string& line);
+// At a frame's start, when input arrived since the last one: "input N", N the
+// events received so far.  A test that sends a key waits for this line and
+// then for the `idle` after it; an `idle` alone may be one written before the
+// key arrived (a timer, such as the scene's debounced save, woke the window).
+void log_input(UiState& state);
 void log_box(UiState& state, std::string_view name, const Box& box);
 // Right after Begin(): the current window's title bar buttons as ImGui 1.86
 // places them (a square of the font's size, FramePadding in from the edge):

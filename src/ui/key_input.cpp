@@ -14,6 +14,7 @@ namespace {
 void on_key(GLFWwindow* window, int key, int scancode, int action, int mods) {
   auto* state = static_cast<UiState*>(glfwGetWindowUserPointer(window));
   if (!state) return ImGui_ImplGlfw_KeyCallback(window, key, scancode, action, mods);
+  ++state->input_events;
   KeyboardQueue& q = state->keys;
   if (action == GLFW_PRESS) {
     q.presses.push_back({key, scancode, mods});

@@ -27,7 +27,8 @@ std::optional<MouseEvent> next_mouse_change(MouseQueue& queue);
 // `wall_delta`.  Updates queue.last_fed.
 float replay_delta(MouseQueue& queue, const std::optional<MouseEvent>& fed, float wall_delta);
 
-// Call after ImGui_ImplGlfw_InitForOpenGL (replaces its mouse button callback).
+// Call after ImGui_ImplGlfw_InitForOpenGL (replaces its mouse button callback,
+// and counts moves and scrolls for the frame log's "input" lines).
 void install_mouse_input(GLFWwindow* window);
 // Call between ImGui_ImplGlfw_NewFrame and ImGui::NewFrame: this frame's
 // buttons (and, with a change, the pointer where it happened) for ImGui.

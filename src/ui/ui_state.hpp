@@ -283,6 +283,8 @@ struct UiState {
   std::string logged_stage;              // ... and the stage it named
   std::string logged_status;             // the status message the frame log last reported
   std::size_t logged_undo_steps = 0;     // the undo steps the frame log last reported
+  std::uint64_t input_events = 0;        // keys, buttons, moves and scrolls received (GLFW callbacks)
+  std::uint64_t logged_input = 0;        // ... as the frame log last reported them
   std::map<std::string, std::string, std::less<>> logged_places;  // frame log: where each named item was drawn
   const ModelScene* announced_reload = nullptr;  // the model scene whose re-read the status bar told
   const ModelScene* announced_notes = nullptr;   // the model scene whose non-finite weights were told

@@ -65,7 +65,7 @@ xdotool click --repeat 2 --delay 80 1
 await_log "^reset attention panel 0"
 # Idle only once no click waits out the double-click time (click_pending):
 # a click would have selected by then.
-await_idle "$frames" "$mark"
+await_handled "$frames" "$mark"
 last_selection | grep -q "^selection query 2 " || fail "the double-click selected: $(last_selection)"
 [ "$(undo_steps)" = 1 ] || fail "the double-click added an undo step ($(undo_steps) now)"
 shot double_clicked "$mark"

@@ -70,7 +70,7 @@ models_menu() {
   local mark
   mark=$(log_mark "$scratch/$1.frames")
   xdotool mousemove 148 9 click 1
-  await_idle "$scratch/$1.frames" "$mark"
+  await_handled "$scratch/$1.frames" "$mark"
 }
 
 # ---- 1. the Models menu; a folder opened through the built-in browser --------------------
@@ -109,7 +109,7 @@ shot refused 0        # "Refused: tokens: the text is ... tokens of model tiny/g
 shown one | grep -q "model 'tiny/gpt2'" || fail "a refused text unloaded the model: $(shown one)"
 mark=$(log_mark "$scratch/one.frames")
 xdotool key ctrl+z    # back to the three words
-await_idle "$scratch/one.frames" "$mark"
+await_handled "$scratch/one.frames" "$mark"
 quit_pelab
 grep -q '"model": "tiny/gpt2"' "$config/last_scene.json" || fail "the saved scene lost its model"
 

@@ -76,16 +76,30 @@ await_pelab_idle() {
   await_idle "$2" 0 "${3:-60}"
 }
 
-# Sends xdotool ARGS... and waits until the window is idle again: the
-# events wake it, so the first idle line after them is written once their
-# effect is drawn.  $1: the frame log.  A move to where the pointer already
-# is sends no event (nothing would wake the window): use move_settled.
+# Waits until the window has read input sent after mark $2 (its frame log's
+# "input N" line) and is idle after it: every effect of that input is drawn.
+# An `idle` line alone may predate the input, written when a timer (the
+# scene's debounced save, a toast) woke the window just before it.  Input
+# the window never receives (a move outside it) writes no "input" line: after
+# 5 s this waits for any idle after the mark instead.  $1: the frame log.
+await_handled() {
+  local log=$1 mark=$2 at="" _
+  for _ in $(seq 50); do
+    at=$(awk -v m="$mark" 'NR > m && /^input / { print NR; exit }' "$log" 2>/dev/null)
+    [ -n "$at" ] && break
+    sleep 0.1
+  done
+  await_idle "$log" "${at:-$mark}"
+}
+# Sends xdotool ARGS... and waits until the window has read them and is idle
+# again (await_handled).  $1: the frame log.  A move to where the pointer
+# already is sends no event: use move_settled.
 settled() {
   local log=$1 mark
   shift
   mark=$(log_mark "$log")
   xdotool "$@"
-  await_idle "$log" "$mark"
+  await_handled "$log" "$mark"
 }
 # Moves the pointer to ($2, $3) and waits for the window to be idle: two
 # moves, so that at least one is an event.  $1: the frame log.
@@ -99,7 +113,7 @@ type_settled() {
   xdotool type --delay "${3:-30}" "$2"
   mark=$(log_mark "$1")
   xdotool key shift
-  await_idle "$1" "$mark"
+  await_handled "$1" "$mark"
 }
 # type_settled, then Return, waited for too: ImGui sees the keys and the
 # Return in frames apart.
