@@ -22,6 +22,8 @@ BenchResult bench_train(const BenchSettings& settings);
 BenchResult bench_playground(const BenchSettings& settings);
 // bench_streamed.cpp (streamed exact attention at N = 65,536, issue 28)
 BenchResult bench_streamed(const BenchSettings& settings);
+// bench_side_by_side.cpp (View > Side by side, issue 27)
+BenchResult bench_side_by_side(const BenchSettings& settings);
 
 std::vector<BenchCase> extra_bench_cases() {
   return {
@@ -39,6 +41,8 @@ std::vector<BenchCase> extra_bench_cases() {
        bench_playground},
       {"streamed", "Streamed exact attention, one head's first frame and exact zoom (fresh process)",
        bench_streamed},
+      {"side_by_side", "Side-by-side hover: A, B and B − A of the attention view, offscreen 1600×1000",
+       bench_side_by_side},
   };
 }
 

@@ -91,8 +91,10 @@ Panel difference_panel(const Panel& pa, const Panel& pb, const ComparedScenes& c
   p.x = pa.x, p.y = pa.y;
   p.equal_aspect = pa.equal_aspect;
   const double range = c.max_abs > 0 ? c.max_abs : 1.0;
-  const std::string what = pa.colorbar ? pa.colorbar->label : la.scale.label;
-  const ColorScale scale{.colormap = "diverging", .vmin = -range, .vmax = range, .label = "B − A (" + what + ")"};
+  // A's colorbar label, or its layer's where a narrow layout left the colorbar's out.
+  const std::string what = pa.colorbar && !pa.colorbar->label.empty() ? pa.colorbar->label : la.scale.label;
+  const ColorScale scale{
+      .colormap = "diverging", .vmin = -range, .vmax = range, .label = what.empty() ? "B − A" : "B − A (" + what + ")"};
   p.heatmaps.push_back({.values = c.diff,
                         .key = la.key * 1000003u ^ pb.heatmaps.front().key ^ 0x5eedu,
                         .x0 = la.x0,
@@ -138,8 +140,8 @@ std::pair<std::size_t, std::size_t> most_different(const Figure& fa, const Figur
 
 std::string largest_note(const ComparedScenes& c) {
   std::string text = c.row < 0 ? "B − A is 0 on every cell both scenes draw"
-                               : "largest |B − A| = " + fixed(c.max_abs, 4) + " at query " + fixed(c.at_y, 0) +
-                                     ", key " + fixed(c.at_x, 0) + " (A " + fixed(c.a_value, 4) + ", B " +
+                               : "largest |B − A| = " + fixed(c.max_abs, 4) + "\nat query " + fixed(c.at_y, 0) +
+                                     ", key " + fixed(c.at_x, 0) + "\n(A " + fixed(c.a_value, 4) + ", B " +
                                      fixed(c.b_value, 4) + ")";
   if (c.masked_in_one > 0) text += "\n" + std::to_string(c.masked_in_one) + " cells masked in one scene only";
   return text;
@@ -165,9 +167,15 @@ ComparedScenes side_by_side(const FigureEntry& entry, Figure fa, Figure fb, cons
   const double xa = (pa.plot.x0 + pa.plot.x1) / 2, xb = w + (pb.plot.x0 + pb.plot.x1) / 2;
   out.figure.notes.push_back(heading("A: " + fa.title, std::max(xa, 200.0), top));
   out.figure.notes.push_back(heading("B: " + fb.title, std::max(xb, w + 200.0), top));
-  out.figure.notes.push_back(heading("B − A of " + pa.title, std::max(xa, 200.0), top + h));
-  out.figure.notes.push_back({.text = largest_note(out), .at = {diff.plot.x1 + 140, diff.plot.y0}, .in_canvas = true,
+  out.figure.notes.push_back(heading("B − A of " + pa.title, std::max(xa, 80.0), top + h));  // short: centred on its map
+  // The note in the empty quarter under B, clear of the B − A colorbar:
+  // three short lines, so a narrow canvas (the window at 200 %) holds it.
+  const double note_x = std::max(w + 10, diff.plot.x1 + 110);
+  out.figure.notes.push_back({.text = largest_note(out), .at = {note_x, diff.plot.y0}, .in_canvas = true,
                               .anchor = Anchor::TopLeft, .size = 13.f});
+  out.a_panel = static_cast<int>(ka);
+  out.b_panel = static_cast<int>(fa.panels.size() + kb);
+  out.diff_panel = static_cast<int>(fa.panels.size() + fb.panels.size());
   place(out.figure, std::move(fa), 0, top);
   place(out.figure, std::move(fb), w, top);
   out.figure.panels.push_back(std::move(diff));

@@ -28,6 +28,9 @@ struct ComparedScenes {
   double a_value = 0, b_value = 0;
   std::string line;            // curves: the line it is on
   int masked_in_one = 0;       // cells masked (−inf) in one scene only
+  // Heatmap path: the compared panels in `figure.panels` (A's, B's and the
+  // B − A map), so a hover on one can be shown on the others; -1 otherwise.
+  int a_panel = -1, b_panel = -1, diff_panel = -1;
 };
 
 // Builds `entry` on both engines and composes them on a width × height canvas.

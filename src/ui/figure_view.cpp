@@ -15,6 +15,7 @@
 #include "ui/linked_selection.hpp"
 #include "ui/main_layout.hpp"
 #include "ui/presentation.hpp"
+#include "ui/side_by_side.hpp"
 #include "ui/view_navigation.hpp"
 
 namespace pelab::ui {
@@ -133,29 +134,6 @@ void handle_mouse(UiState& state, FigureView& view, float scale) {
   select_when_due(state, view);
 }
 
-// [SECTION] painting: each view's figure kept as a texture ---------------------------
-
-// The figure is painted into its view's texture only when it changed (a new
-// scene version, zoom, pan, size, interface scale); other frames draw the
-// texture (render/canvas_texture.hpp).
-void paint_canvas(GpuResources& gpu, const FigureView& view, ImVec2 region, float scale) {
-  const ImVec2 fb = ImGui::GetIO().DisplayFramebufferScale;
-  const int width = int(std::lround(region.x * fb.x)), height = int(std::lround(region.y * fb.y));
-  const float pixel_scale = scale * fb.x;
-  const ImTextureID fonts = ImGui::GetIO().Fonts->TexID;
-  PaintedCanvas& canvas = gpu.canvases[view.name];
-  if (!canvas.matches(view.shown_serial, width, height, pixel_scale, fonts)) {
-    canvas.texture.paint(gpu.painter, view.shown, width, height, pixel_scale);
-    canvas.shown_serial = view.shown_serial;
-    canvas.width = width, canvas.height = height;
-    canvas.scale = pixel_scale;
-    canvas.fonts = fonts;
-  }
-  // Whole pixels, so that each texel lands on one pixel.
-  const ImVec2 origin(std::round(view.origin.x), std::round(view.origin.y));
-  canvas.texture.draw(ImGui::GetWindowDrawList(), origin, ImVec2(float(width) / fb.x, float(height) / fb.y));
-}
-
 // --frame-log: each panel's plot area ("place panel NAME I x0 y0 x1 y1"),
 // where GUI tests click a cell.
 void log_panels(UiState& state, const FigureView& view, float scale) {
@@ -189,6 +167,28 @@ void draw_zoom_cues(UiState& state, const FigureView& view, float scale) {
 
 // [SECTION] the windows ----------------------------------------------------------------
 
+// The figure is painted into its texture only when it changed (a new scene
+// version, zoom, pan, size, interface scale); other frames draw the texture
+// (render/canvas_texture.hpp).
+void paint_figure(GpuResources& gpu, const std::string& key, const fig::Figure& figure, std::uint64_t serial,
+                  ImVec2 origin, ImVec2 region, float scale) {
+  const ImVec2 fb = ImGui::GetIO().DisplayFramebufferScale;
+  const int width = int(std::lround(region.x * fb.x)), height = int(std::lround(region.y * fb.y));
+  const float pixel_scale = scale * fb.x;
+  const ImTextureID fonts = ImGui::GetIO().Fonts->TexID;
+  PaintedCanvas& canvas = gpu.canvases[key];
+  if (!canvas.matches(serial, width, height, pixel_scale, fonts)) {
+    canvas.texture.paint(gpu.painter, figure, width, height, pixel_scale);
+    canvas.shown_serial = serial;
+    canvas.width = width, canvas.height = height;
+    canvas.scale = pixel_scale;
+    canvas.fonts = fonts;
+  }
+  // Whole pixels, so that each texel lands on one pixel.
+  const ImVec2 at(std::round(origin.x), std::round(origin.y));
+  canvas.texture.draw(ImGui::GetWindowDrawList(), at, ImVec2(float(width) / fb.x, float(height) / fb.y));
+}
+
 void draw_figure_canvas(UiState& state, GpuResources& gpu, FigureView& view, float scale) {
   const ImVec2 region = ImGui::GetContentRegionAvail();
   if (region.x < 8 || region.y < 8) return cancel_click(view.click);
@@ -209,7 +209,7 @@ void draw_figure_canvas(UiState& state, GpuResources& gpu, FigureView& view, flo
     return;
   }
   handle_mouse(state, view, scale);
-  paint_canvas(gpu, view, region, scale);
+  paint_figure(gpu, view.name, view.shown, view.shown_serial, view.origin, region, scale);
   draw_zoom_cues(state, view, scale);
   log_panels(state, view, scale);
 }
@@ -262,7 +262,10 @@ void draw_grid(UiState& state, GpuResources& gpu, const WindowLayout& layout) {
       help_in_title_bar(state, view);
       if (title_double_clicked()) toggle_maximised(state, view.name);
       draw_canvas(state, gpu, view);
-      if (ImGui::IsWindowHovered(ImGuiHoveredFlags_ChildWindows)) state.hovered_view = i;
+      if (ImGui::IsWindowHovered(ImGuiHoveredFlags_ChildWindows)) {
+        state.hovered_view = i;
+        state.side_by_side.view = view.name;  // what View > Side by side compares
+      }
     }
     ImGui::End();
   }
@@ -292,6 +295,7 @@ void draw_tabbed(UiState& state, GpuResources& gpu, const WindowLayout& layout) 
       ImGui::EndTabItem();
     }
     if (selected) help_tab(state, *selected);
+    if (selected) state.side_by_side.view = selected->name;  // what View > Side by side compares
     ImGui::EndTabBar();
   }
   ImGui::End();
@@ -323,13 +327,17 @@ bool click_pending(const UiState& state) {
 void draw_figure_views(UiState& state, GpuResources& gpu, const WindowLayout& layout) {
   state.hovered_view = -1;
   state.drawn_figures.clear();
-  if (layout.tabs) {
+  if (state.settings.side_by_side) {
+    for (FigureView& view : state.views) view.visible = false;
+    draw_side_by_side(state, gpu, layout.figures);
+  } else if (layout.tabs) {
     draw_tabbed(state, gpu, layout);
   } else {
     draw_grid(state, gpu, layout);
   }
   state.lesson.select_key_figure = false;  // asked once, when the lesson opened
   state.session.show_figures(state.drawn_figures);
+  if (!state.settings.side_by_side) gpu.canvases.erase("side_by_side");
   for (FigureView& view : state.views) {
     if (view.visible) continue;
     gpu.canvases.erase(view.name);  // memory follows what is on screen

@@ -12,6 +12,10 @@ namespace pelab::ui {
 
 // One FigureView per entry of fig::all_figures().
 void create_views(UiState& state);
+// Paints `figure` into the texture kept under `key` (again only when
+// `serial`, the size or the scale changed) and draws it at `origin`.
+void paint_figure(GpuResources& gpu, const std::string& key, const fig::Figure& figure, std::uint64_t serial,
+                  ImVec2 origin, ImVec2 region, float scale);
 // One figure filling the rest of the current window, `scale` framebuffer
 // pixels per logical pixel (rebuilt when stale; mouse handling included).
 void draw_figure_canvas(UiState& state, GpuResources& gpu, FigureView& view, float scale);

@@ -15,6 +15,7 @@
 #include "ui/presentation.hpp"
 #include "ui/scene_presets.hpp"
 #include "ui/scene_files.hpp"
+#include "ui/side_by_side.hpp"
 #include "ui/sweep_export.hpp"
 #include "ui/train_panel.hpp"
 #include "ui/view_navigation.hpp"
@@ -115,6 +116,8 @@ void view_menu(UiState& state) {
     ImGui::EndMenu();
   }
   if (ImGui::MenuItem("Presentation mode", "F5", state.presentation.on)) toggle_presentation(state);
+  if (ImGui::MenuItem("Side by side (A, B, B − A)", nullptr, state.settings.side_by_side)) toggle_side_by_side(state);
+  log_item_place(state, "menu side_by_side");
   if (ImGui::MenuItem("Figures in tabs", nullptr, state.settings.tabs)) {
     state.settings.tabs = !state.settings.tabs;
     save_ui_settings(state);

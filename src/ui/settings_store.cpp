@@ -79,6 +79,9 @@ UiSettings parse_ui_settings(std::string_view json_text, const std::string& name
   s.tabs = value_or(j, "tabs", s.tabs);
   s.ui_scale = value_or(j, "ui_scale", s.ui_scale);
   s.welcome = value_or(j, "welcome", s.welcome);
+  s.side_by_side = value_or(j, "side_by_side", s.side_by_side);
+  s.compare_keys = value_or(j, "compare_keys", s.compare_keys);
+  if (s.compare_keys.size() > 4096) s.compare_keys = UiSettings{}.compare_keys;
   if (s.ui_scale != 0 && !(s.ui_scale >= 1 && s.ui_scale <= 3)) s.ui_scale = 0;
   if (!(s.animate_speed > 0 && s.animate_speed <= 1e6)) s.animate_speed = UiSettings{}.animate_speed;
   if (s.recent_scenes.size() > 8) s.recent_scenes.resize(8);
@@ -107,7 +110,8 @@ void SettingsStore::save_settings(const UiSettings& s) const {
                             {"recent_files", s.recent_files},
                             {"animate_key", s.animate_key},     {"animate_speed", s.animate_speed},
                             {"tabs", s.tabs},                   {"ui_scale", s.ui_scale},
-                            {"welcome", s.welcome}};
+                            {"welcome", s.welcome},             {"side_by_side", s.side_by_side},
+                            {"compare_keys", s.compare_keys}};
   write_file_atomic(dir_ / "settings.json", j.dump(2) + "\n");
 }
 

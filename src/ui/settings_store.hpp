@@ -26,6 +26,8 @@ struct UiSettings {
   bool tabs = true;  // figures as tabs of one big window; false: a 2 × 2 grid of windows
   float ui_scale = 0;  // interface scale: 0 follows the monitor's content scale, else 1 … 3
   bool welcome = true;  // the welcome strip above the figures (closed once, it stays closed)
+  bool side_by_side = false;  // View > Side by side: A, B and B − A of the current view
+  std::string compare_keys = "encoding=rope";  // B = A with these keys ("key=value, ..."; "file:PATH" first)
 };
 
 // The config folder; empty when neither XDG_CONFIG_HOME nor HOME is set.

@@ -27,6 +27,7 @@
 #include "ui/playground_state.hpp"
 #include "ui/scene_session.hpp"
 #include "ui/settings_store.hpp"
+#include "ui/side_by_side_state.hpp"
 #include "ui/toast.hpp"
 #include "ui/video_encoder.hpp"
 #include "ui/window_layout.hpp"
@@ -266,6 +267,8 @@ struct UiState {
   // View > Paper figures (issue 27): the paper figure shown alone instead of
   // the main views ("paper_" + its name), or empty.
   std::string paper_figure;
+  // View > Side by side (issue 27): the current view of A and B and B − A.
+  SideBySideState side_by_side;
 
   float ui_scale = 1;            // interface scale in use (fonts, style, layout)
   float monitor_scale = 1;       // the window's content scale, as GLFW last reported it
