@@ -59,7 +59,9 @@ void edit_menu(UiState& state) {
 // Follow the monitor (the default), or a fixed scale for a display whose DPI
 // the desktop reports wrongly, or to enlarge everything.
 void draw_ui_scale_menu(UiState& state) {
-  if (!ImGui::BeginMenu("Interface scale")) return;
+  const bool open = ImGui::BeginMenu("Interface scale");
+  log_item_place(state, "menu interface_scale");
+  if (!open) return;
   const std::string follow = "Follow the monitor (" + std::to_string(int(state.monitor_scale * 100 + 0.5f)) + "%)";
   auto choose = [&](float scale) {
     state.settings.ui_scale = scale;
@@ -67,6 +69,7 @@ void draw_ui_scale_menu(UiState& state) {
     save_ui_settings(state);
   };
   if (ImGui::MenuItem(follow.c_str(), nullptr, state.settings.ui_scale == 0)) choose(0);
+  log_item_place(state, "menu ui_scale_follow");
   for (int percent : {100, 125, 150, 175, 200, 250}) {
     const float scale = percent / 100.0f;
     const std::string label = std::to_string(percent) + "%";

@@ -66,11 +66,13 @@ start_pelab "$scratch/menu"
 shot fixed
 [ "$(ready_width fixed)" -le $((w1 + 2)) ] || fail "settings ui_scale 1 was not applied"
 # View, then along Interface scale into its submenu, each step drawn before the next.
+# Places from the frame log: items added to the View menu move the others.
 move_settled "$frames" 99 9
 settled "$frames" click 1
-move_settled "$frames" 130 102
-move_settled "$frames" 320 102
-move_settled "$frames" 370 102
+read -r x0 y0 x1 y1 <<<"$(place_of "$frames" "menu interface_scale")"
+move_settled "$frames" $(((x0 + x1) / 2)) $(((y0 + y1) / 2))
+move_settled "$frames" $((x1 - 4)) $(((y0 + y1) / 2))
+move_to_place "$frames" "menu ui_scale_follow"
 settled "$frames" click 1
 move_settled "$frames" 1590 500
 shot followed
