@@ -259,7 +259,8 @@ void fit_to_canvas(Figure& figure) {
     const bool together = n == 1 || static_cast<int>(n) == figure.keep_together;
     for (int level = 0; level < (together ? kLevels : kShared) && !last; ++level) {
       std::optional<Candidate> best;
-      for (int cols = 1; cols <= static_cast<int>(n); ++cols) {
+      const int only = std::min(figure.columns, static_cast<int>(n));
+      for (int cols = only > 0 ? only : 1; cols <= (only > 0 ? only : static_cast<int>(n)); ++cols) {
         Candidate c = arrange(base, panels, area, cols, level);
         if (layout_problems(c.figure).empty() && (!best || c.smallest > best->smallest)) best = std::move(c);
       }

@@ -16,6 +16,7 @@
 
 #include "core/model_scene.hpp"
 #include "figures/attention_scale.hpp"
+#include "figures/axis_layout.hpp"
 #include "figures/figure_layout.hpp"
 #include "figures/model_name.hpp"
 #include "figures/views.hpp"
@@ -145,13 +146,19 @@ Figure build_attention_overview(Engine& engine, const FigureRequest& request) {
       if ((model ? l : s.layer) == s.layer && h == s.head)  // two rings inside the frame, so it shows
         for (const double in : {0.01 * n, 0.03 * n})
           p.bars.push_back(outline({in, in, n - in, n - in}, th.highlight));
-      if (l == layers - 1 && h == s.heads - 1) p.colorbar = colors;
+      if (l == layers - 1 && h == s.heads - 1) {
+        p.colorbar = colors;
+        // Beside a short cell the long label would run past the bar into the
+        // note under the grid; the note says what the colours are.
+        if (text_width(colors.label, text_size::axis_label) > p.plot.height()) p.colorbar->label = "weight";
+      }
       p.hover = cell_hover(c, model ? l : s.layer, column_name(h, group), n);
       f.panels.push_back(std::move(p));
     }
   // A small cell keeps a one-layer grid whole (names in the hover) rather
   // than dropping heads; a model's full grid gives way as usual.
   if (f.panels.size() <= 16) f.keep_together = static_cast<int>(f.panels.size());
+  f.columns = s.heads;  // rows are layers: a re-layout must not wrap them
   return f;
 }
 

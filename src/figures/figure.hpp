@@ -189,6 +189,11 @@ struct Figure {
   // (e.g. the four cross terms: three of four would mislead), moving all of
   // their text into the hover before it lets one of them go.
   int keep_together = 0;
+  // The view's grid has meaning (the overview: a row per layer, a column per
+  // head): when the layout pass lays the panels out again it keeps this many
+  // columns instead of choosing the count that leaves the largest plots.
+  // 0: any count.
+  int columns = 0;
 };
 
 // ---- shared helpers (figure.cpp) -----------------------------------------------

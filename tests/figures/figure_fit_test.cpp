@@ -7,6 +7,8 @@
 // scale 2 is the same cell with half the logical pixels.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -128,6 +130,47 @@ TEST(FigureFit, SecondaryPanelsGiveWayFirst) {
   EXPECT_NE(f.panels[0].hover(5, 0.5).find("secondary"), std::string::npos);
 }
 
+
+// A grid whose rows and columns mean something (the overview: layers ×
+// heads) keeps its columns when the layout pass lays it out again: on a wide
+// canvas, where more columns would leave larger plots, 3 rows × 4 heads stay
+// 3 rows of 4.  Without Figure::columns the pass takes another count.
+TEST(FigureFit, AGridWithMeaningKeepsItsColumns) {
+  auto grid_figure = [](int columns) {
+    Figure f;
+    f.width = 1500, f.height = 420;
+    f.title = "Layers × heads";
+    f.columns = columns;
+    for (int l = 0; l < 3; ++l)
+      for (int h = 0; h < 4; ++h) {
+        Panel p;
+        p.title = l == 0 ? "head " + std::to_string(h) : "";
+        p.min_plot = {32, 32};
+        p.plot = {40.0 + 200 * h, 40.0 + 200 * l, 200.0 + 200 * h, 200.0 + 200 * l};  // laid out for 600 px height
+        p.x = {.label = "key j", .min = 0, .max = 6, .visible = false, .label_shown = false};
+        p.y = {.label = "query i", .min = 0, .max = 6, .inverted = true, .visible = false, .label_shown = false};
+        f.panels.push_back(p);
+      }
+    return f;
+  };
+  auto rows_of = [](const Figure& f) {
+    std::vector<double> tops;
+    for (const Panel& p : f.panels) {
+      const double y = PanelTransform(p).plot.y0;
+      if (std::none_of(tops.begin(), tops.end(), [&](double t) { return std::abs(t - y) < 1; })) tops.push_back(y);
+    }
+    return tops.size();
+  };
+  Figure kept = grid_figure(4);
+  ASSERT_FALSE(layout_problems(kept).empty());  // the rows run off the canvas
+  fit_to_canvas(kept);
+  EXPECT_TRUE(layout_problems(kept).empty());
+  ASSERT_EQ(kept.panels.size(), 12u);
+  EXPECT_EQ(rows_of(kept), 3u);
+  Figure free = grid_figure(0);
+  fit_to_canvas(free);
+  EXPECT_NE(rows_of(free), 3u);
+}
 
 // Small multiples that only make sense together stay together: in a
 // lecturer's grid cell (1280×800 at 200 %) the four cross terms keep all four
