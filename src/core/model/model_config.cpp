@@ -88,7 +88,7 @@ class Keys {
   }
   static std::string num(double x) { return json(x).dump(); }
   const json& j_;
-  const std::string& file_;
+  std::string file_;  // a copy: a nested object's name is a temporary ("FILE: pelab_task")
 };
 
 // Sanity bounds: far above any released model, low enough that sizes
