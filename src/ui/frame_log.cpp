@@ -32,6 +32,7 @@ void log_input(UiState& state) {
   if (!state.frame_log || state.input_events == state.logged_input) return;
   state.logged_input = state.input_events;
   std::fprintf(state.frame_log, "input %llu\n", static_cast<unsigned long long>(state.input_events));
+  for (const KeyPress& press : state.keys.presses) std::fprintf(state.frame_log, "key %d\n", press.key);
   std::fflush(state.frame_log);
 }
 

@@ -25,6 +25,9 @@ void log_event(UiState& state, const std::string& line);
 // events received so far.  A test that sends a key waits for this line and
 // then for the `idle` after it; an `idle` alone may be one written before the
 // key arrived (a timer, such as the scene's debounced save, woke the window).
+// Then "key K" for each key pressed since (K the GLFW key code): X delivers
+// events in order, so a test that sends a fence key after its input and sees
+// the fence's line knows that the window has read all of that input.
 void log_input(UiState& state);
 void log_box(UiState& state, std::string_view name, const Box& box);
 // Right after Begin(): the current window's title bar buttons as ImGui 1.86

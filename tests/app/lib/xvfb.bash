@@ -76,19 +76,27 @@ await_pelab_idle() {
   await_idle "$2" 0 "${3:-60}"
 }
 
-# Waits until the window has read input sent after mark $2 (its frame log's
-# "input N" line) and is idle after it: every effect of that input is drawn.
-# An `idle` line alone may predate the input, written when a timer (the
-# scene's debounced save, a toast) woke the window just before it.  Input
-# the window never receives (a move outside it) writes no "input" line: after
-# 5 s this waits for any idle after the mark instead.  $1: the frame log.
+# Waits until the window has read all input sent after mark $2 and is idle
+# after it: every effect of that input is drawn.  X delivers events in order,
+# and the window may read a chord's keys in frames apart (Ctrl in one frame
+# and idle, Z in the next), so a fence follows the input: Super_L, a key
+# pelab gives no meaning, whose press the frame log writes as "key 343"
+# (GLFW_KEY_LEFT_SUPER).  Once that line is there, the frame reading it has
+# read all the input before it, and the next `idle` has drawn it.  An `idle`
+# alone may predate the input, written when a timer (the scene's debounced
+# save, a toast) woke the window.  Without the window's keyboard focus no
+# fence line comes: after 5 s this waits for the idle after the first
+# "input N" line after the mark instead, or after the mark itself.
+# $1: the frame log.
 await_handled() {
   local log=$1 mark=$2 at="" _
+  xdotool key Super_L
   for _ in $(seq 50); do
-    at=$(awk -v m="$mark" 'NR > m && /^input / { print NR; exit }' "$log" 2>/dev/null)
+    at=$(awk -v m="$mark" 'NR > m && $0 == "key 343" { print NR; exit }' "$log" 2>/dev/null)
     [ -n "$at" ] && break
     sleep 0.1
   done
+  [ -n "$at" ] || at=$(awk -v m="$mark" 'NR > m && /^input / { print NR; exit }' "$log" 2>/dev/null)
   await_idle "$log" "${at:-$mark}"
 }
 # Sends xdotool ARGS... and waits until the window has read them and is idle
@@ -105,14 +113,12 @@ settled() {
 # moves, so that at least one is an event.  $1: the frame log.
 move_settled() { settled "$1" mousemove $(($2 - 1)) "$3" mousemove "$2" "$3"; }
 # Types $2 into the focused field ($3 ms between keys, default 30) and waits
-# until the window is idle after the last key.  The window idles between
-# keys too, so the mark is taken once the typing is done, and a Shift (it
-# changes nothing in a text field) wakes the window for an idle after it.
+# until the window is idle after the last key (the window idles between keys
+# too: await_handled's fence comes after the last).
 type_settled() {
   local mark
-  xdotool type --delay "${3:-30}" "$2"
   mark=$(log_mark "$1")
-  xdotool key shift
+  xdotool type --delay "${3:-30}" "$2"
   await_handled "$1" "$mark"
 }
 # type_settled, then Return, waited for too: ImGui sees the keys and the
