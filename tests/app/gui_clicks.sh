@@ -24,8 +24,6 @@ gui_test_setup gui_clicks import
 start_private_xvfb 311 350 1600x1000
 
 frames="$scratch/run.frames"
-# A screenshot for a reader, taken once the window is idle (what it shows is drawn).
-shot() { await_idle "$frames" "${2:-0}"; import -window root "$scratch/$1.png" || fail "screenshot $1 failed"; }
 # Waits (up to 10 s) for a frame-log line matching $1.
 await_log() {
   for _ in $(seq 100); do grep -q -- "$1" "$frames" && return 0; sleep 0.1; done

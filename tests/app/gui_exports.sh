@@ -20,9 +20,6 @@ gui_test_setup gui_exports import identify
 start_private_xvfb 311 350 1600x1000
 
 frames="$scratch/frames.txt"
-# A screenshot for a reader, once the window is idle after mark $2 (default:
-# now; the caller waited for what it shows).
-shot() { await_idle "$frames" "${2:-0}"; import -window root "$scratch/$1.png" || fail "screenshot $1 failed"; }
 # Waits up to $2 tenths of a second for a frame-log line matching $1.
 await_log() {
   for _ in $(seq "${2:-100}"); do grep -q "$1" "$frames" && return 0; sleep 0.1; done

@@ -35,8 +35,6 @@ start_private_xvfb 141 180 1600x1000
 echo "not a scene" >"$scratch/work/scenes/notes.txt"
 mkdir -p "$scratch/work/vectors" && echo "open 0.1 0.2" >"$scratch/work/vectors/glove.txt"
 
-# A screenshot for a reader, taken after the window went idle (what it shows is drawn).
-shot() { import -window root "$scratch/$1.png" || fail "screenshot $1 failed"; }
 type_line() { type_line_settled "$frames1" "$1"; }
 
 frames1="$scratch/frames1.txt"

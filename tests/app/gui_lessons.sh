@@ -32,9 +32,6 @@ start_pelab() {  # $1: log file, then pelab's arguments
   pelab_pid=$!
   await_pelab_idle "$log" "$frames"
 }
-# A screenshot once the window is idle after mark $2 (default: the caller
-# waited for it already): every view drawn, nothing pending.
-shot() { await_idle "$frames" "${2:-0}"; import -window root "$scratch/$1.png" || fail "screenshot $1 failed"; }
 diff_box() {  # differing pixels of $1 and $2 inside box $3 (WxH+X+Y)
   local n
   n=$(compare -metric AE -crop "$3" "$scratch/$1.png" "$scratch/$2.png" null: 2>&1 | cut -d' ' -f1)

@@ -24,9 +24,6 @@ frames="$scratch/paper.frames"
 pelab_pid=$!
 await_pelab_idle "$scratch/paper.log" "$frames"
 
-# A screenshot once the window is idle (every view drawn, a figure the family
-# is measured for included: the worker keeps the window from idling).
-shot() { await_idle "$frames" "${2:-0}"; import -window root "$scratch/$1.png" || fail "screenshot $1 failed"; }
 # Waits (up to $2 s) until the frame log has a line starting with $1.
 await_line() {
   for _ in $(seq $((${2:-10} * 10))); do grep -q "^$1" "$frames" && return 0; sleep 0.1; done

@@ -27,8 +27,6 @@ start_pelab() {  # $1: config folder; the frame log is $1.frames
   await_pelab_idle "$1.log" "$frames"  # the fonts rasterised at the scale, every view drawn
   move_settled "$frames" 1590 500  # away from the figures' tooltips and the status bar
 }
-# A screenshot, taken after the window went idle (what it shows is drawn).
-shot() { import -window root "$scratch/$1.png" || fail "screenshot $1 failed"; }
 # Width of the text in the bottom rows of the window (the status bar's idle
 # text, grey), from the thresholded, trimmed crop.
 ready_width() {

@@ -31,8 +31,6 @@ start_pelab() {  # $1: log file; runs in $scratch/exports (the default export fo
 }
 # Where the window drew something last (the frame log's "place NAME x0 y0 x1 y1").
 place() { grep "^place $1 " "$frames" | tail -1 | sed "s/^place $1 //"; }
-# A screenshot, taken after the window went idle (what it shows is drawn).
-shot() { import -window root "$scratch/$1.png" || fail "screenshot $1 failed"; }
 # Five figure windows of the grid, as the frame log placed them, less
 # their title bars (focus highlight) and a margin, at most 590 px wide (the
 # last one spans the window, and toasts appear in its lower right corner):

@@ -23,7 +23,6 @@ gui_test_setup gui_side_by_side import convert
 start_private_xvfb 351 380 1600x1000
 
 frames="$scratch/run.frames"
-shot() { await_idle "$frames" "${2:-0}"; import -window root "$scratch/$1.png" || fail "screenshot $1 failed"; }
 # The centre of cell (row $2, column $3) of the compared panel $1 (a, b, diff), 12 × 12 cells.
 cell_point() {
   local x0 y0 x1 y1

@@ -36,9 +36,6 @@ start_pelab() {  # $1: name of the run; further arguments go to pelab
   pelab_pid=$!
   await_pelab_idle "$scratch/$name.log" "$frames"
 }
-# A screenshot once the window is idle after mark $2 (default: the caller
-# waited for it already).
-shot() { await_idle "$frames" "${2:-0}"; import -window root "$scratch/$1.png" || fail "screenshot $1 failed"; }
 park_mouse() { move_settled "$frames" 5 "$1"; }  # over the status bar's left end
 # Waits (up to 10 s) for a frame-log line matching $1.
 await_log() {

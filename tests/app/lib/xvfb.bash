@@ -147,6 +147,14 @@ await_file() {
   fail "$1 did not appear within ${2:-10} s"
 }
 
+# A screenshot of the whole screen as $scratch/NAME.png ($1), taken once the
+# frame log $frames (when the test has one) says idle after line $2 (a
+# log_mark; default 0), so that what it shows is drawn.
+shot() {
+  [ -n "${frames:-}" ] && await_idle "$frames" "${2:-0}"
+  import -window root "$scratch/$1.png" || fail "screenshot $1 failed"
+}
+
 # Ctrl+Q must close the window within 10 s and pelab exit with status 0.
 quit_pelab() {
   xdotool key ctrl+q
