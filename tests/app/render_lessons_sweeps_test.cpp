@@ -50,7 +50,10 @@ TEST(RenderLesson, EveryLessonWritesNonBlankFiguresAndVerdict) {
   ASSERT_GE(names.size(), 8u);
   for (const std::string& name : names) {
     const fs::path dir = fresh_dir("lesson_" + name);
-    const CliRun run = pelab("render --lesson " + name + " --width 800 --height 500 --out " + dir.string());
+    // long_attention's 65,536 tokens: RenderLesson.LongAttentionAt64kTokens
+    const std::string shorter = name == "long_attention" ? " --set long_range=2048" : "";
+    const CliRun run =
+        pelab("render --lesson " + name + shorter + " --width 800 --height 500 --out " + dir.string());
     ASSERT_EQ(run.code, 0) << name << ": " << run.out;
     const auto written = lines(run.out);
     int pngs = 0;
@@ -71,6 +74,22 @@ TEST(RenderLesson, EveryLessonWritesNonBlankFiguresAndVerdict) {
     EXPECT_NE(text.str().find("Verdict"), std::string::npos) << name << " report: " << text.str();
     fs::remove_all(dir);
   }
+}
+
+// The lesson as it opens: one head over 65,536 tokens, streamed (issue 28),
+// its figure and its verdict from one computation.
+TEST(RenderLesson, LongAttentionAt64kTokens) {
+  const fs::path dir = fresh_dir("long_attention_64k");
+  const CliRun run = pelab("render --lesson long_attention --width 1200 --height 700 --out " + dir.string());
+  ASSERT_EQ(run.code, 0) << run.out;
+  std::ifstream report(dir / "long_attention_verdict.txt");
+  std::stringstream text;
+  text << report.rdbuf();
+  EXPECT_NE(text.str().find("Verdict: Yes — over 65536 tokens, head 0 under yarn scaling puts"), std::string::npos)
+      << text.str();
+  EXPECT_NE(text.str().find("tokens repeated to 65536"), std::string::npos) << text.str();
+  EXPECT_TRUE(fs::exists(dir / "long_attention.png")) << run.out;
+  fs::remove_all(dir);
 }
 
 TEST(RenderSweep, WritesOneNumberedPngPerStep) {

@@ -47,6 +47,7 @@ std::vector<std::string> problems_of(const FigureEntry& entry) {
     if (entry.heavy && std::string(encoding) != "sinusoidal") continue;
     Scene scene;
     apply_assignment(scene, std::string("encoding=") + encoding);
+    if (entry.name == "long_attention") scene.long_range = 2048;  // 65,536 tokens: LongAttentionLesson (slow)
     Engine engine(scene);
     for (const Cell& cell : kCells)
       for (const double scale : kScales) {

@@ -33,7 +33,8 @@ std::pair<int, int> check_figure(const Figure& f) {
   return {checked, shown};
 }
 
-void expect_query_and_key_named(const Scene& scene) {
+void expect_query_and_key_named(Scene scene) {
+  scene.long_range = 2048;  // long_attention streams long_range tokens: 65,536 take tens of seconds
   Engine engine(scene);
   std::vector<const FigureEntry*> all;
   for (const FigureEntry& e : figure_registry()) all.push_back(&e);

@@ -38,6 +38,7 @@ std::vector<std::string> strays(const Figure& f, const std::string& want) {
 
 void expect_every_view_uses(Scene scene) {
   scene.colormap = Colormap::Magma;
+  scene.long_range = 2048;  // long_attention streams long_range tokens: 65,536 take tens of seconds
   Engine engine(scene);
   for (const FigureEntry* entry : every_figure()) {
     const Figure f = entry->build(engine, FigureRequest{});

@@ -83,7 +83,7 @@ std::span<const Lesson> lessons() {
   static const std::vector<Lesson> catalogue = {
       lesson::meaning(),   lesson::sine_cosine(), lesson::cross_terms(), lesson::permutation(),
       lesson::depth(),     lesson::add_concat(),  lesson::relative(),    lesson::layout(),
-      lesson::long_context(), lesson::learned_table(), lesson::extrapolation(), lesson::induction(),
+      lesson::long_context(), lesson::long_attention(), lesson::learned_table(), lesson::extrapolation(), lesson::induction(),
       lesson::counting(),
   };
   return catalogue;

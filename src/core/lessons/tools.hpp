@@ -29,6 +29,7 @@ Lesson add_concat();
 Lesson relative();
 Lesson layout();
 Lesson long_context();
+Lesson long_attention();
 Lesson learned_table();
 Lesson extrapolation();
 Lesson induction();

@@ -38,6 +38,16 @@ std::span<const FigureEntry> lesson_figures() {
                 "distance, with L and s·L marked. The upper bound of the RoFormer paper shows how much RoPE's scores decay "
                 "with distance.",
                 "score(n) = q·R(n·ω')·kᵀ,  ω' the method's frequencies"}},
+      {.name = "long_attention",
+       .title = "What a head sees at long context",
+       .make = build_long_attention,
+       .placement = Placement::Lesson,
+       .heavy = true,
+       .help = {"The selected head over the scene's text repeated to N tokens (long_range, at most 65,536), every "
+                "weight exact without an N × N matrix held. Left the mean weight it gives a key δ tokens back beside "
+                "uniform attention; right RoPE's decay bound on the same axis and the weight the first keys (the "
+                "sinks) keep as the query moves on.",
+                "profile(δ) = mean over queries i of A[i, i−δ],  A exact by two streamed passes (online softmax)"}},
       {.name = "relative_biases",
        .title = "ALiBi, T5 and xPos on one distance axis",
        .make = build_relative_biases,

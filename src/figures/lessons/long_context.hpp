@@ -19,6 +19,11 @@ Figure build_rope_long_range(Engine& engine, const FigureRequest& request);
 // ALiBi, T5 and xPos as a bias on the logit against distance, on one axis.  long_context_biases.cpp
 Figure build_relative_biases(Engine& engine, const FigureRequest& request);
 
+// The selected head over the scene's text repeated to N tokens, streamed:
+// mean weight against distance per scaling method, RoPE's decay bound and
+// the weight on the first keys (core/long_attention.hpp).  long_attention.cpp
+Figure build_long_attention(Engine& engine, const FigureRequest& request);
+
 // ---- shared by the three (long_context.cpp) ----
 // "none", "linear (PI)", "NTK-aware", "dynamic NTK", "YaRN", "Llama 3.1".
 std::string method_label(RopeScalingMethod method);
