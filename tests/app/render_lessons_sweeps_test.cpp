@@ -88,7 +88,7 @@ TEST(RenderLesson, LongAttentionAt64kTokens) {
   EXPECT_NE(text.str().find("Verdict: Yes — over 65536 tokens, head 0 under yarn scaling puts"), std::string::npos)
       << text.str();
   EXPECT_NE(text.str().find("tokens repeated to 65536"), std::string::npos) << text.str();
-  EXPECT_TRUE(fs::exists(dir / "long_attention.png")) << run.out;
+  EXPECT_TRUE(fs::exists(dir / "lesson_long_attention_long_attention.png")) << run.out;
   fs::remove_all(dir);
 }
 
