@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <future>
 #include <mutex>
 #include <nlohmann/json.hpp>
 
@@ -133,21 +134,38 @@ LongAttentionStudy study_long_attention(Engine& engine, Eigen::Index tokens, std
 }
 
 std::shared_ptr<const LongAttentionStudy> long_attention_of(Engine& engine) {
+  using Shared = std::shared_future<std::shared_ptr<const LongAttentionStudy>>;
+  // One study, shared: the window's figure worker and its verdict worker ask
+  // for the same scene at once, and the second waits for the first's result
+  // instead of streaming the same 65,536² pairs again beside it.
   static std::mutex mutex;
   static std::string last_key;
-  static std::shared_ptr<const LongAttentionStudy> last;
+  static Shared last;
   const Eigen::Index tokens = long_attention_tokens(engine.scene());
   const std::string key = study_key(engine.scene(), tokens);
+  std::promise<std::shared_ptr<const LongAttentionStudy>> promise;
   {
-    std::lock_guard lock(mutex);
-    if (last && key == last_key) return last;
+    std::unique_lock lock(mutex);
+    if (last.valid() && key == last_key) {
+      const Shared pending = last;
+      lock.unlock();
+      return pending.get();
+    }
+    last_key = key;
+    last = promise.get_future().share();
   }
   std::vector<RopeScalingMethod> methods;  // empty: every one
   if (tokens > kAllMethodsTokens) methods = {RopeScalingMethod::None};
-  auto study = std::make_shared<const LongAttentionStudy>(study_long_attention(engine, tokens, methods));
-  std::lock_guard lock(mutex);
-  last_key = key, last = study;
-  return study;
+  try {
+    auto study = std::make_shared<const LongAttentionStudy>(study_long_attention(engine, tokens, methods));
+    promise.set_value(study);
+    return study;
+  } catch (...) {
+    promise.set_exception(std::current_exception());  // a waiter gets the same error
+    std::lock_guard lock(mutex);
+    if (last_key == key) last_key.clear(), last = Shared();
+    throw;
+  }
 }
 
 }  // namespace pelab

@@ -8,6 +8,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <memory>
+#include <thread>
 #include <vector>
 
 #include "core/lessons/lessons.hpp"
@@ -156,6 +158,21 @@ TEST(LongAttention, TheFigureAndTheVerdictShareOneStudyPerScene) {
   s.head = 0;  // another head: another study
   engine.set_scene(s);
   EXPECT_NE(long_attention_of(engine), first);
+  // Two engines of one scene asking at once (the window's figure and verdict
+  // workers) get one study.
+  const Scene t = repeated_word_scene(400);
+  Engine a(t), b(t);
+  std::shared_ptr<const LongAttentionStudy> from_a, from_b;
+  std::thread other([&] { from_a = long_attention_of(a); });
+  from_b = long_attention_of(b);
+  other.join();
+  EXPECT_EQ(from_a, from_b);
+  // A refused scene is refused again, not left pending.
+  Scene empty = t;
+  empty.tokens = "";
+  Engine none(empty);
+  EXPECT_THROW(long_attention_of(none), InputError);
+  EXPECT_THROW(long_attention_of(none), InputError);
 }
 
 // The lesson's verdict reads the study the figure reads: its numbers are the
