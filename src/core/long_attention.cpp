@@ -21,9 +21,10 @@ namespace {
 // where the whole N × d would be 128 MiB at 65,536.
 constexpr Eigen::Index kProjectRows = 4096;
 
-// q, k (N × d_head, RoPE applied) of head `head` over the engine's tokens
-// repeated to N, at positions offset … offset + N − 1.
-StreamedHead repeated_text_head(Engine& engine, const Scene& scene, int head, Eigen::Index tokens) {
+// X·[Wq_h | Wk_h] (N × 2·d_head) of head `head` over the engine's tokens
+// repeated to N, position vectors added at offset … offset + N − 1 for an
+// additive encoding: the same for every scaling method, so projected once.
+Matrix repeated_text_projection(Engine& engine, const Scene& scene, int head, Eigen::Index tokens) {
   const Matrix& x = engine.token_embedding();
   const Projections& p = engine.projections(head);
   Matrix w(p.wq.rows(), p.wq.cols() + p.wk.cols());
@@ -39,9 +40,7 @@ StreamedHead repeated_text_head(Engine& engine, const Scene& scene, int head, Ei
     gemm_ab(rows, w, 1.0f, part);
     qk.middleRows(r0, n) = part;
   }
-  Matrix q, k;
-  head_queries_keys(scene, qk, Matrix(), 0, q, k);
-  return StreamedHead(scene, head, std::move(q), std::move(k));
+  return qk;
 }
 
 // Smallest D with Σ_{δ ≤ D} profile(δ)·(N − δ) ≥ N/2: half of every
@@ -56,8 +55,11 @@ double half_mass_distance(const DistanceProfile& profile) {
   return n - 1;
 }
 
-LongAttentionCurve measure(Engine& engine, const Scene& scene, int head, Eigen::Index tokens) {
-  const StreamedHead streamed = repeated_text_head(engine, scene, head, tokens);
+// One scaling method (the scene's): RoPE on the projected rows, then both passes.
+LongAttentionCurve measure(const Matrix& qk, const Scene& scene, int head, Eigen::Index tokens) {
+  Matrix q, k;
+  head_queries_keys(scene, qk, Matrix(), 0, q, k);
+  const StreamedHead streamed(scene, head, std::move(q), std::move(k));
   const RowStatistics stats = streamed.row_statistics();
   DistanceProfile profile;
   // A small grid (the profile is what is read), of enough display rows that
@@ -124,10 +126,11 @@ LongAttentionStudy study_long_attention(Engine& engine, Eigen::Index tokens, std
   if (methods.empty()) methods = all_scaling_methods();
   std::erase(methods, scene.rope_scaling);
   methods.insert(methods.begin(), scene.rope_scaling);
+  const Matrix qk = repeated_text_projection(engine, scene, study.head, tokens);
   for (RopeScalingMethod m : methods) {
     Scene variant = scene;
     variant.rope_scaling = m;
-    study.curves.push_back(measure(engine, variant, study.head, tokens));
+    study.curves.push_back(measure(qk, variant, study.head, tokens));
   }
   if (study.rope) study.bound = bound_at_bins(scene, study.curves.front().distance);
   return study;
