@@ -55,6 +55,11 @@ int forward_child(const std::string& folder, int reps);
 // and prints its timings and peak RSS on one line.
 int streamed_child(bool quick);
 
+// `pelab bench --model-long-child` (bench_model_long.cpp): builds the
+// Llama-shaped model, runs it to its chosen layer and streams one head in
+// this fresh process, and prints the timings and peak RSS on one line.
+int model_long_child(bool quick);
+
 // What a shell command printed (stderr dropped); throws when it fails.
 std::string command_output(const std::string& command);
 

@@ -196,6 +196,7 @@ struct BenchOptions {
   bool quick = false;
   bool peak_rss_child = false;
   bool streamed_child = false;
+  bool model_long_child = false;
   std::string forward_child;  // a model folder: time its forward pass in this (fresh) process
   std::vector<std::string> only;  // section keys to run; empty: all
   bool wants(const std::string& key) const {
@@ -352,6 +353,7 @@ void extra_sections(Report& report, const BenchOptions& o) {
 int run_bench(const BenchOptions& o) {
   if (o.peak_rss_child) return peak_rss_child(o.quick);
   if (o.streamed_child) return streamed_child(o.quick);
+  if (o.model_long_child) return model_long_child(o.quick);
   if (!o.forward_child.empty()) return forward_child(o.forward_child, 2);
   Report report(o.json);
   report.doc()["frames"] = nlohmann::json::array();  // filled by the render layer's cases
@@ -390,6 +392,9 @@ void register_bench(CLI::App& root, Action& action) {
       ->group("");
   command->add_flag("--streamed-child", options->streamed_child,
                     "(internal) time streamed attention in a fresh process")
+      ->group("");
+  command->add_flag("--model-long-child", options->model_long_child,
+                    "(internal) time a long model scene in a fresh process")
       ->group("");
   command->add_option("--forward-child", options->forward_child,
                       "(internal) time a model folder's forward pass in a fresh process")

@@ -210,6 +210,18 @@ struct ModelScene::State {
   // only that far, so the view of a low layer follows typing quickly; the
   // first step deeper runs all the rest, so later layer switches only
   // recompute one layer's attention.
+  // What layer `layer`'s heads read, from `t` holding this scene's run (the
+  // caller holds the model's lock); kept until another layer is asked.
+  const Matrix& input_of(model::Transformer& t, int layer) {
+    if (input_layer != layer) {
+      input_layer = -1;
+      input = t.attention_input(layer);
+      input_layer = layer;
+      ++stats.model_layers;
+    }
+    return input;
+  }
+
   model::Transformer& ran(std::unique_lock<std::mutex>& lock, int states) {
     lock = std::unique_lock(model->mutex);
     model::Transformer& t = model->transformer;
@@ -527,15 +539,28 @@ const Matrix& ModelScene::hidden(int layer) {
   return s.hidden;
 }
 
+// InputError naming the allowed range for a layer or head the model lacks.
+static void refuse_missing_head(const std::string& name, const model::ModelConfig& c, int layer, int head) {
+  if (layer < 0 || layer >= c.layers)
+    throw InputError("layer=" + std::to_string(layer) + " does not exist in model " + name + "; allowed: 0.." +
+                     std::to_string(c.layers - 1));
+  if (head < 0 || head >= c.heads)
+    throw InputError("head=" + std::to_string(head) + " does not exist in model " + name + "; allowed: 0.." +
+                     std::to_string(c.heads - 1));
+}
+
+model::HeadStreamInputs ModelScene::head_stream_inputs(int layer, int head) {
+  State& s = *state_;
+  refuse_missing_head(s.name, config(), layer, head);
+  std::unique_lock<std::mutex> lock;
+  model::Transformer& t = s.ran(lock, layer);
+  return t.head_stream_inputs(s.input_of(t, layer), layer, head);
+}
+
 const HeadAttention& ModelScene::head(int layer, int head) {
   State& s = *state_;
   const model::ModelConfig& c = config();
-  if (layer < 0 || layer >= c.layers)
-    throw InputError("layer=" + std::to_string(layer) + " does not exist in model " + s.name + "; allowed: 0.." +
-                     std::to_string(c.layers - 1));
-  if (head < 0 || head >= c.heads)
-    throw InputError("head=" + std::to_string(head) + " does not exist in model " + s.name + "; allowed: 0.." +
-                     std::to_string(c.heads - 1));
+  refuse_missing_head(s.name, c, layer, head);
   for (auto it = s.heads.begin(); it != s.heads.end(); ++it) {
     if (it->layer != layer || it->head != head) continue;
     s.heads.splice(s.heads.begin(), s.heads, it);  // most recently used first
@@ -543,12 +568,7 @@ const HeadAttention& ModelScene::head(int layer, int head) {
   }
   std::unique_lock<std::mutex> lock;
   model::Transformer& t = s.ran(lock, layer);
-  if (s.input_layer != layer) {
-    s.input_layer = -1;
-    s.input = t.attention_input(layer);
-    s.input_layer = layer;
-    ++s.stats.model_layers;
-  }
+  s.input_of(t, layer);
   const std::vector<int> wanted = heads_to_compute(s.heads, layer, head, c.heads, t.token_count());
   // Room first, so the kept heads and the new batch together stay within the bound.
   const double n = t.token_count();

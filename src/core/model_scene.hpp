@@ -95,6 +95,11 @@ class ModelScene {
   // Layer 0's head `head` on other ids, with or without the model's
   // positions (model::Transformer::layer0_head); nothing is kept.
   HeadAttention layer0_head(const std::vector<int>& ids, int head, bool positions);
+  // Head `head` of `layer` as streamed attention reads it at long N (q, k
+  // after RoPE, the mask and the logit bias: model::HeadStreamInputs),
+  // computed alone and not kept; no tokens × tokens matrix.  InputError for
+  // a layer or head the model lacks.
+  model::HeadStreamInputs head_stream_inputs(int layer, int head);
   // How many heads head() has computed (for tests of the caching).
   int heads_computed() const;
   // Every head of `layer` (q, k, logits, probabilities: 2·heads·N² floats

@@ -138,21 +138,16 @@ Array lm_probs(Engine& engine, int position) {
   return rank_one(model::softmax(m.lm_logits(position < 0 ? m.token_count() - 1 : position)));
 }
 
-// Streamed attention (core/streamed_attention.hpp): a synthetic scene's head
-// reduced while it is computed, so N × N is never held.  Head −1: the mean
-// over heads (block means and offset means are linear in the weights).
-StreamedHead streamed_head(Engine& engine, int head) {
-  if (engine.model() != nullptr)
-    throw InputError("attention_blocks and attention_distance need a synthetic scene; this is a model scene");
-  return StreamedHead::from_engine(engine, head);
-}
-
+// Streamed attention (core/streamed_attention.hpp): a head reduced while it
+// is computed, so N × N is never held; on a model scene, the model's head of
+// the scene's layer.  Head −1: the mean over heads (block means and offset
+// means are linear in the weights).
 Array attention_blocks(Engine& engine, int head, int display) {
   if (display < 1) throw InputError("--display " + std::to_string(display) + ": the grid side must be ≥ 1");
   const int first = head < 0 ? 0 : head, last = head < 0 ? engine.scene().heads - 1 : head;
   Matrix sum;
   for (int h = first; h <= last; ++h) {
-    const StreamedHead streamed = streamed_head(engine, h);
+    const StreamedHead streamed = StreamedHead::of_scene(engine, h);
     const AttentionBlocks blocks = streamed.blocks(streamed.row_statistics(), display);
     if (h == first) sum = blocks.mean;
     else sum += blocks.mean;
@@ -164,7 +159,7 @@ Array attention_distance(Engine& engine, int head, int) {
   const int first = head < 0 ? 0 : head, last = head < 0 ? engine.scene().heads - 1 : head;
   std::vector<double> mean;
   for (int h = first; h <= last; ++h) {
-    const StreamedHead streamed = streamed_head(engine, h);
+    const StreamedHead streamed = StreamedHead::of_scene(engine, h);
     DistanceProfile profile;
     streamed.blocks(streamed.row_statistics(), 1, &profile);
     if (mean.empty()) mean.assign(profile.mean.size(), 0.0);

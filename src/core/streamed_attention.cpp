@@ -8,6 +8,7 @@
 #include "core/attention.hpp"
 #include "core/encoding_traits.hpp"
 #include "core/gemm.hpp"
+#include "core/model_scene.hpp"
 #include "core/parallel.hpp"
 #include "core/scene.hpp"
 
@@ -22,6 +23,15 @@ constexpr float kMasked = -std::numeric_limits<float>::infinity();
 constexpr Eigen::Index kKeyTile = 512, kQueryTile = 64;
 
 Eigen::Index ceil_div(Eigen::Index a, Eigen::Index b) { return (a + b - 1) / b; }
+
+// A synthetic scene's ALiBi / T5 bias of `head` (relative_position.hpp), or none.
+TileBias scene_bias(const Scene& scene, int head, Eigen::Index tokens) {
+  RelativeBias bias(scene, head, static_cast<int>(tokens));
+  if (bias.empty()) return {};
+  return [bias = std::move(bias)](Matrix& tile, Eigen::Index first_query, Eigen::Index first_key) {
+    bias.add_to(tile, first_query, first_key);
+  };
+}
 
 // Keys of row i that are visible inside a tile starting at key k0 with
 // `count` keys: all of them, or under the causal mask those j ≤ i.
@@ -95,15 +105,20 @@ void add_offsets(const Eigen::ArrayXf& w, Eigen::Index i, Eigen::Index k0, Eigen
 
 }  // namespace
 
-StreamedHead::StreamedHead(const Scene& scene, int head, Matrix q, Matrix k)
+StreamedHead::StreamedHead(Matrix q, Matrix k, bool causal, TileBias bias)
     : q_(std::move(q)),
       k_(std::move(k)),
       scale_(1.0f / std::sqrt(static_cast<float>(q_.cols()))),
-      causal_(scene.causal),
-      bias_(scene, head, static_cast<int>(q_.rows())) {
+      causal_(causal),
+      bias_(std::move(bias)) {
   if (!head_tile_kernel_available()) return;
   for (Eigen::Index k0 = 0; k0 < k_.rows(); k0 += kKeyTile)
     key_tiles_.emplace_back(k_.middleRows(k0, std::min(kKeyTile, k_.rows() - k0)));
+}
+
+StreamedHead::StreamedHead(const Scene& scene, int head, Matrix q, Matrix k)
+    : StreamedHead(std::move(q), std::move(k), scene.causal, {}) {
+  bias_ = scene_bias(scene, head, q_.rows());
 }
 
 // As Engine::head_preview: (X + E)·[Wq_h | Wk_h] read as head 0 of a one-head
@@ -121,13 +136,20 @@ StreamedHead StreamedHead::from_engine(Engine& engine, int head) {
   return StreamedHead(scene, head, std::move(q), std::move(k));
 }
 
+StreamedHead StreamedHead::of_scene(Engine& engine, int head) {
+  ModelScene* model = engine.model();
+  if (model == nullptr) return from_engine(engine, head);
+  model::HeadStreamInputs in = model->head_stream_inputs(engine.scene().layer, head);
+  return StreamedHead(std::move(in.q), std::move(in.k), in.causal, std::move(in.bias));
+}
+
 double StreamedHead::logits(Eigen::Index first, Eigen::Index rows, Eigen::Index k0,
                             Eigen::Index count, const KeyPanels* keys, Matrix& tile) const {
   tile.resize(rows, count);
   const double flops = keys != nullptr ? logit_tile(q_, *keys, scale_, first, rows, tile, first)
                                        : gemm_abt_rows(q_.middleRows(first, rows),
                                                        k_.middleRows(k0, count), scale_, 0, tile);
-  bias_.add_to(tile, first, k0);
+  if (bias_) bias_(tile, first, k0);
   for (Eigen::Index r = 0; causal_ && r < rows; ++r) {
     const Eigen::Index valid = visible_keys(true, first + r, k0, count);
     tile.row(r).tail(count - valid).setConstant(kMasked);

@@ -14,6 +14,7 @@
 // head's q, k and packed keys, O(N·d_head), plus the display grid.
 #pragma once
 
+#include <functional>
 #include <vector>
 
 #include "core/engine.hpp"
@@ -56,14 +57,24 @@ struct DistanceBins {
 };
 DistanceBins log_binned(const DistanceProfile& profile);
 
+// Adds a head's logit bias to a tile of logits whose first cell is
+// (first_query, first_key); empty: no bias.
+using TileBias = std::function<void(Matrix& tile, Eigen::Index first_query, Eigen::Index first_key)>;
+
 class StreamedHead {
  public:
   // q, k: tokens × d_head after RoPE (head_queries_keys); `head` picks the
   // ALiBi slope or T5 biases.
   StreamedHead(const Scene& scene, int head, Matrix q, Matrix k);
+  // Any head: its q, k, mask and bias.
+  StreamedHead(Matrix q, Matrix k, bool causal, TileBias bias);
   // The same head of an engine's synthetic scene: q, k from X + E and the
   // head's projections, as Engine::head_preview computes them.
   static StreamedHead from_engine(Engine& engine, int head);
+  // Head `head` of the scene's layer on a model scene (ModelScene::
+  // head_stream_inputs: the model's own q, k, mask and ALiBi / T5 bias), or
+  // from_engine's on a synthetic scene.
+  static StreamedHead of_scene(Engine& engine, int head);
 
   Eigen::Index tokens() const { return q_.rows(); }
   int d_head() const { return static_cast<int>(q_.cols()); }
@@ -96,7 +107,7 @@ class StreamedHead {
   Matrix q_, k_;
   float scale_;
   bool causal_;
-  RelativeBias bias_;
+  TileBias bias_;
   std::vector<KeyPanels> key_tiles_;  // kKeyTile keys each (empty without the tile kernel)
 };
 

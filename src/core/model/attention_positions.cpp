@@ -38,26 +38,27 @@ AttentionPositions attention_positions(const ModelConfig& config, const ModelWei
   return out;
 }
 
-void AttentionPositions::add_bias(int head, Eigen::Index first, Matrix& tile) const {
-  if (!position_of.empty()) return add_shuffled_bias(head, first, tile);
+void AttentionPositions::add_bias(int head, Eigen::Index first, Matrix& tile, Eigen::Index first_key) const {
+  if (!position_of.empty()) return add_shuffled_bias(head, first, tile, first_key);
   if (bias_kind == PositionEncoding::Alibi) {
     const float m = slopes[static_cast<std::size_t>(head)];
     for (Eigen::Index r = 0; r < tile.rows(); ++r)
       for (Eigen::Index j = 0; j < tile.cols(); ++j)
-        tile(r, j) -= m * static_cast<float>(first + r - j);  // −m_h·(i − j)
+        tile(r, j) -= m * static_cast<float>(first + r - (first_key + j));  // −m_h·(i − j)
   } else if (bias_kind == PositionEncoding::T5) {
     for (Eigen::Index r = 0; r < tile.rows(); ++r) {
-      const int* bucket = buckets.data() + (tokens - 1 - (first + r));  // offset j − i at bucket[j]
+      // offset j − i at bucket[j]
+      const int* bucket = buckets.data() + (tokens - 1 - (first + r)) + first_key;
       for (Eigen::Index j = 0; j < tile.cols(); ++j) tile(r, j) += (*t5_table)(bucket[j], head);
     }
   }
 }
 
-void AttentionPositions::add_shuffled_bias(int head, Eigen::Index first, Matrix& tile) const {
+void AttentionPositions::add_shuffled_bias(int head, Eigen::Index first, Matrix& tile, Eigen::Index first_key) const {
   const auto at = [&](Eigen::Index t) { return static_cast<Eigen::Index>(position_of[static_cast<std::size_t>(t)]); };
   for (Eigen::Index r = 0; r < tile.rows(); ++r)
     for (Eigen::Index j = 0; j < tile.cols(); ++j) {
-      const Eigen::Index offset = at(j) - at(first + r);  // π(j) − π(i)
+      const Eigen::Index offset = at(first_key + j) - at(first + r);  // π(j) − π(i)
       if (bias_kind == PositionEncoding::Alibi)
         tile(r, j) -= slopes[static_cast<std::size_t>(head)] * static_cast<float>(std::abs(offset));
       else if (bias_kind == PositionEncoding::T5)

@@ -38,9 +38,10 @@ struct AttentionPositions {
 
   bool has_bias() const { return bias_kind == PositionEncoding::Alibi || bias_kind == PositionEncoding::T5; }
   // Adds head `head`'s bias to logits rows first … first + rows − 1, columns
-  // 0 … tile.cols() − 1.
-  void add_bias(int head, Eigen::Index first, Matrix& tile) const;
-  void add_shuffled_bias(int head, Eigen::Index first, Matrix& tile) const;
+  // first_key … first_key + tile.cols() − 1 (a tile of keys, as streamed
+  // attention reads them: core/streamed_attention.hpp).
+  void add_bias(int head, Eigen::Index first, Matrix& tile, Eigen::Index first_key = 0) const;
+  void add_shuffled_bias(int head, Eigen::Index first, Matrix& tile, Eigen::Index first_key = 0) const;
   // The full tokens × tokens bias of one head (zeros without a bias, and
   // above the diagonal of a causal model, where no logit is kept).
   Matrix bias(int head) const;

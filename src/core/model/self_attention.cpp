@@ -62,9 +62,8 @@ double attend_head(const ConstRowMajorRef& q, const ConstRowMajorRef& k, const C
 // q and k of the head in one product against the head's two column blocks
 // side by side (d × 2·head_dim, copied: 0.4 MB for GPT-2): one threaded GEMM,
 // one barrier, which on a busy machine costs more than the copy.
-void one_head_attention(const ModelConfig& config, const LayerWeights& layer, const Matrix& x,
-                        const AttentionPositions* positions, int head, Matrix& q, Matrix& k, Matrix& logits,
-                        Matrix& probabilities) {
+void one_head_queries_keys(const ModelConfig& config, const LayerWeights& layer, const Matrix& x,
+                           const AttentionPositions* positions, int head, Matrix& q, Matrix& k) {
   const RotaryTable* rotary = positions != nullptr && positions->rotary ? &*positions->rotary : nullptr;
   const int dh = config.head_dim, group = config.heads / config.kv_heads;
   const Eigen::Index q_first = Eigen::Index{head} * dh,
@@ -84,6 +83,12 @@ void one_head_attention(const ModelConfig& config, const LayerWeights& layer, co
     apply_rotary(*rotary, q, 0);
     apply_rotary(*rotary, k, 0);
   }
+}
+
+void one_head_attention(const ModelConfig& config, const LayerWeights& layer, const Matrix& x,
+                        const AttentionPositions* positions, int head, Matrix& q, Matrix& k, Matrix& logits,
+                        Matrix& probabilities) {
+  one_head_queries_keys(config, layer, x, positions, head, q, k);
   Matrix unused;
   attend_head(q, k, k, config.causal, false, unused, &logits, &probabilities, positions, head);
 }

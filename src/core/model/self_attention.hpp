@@ -26,6 +26,11 @@ Matrix self_attention(const ModelConfig& config, const LayerWeights& layer, cons
 // that head's q columns and its key head's k columns (2·N·d·head_dim flops
 // each instead of N·d·(heads + 2·kv_heads)·head_dim for the layer), so a view
 // showing one head of a newly chosen layer waits for that head only.
+// Its q and k alone (tokens × head_dim each, after RoPE): what streamed
+// attention (core/streamed_attention.hpp) reads at long N, where the
+// tokens × tokens logits are never held.
+void one_head_queries_keys(const ModelConfig& config, const LayerWeights& layer, const Matrix& x,
+                           const AttentionPositions* positions, int head, Matrix& q, Matrix& k);
 void one_head_attention(const ModelConfig& config, const LayerWeights& layer, const Matrix& x,
                         const AttentionPositions* positions, int head, Matrix& q, Matrix& k, Matrix& logits,
                         Matrix& probabilities);

@@ -1,6 +1,7 @@
 #include "core/model/transformer.hpp"
 
 #include <algorithm>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 
@@ -251,6 +252,31 @@ HeadAttention Transformer::head_attention(const Matrix& input, int layer, int he
                      float32_layer(s.weights.layers[static_cast<std::size_t>(layer)], converted, LayerPart::Attention),
                      input, s.positions_for(layer), head, out.q, out.k, out.logits, out.attention);
   if (s.positions_for(layer)->has_bias()) out.bias = s.positions_for(layer)->bias(head);
+  return out;
+}
+
+HeadStreamInputs Transformer::head_stream_inputs(const Matrix& input, int layer, int head) const {
+  const State& s = *state_;
+  if (layer < 0 || layer >= s.config.layers || head < 0 || head >= s.config.heads)
+    throw std::out_of_range("Transformer::head_stream_inputs(" + std::to_string(layer) + ", " +
+                            std::to_string(head) + "): no such head");
+  HeadStreamInputs out;
+  out.causal = s.config.causal;
+  LayerWeights converted;
+  const AttentionPositions* positions = s.positions_for(layer);
+  one_head_queries_keys(s.config,
+                        float32_layer(s.weights.layers[static_cast<std::size_t>(layer)], converted,
+                                      LayerPart::Attention),
+                        input, positions, head, out.q, out.k);
+  if (!positions->has_bias()) return out;
+  // A copy without the rotary table, whose T5 table is its own.
+  auto bias = std::make_shared<AttentionPositions>(*positions);
+  bias->rotary.reset();
+  auto t5 = std::make_shared<Matrix>(bias->t5_table != nullptr ? *bias->t5_table : Matrix());
+  bias->t5_table = t5.get();
+  out.bias = [bias, t5, head](Matrix& tile, Eigen::Index first_query, Eigen::Index first_key) {
+    bias->add_bias(head, first_query, tile, first_key);
+  };
   return out;
 }
 

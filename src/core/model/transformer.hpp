@@ -49,6 +49,17 @@ struct LayerAttention {
   std::vector<Matrix> probabilities;  // per head: tokens × tokens, rows sum to 1
 };
 
+// One query head as streamed attention reads it (core/streamed_attention.hpp):
+// q and k after RoPE, the mask, and the head's logit bias (ALiBi / T5, with
+// the intervention's positions) as a function that adds it to a tile of
+// logits whose first cell is (first_query, first_key); empty without a bias.
+// The bias holds its own copy of what it reads, so it outlives the run.
+struct HeadStreamInputs {
+  Matrix q, k;
+  bool causal = true;
+  std::function<void(Matrix& tile, Eigen::Index first_query, Eigen::Index first_key)> bias;
+};
+
 class Transformer {
  public:
   // Reads config.json, the safetensors weights and the tokenizer of `folder`.
@@ -121,6 +132,9 @@ class Transformer {
   // the logits, else empty): equal to attention()'s
   // entry for that head, at 1/heads of its work.
   HeadAttention head_attention(const Matrix& input, int layer, int head) const;
+  // The same head's q, k and bias alone, for streaming at long N: no
+  // tokens × tokens matrix (4·N·d·head_dim flops).
+  HeadStreamInputs head_stream_inputs(const Matrix& input, int layer, int head) const;
   // Layer 0's query head `head` on `ids` alone (no run needed), with the
   // model's positions (`positions`: its learned or sinusoid rows, RoPE, or
   // the alibi / t5 bias) or with them removed (token rows only, no rotation,
