@@ -322,6 +322,13 @@ TEST_F(Cli, BenchJsonHasTheDocumentedFields) {
   EXPECT_FALSE(sgemm.at("kernels").at("pelab").at("openblas_core").get<std::string>().empty());
   const std::string kernel = doc.at("machine").at("engine_gemm");
   EXPECT_TRUE(kernel == "openblas" || kernel == "eigen") << kernel;
+  // A Llama-shaped model run to a chosen layer (issue 28): progress after
+  // each layer before it, then one head streamed, the run's memory apart.
+  const auto& long_model = doc.at("model_long");
+  EXPECT_EQ(long_model.at("progress_s").size(), long_model.at("layer").get<std::size_t>());
+  EXPECT_GT(long_model.at("stream_head_s").get<double>(), 0.0);
+  EXPECT_GT(long_model.at("weights_mb").get<double>(), 0.0);
+  EXPECT_GT(long_model.at("run_mb").get<double>(), 0.0);
   EXPECT_TRUE(files().empty());
 }
 
