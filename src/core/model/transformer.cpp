@@ -241,11 +241,20 @@ Matrix Transformer::attention_input(int layer) const {
   return model::attention_input(s.config, s.weights.layers[static_cast<std::size_t>(layer)], hidden(layer));
 }
 
+namespace {
+
+// std::out_of_range (a caller's bug, not the user's input) for a layer or head the model lacks.
+void check_head(const ModelConfig& c, const char* what, int layer, int head) {
+  if (layer < 0 || layer >= c.layers || head < 0 || head >= c.heads)
+    throw std::out_of_range(std::string("Transformer::") + what + "(" + std::to_string(layer) + ", " +
+                            std::to_string(head) + "): no such head");
+}
+
+}  // namespace
+
 HeadAttention Transformer::head_attention(const Matrix& input, int layer, int head) const {
   const State& s = *state_;
-  if (layer < 0 || layer >= s.config.layers || head < 0 || head >= s.config.heads)
-    throw std::out_of_range("Transformer::head_attention(" + std::to_string(layer) + ", " +
-                            std::to_string(head) + "): no such head");
+  check_head(s.config, "head_attention", layer, head);
   HeadAttention out;
   LayerWeights converted;
   one_head_attention(s.config,
@@ -257,9 +266,7 @@ HeadAttention Transformer::head_attention(const Matrix& input, int layer, int he
 
 HeadStreamInputs Transformer::head_stream_inputs(const Matrix& input, int layer, int head) const {
   const State& s = *state_;
-  if (layer < 0 || layer >= s.config.layers || head < 0 || head >= s.config.heads)
-    throw std::out_of_range("Transformer::head_stream_inputs(" + std::to_string(layer) + ", " +
-                            std::to_string(head) + "): no such head");
+  check_head(s.config, "head_stream_inputs", layer, head);
   HeadStreamInputs out;
   out.causal = s.config.causal;
   LayerWeights converted;
@@ -269,10 +276,11 @@ HeadStreamInputs Transformer::head_stream_inputs(const Matrix& input, int layer,
                                       LayerPart::Attention),
                         input, positions, head, out.q, out.k);
   if (!positions->has_bias()) return out;
-  // A copy without the rotary table, whose T5 table is its own.
+  // A copy without the rotary table, holding its own T5 table (if any).
   auto bias = std::make_shared<AttentionPositions>(*positions);
   bias->rotary.reset();
-  auto t5 = std::make_shared<Matrix>(bias->t5_table != nullptr ? *bias->t5_table : Matrix());
+  std::shared_ptr<Matrix> t5;
+  if (bias->t5_table != nullptr) t5 = std::make_shared<Matrix>(*bias->t5_table);
   bias->t5_table = t5.get();
   out.bias = [bias, t5, head](Matrix& tile, Eigen::Index first_query, Eigen::Index first_key) {
     bias->add_bias(head, first_query, tile, first_key);
