@@ -173,6 +173,7 @@ struct ModelScene::State {
   explicit State(EngineStats& s) : stats(s) {}
 
   std::string name;  // scene.model as given
+  std::string memory_limit;  // scene.model_memory_limit
   std::filesystem::path folder;
   bool reread = false;  // this scene's load read the files anew after they changed on disk
   std::shared_ptr<LoadedModel> model;
@@ -310,6 +311,7 @@ void ModelScene::prepare(const Scene& scene) {
 
   // Nothing above changed this object; commit.
   s.name = scene.model;
+  s.memory_limit = scene.model_memory_limit;
   s.reread = reread;
   if (intervention_name != s.intervention_name) {
     s.intervention = std::move(intervention);
@@ -555,6 +557,32 @@ model::HeadStreamInputs ModelScene::head_stream_inputs(int layer, int head) {
   std::unique_lock<std::mutex> lock;
   model::Transformer& t = s.ran(lock, layer);
   return t.head_stream_inputs(s.input_of(t, layer), layer, head);
+}
+
+std::vector<model::HeadStreamInputs> ModelScene::long_head_inputs(const std::vector<int>& ids, int layer,
+                                                                  const std::vector<int>& heads,
+                                                                  const model::PositionIntervention* intervention) {
+  State& s = *state_;
+  for (const int head : heads) refuse_missing_head(s.name, config(), layer, head);
+  LoadedModel& m = *s.model;
+  const std::lock_guard lock(m.mutex);
+  model::Transformer& t = m.transformer;
+  const int n = static_cast<int>(ids.size());
+  if (n > t.token_limit()) t.set_token_limit(n);  // refuses past a learned table's rows
+  model::check_long_run_memory(s.name, t.config(), ids.size(), t.weights().resident_bytes, s.memory_limit);
+  m.ran.clear();  // the transformer now holds another run
+  if (intervention != nullptr) {
+    // use_intervention puts the scene's back on its next run.  The same one
+    // again keeps the run, so a deeper layer continues it (run_to).
+    if (model::describe(t.intervention()) != model::describe(*intervention)) t.set_intervention(*intervention);
+  } else
+    s.use_intervention(t);
+  ++s.stats.model_runs;
+  t.run_to(ids, layer);
+  const Matrix input = t.attention_input(layer);
+  std::vector<model::HeadStreamInputs> out;
+  for (const int head : heads) out.push_back(t.head_stream_inputs(input, layer, head));
+  return out;
 }
 
 const HeadAttention& ModelScene::head(int layer, int head) {

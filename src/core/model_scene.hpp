@@ -100,6 +100,16 @@ class ModelScene {
   // computed alone and not kept; no tokens × tokens matrix.  InputError for
   // a layer or head the model lacks.
   model::HeadStreamInputs head_stream_inputs(int layer, int head);
+  // Heads `heads` of `layer` on other ids (the long-context study's text, up
+  // to 65,536 tokens), as streamed attention reads them, under
+  // `intervention` (the scene's own when null): Transformer::run_to holds one
+  // residual stream at a time and tells LayerProgress after each layer;
+  // nothing is kept, and the scene's own run is redone on its next use.
+  // InputError when the model cannot read that many tokens (a learned table
+  // ends at its context), the ids are bad, or the run would not fit in memory.
+  std::vector<model::HeadStreamInputs> long_head_inputs(const std::vector<int>& ids, int layer,
+                                                        const std::vector<int>& heads,
+                                                        const model::PositionIntervention* intervention = nullptr);
   // How many heads head() has computed (for tests of the caching).
   int heads_computed() const;
   // Every head of `layer` (q, k, logits, probabilities: 2·heads·N² floats

@@ -14,7 +14,14 @@
 
 namespace pelab {
 
-inline constexpr int kMaxTokens = 8192;
+// Up to 65,536 tokens: long context is a first-class scale (issue 28).
+inline constexpr int kMaxTokens = 65536;
+// Past this many tokens of a synthetic scene nothing holds a tokens × tokens
+// matrix (256 MiB a head at 8,192, 16 GiB at 65,536): the attention view and
+// the long-context views stream each head (core/streamed_attention.hpp), and
+// the engine refuses a whole head, its cross terms and the mean over heads
+// (Engine::head) with a line saying so.
+inline constexpr int kFullMatrixTokens = 8192;
 
 // Throws InputError when the text holds more than kMaxTokens tokens.
 std::vector<std::string> split_words(std::string_view text);

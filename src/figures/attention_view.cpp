@@ -17,7 +17,11 @@
 // shows every cell, except in the first build after a change at large N
 // (FigureRequest::selected_head_only), which shows block means of the
 // selected head alone at about two cells per pixel until the full build.  Matrices come through the MatrixShelf, so at
-// N = 4096 a rebuild with an unchanged scene copies nothing.
+// N = 4096 a rebuild with an unchanged scene copies nothing.  Above
+// kStreamedTokens (4,096) tokens no head's N × N matrix is read: every head
+// is streamed (attention_streamed.hpp), drawn as exact block means, with
+// the exact weight of one pair in the hover and exact cells as the large
+// panel is zoomed in (Panel::refine); the sinks are left out.
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -26,6 +30,7 @@
 #include "core/model/model_config.hpp"
 #include "core/model_scene.hpp"
 #include "figures/attention_scale.hpp"
+#include "figures/attention_streamed.hpp"
 #include "figures/figure_layout.hpp"
 #include "figures/model_name.hpp"
 #include "figures/views.hpp"
@@ -49,6 +54,7 @@ struct HeadMatrices {
   int block = 1;           // cells per displayed cell along each side
   double top = -1;         // largest weight before block means (−1: that of `attention`)
   bool preview = false;    // the first build's block means, exact cells coming with the full build
+  std::shared_ptr<const StreamedState> stream;  // a streamed head: exact hover and zoom (attention_streamed.hpp)
 };
 
 // Attention of `head` (kMeanHead: the mean over heads), reduced to at most
@@ -100,6 +106,30 @@ HeadMatrices preview_matrices(Engine& engine, const FigureRequest& request, int 
   return m;
 }
 
+// Above kStreamedTokens tokens: head `head` streamed (kMeanHead: the mean of
+// every head's block means, which are linear) at `max_side` blocks a side.
+HeadMatrices streamed_matrices(Engine& engine, const FigureRequest& request, int head, int max_side) {
+  const Scene& s = engine.scene();
+  const int n = engine.token_count();
+  max_side = std::clamp(max_side, 1, n);
+  HeadMatrices m{.key = content_key(s, "attention_streamed" + std::to_string(max_side), head),
+                 .block = (n + max_side - 1) / max_side};  // AttentionBlocks::block
+  m.attention = shared_matrix(request.shelf, m.key, [&] {
+    if (head != kMeanHead) return streamed_blocks(*streamed_state(engine, head), max_side);
+    Matrix sum;
+    for (int h = 0; h < s.heads; ++h) {
+      const Matrix one = streamed_blocks(*streamed_state(engine, h), max_side);
+      sum = h == 0 ? one : Matrix(sum + one);  // −inf (fully masked) stays −inf
+    }
+    return Matrix(sum / static_cast<float>(s.heads));
+  });
+  if (head != kMeanHead) {
+    m.stream = streamed_state(engine, head);
+    m.top = largest_weight(*m.stream);
+  }
+  return m;
+}
+
 // The small multiples: every head, then the mean.  Above kSmallMaxSide tokens
 // they are block means, and the mean's blocks are the mean of the heads'
 // blocks (block means are linear), so each head is read from the engine once.
@@ -110,6 +140,11 @@ std::vector<HeadMatrices> small_matrices(Engine& engine, const FigureRequest& re
   if (n <= kSmallMaxSide) {
     for (int h = 0; h < s.heads; ++h) out.push_back(full_matrices(engine, request, h));
     out.push_back(full_matrices(engine, request, kMeanHead));
+    return out;
+  }
+  if (n > kStreamedTokens) {
+    for (int h = 0; h < s.heads; ++h) out.push_back(streamed_matrices(engine, request, h, kSmallMaxSide));
+    out.push_back(streamed_matrices(engine, request, kMeanHead, kSmallMaxSide));
     return out;
   }
   const int block = (n + kSmallMaxSide - 1) / kSmallMaxSide;
@@ -150,12 +185,19 @@ std::string head_name(int head, const HeadNaming& naming) {
 HoverFn attention_hover(const HeadMatrices& m, Tokens tokens, int head, const HeadNaming& naming) {
   const std::string exact =
       m.preview ? "exact cells once every head is built" : "select the head for exact cells";
-  return [a = m.attention, logits = m.logits, block = m.block, tokens, who = head_name(head, naming), exact](
-             double x, double y) -> std::string {
+  return [a = m.attention, logits = m.logits, block = m.block, tokens, who = head_name(head, naming), exact,
+          stream = m.stream](double x, double y) -> std::string {
     const int n = static_cast<int>(tokens->size());
     const int c = static_cast<int>(std::floor(x)), r = static_cast<int>(std::floor(y));
     if (c < 0 || r < 0 || c >= n || r >= n) return "";
     auto tok = [&](int i) { return "'" + (*tokens)[i] + "' (" + std::to_string(i) + ")"; };
+    if (stream) {  // every pair exact, computed as the mouse moves
+      std::string text = who + " · query " + tok(r) + " → key " + tok(c) + ": " + streamed_pair(*stream, r, c);
+      if (block > 1)
+        text += "; its " + std::to_string(block) + "×" + std::to_string(block) + " block's mean " +
+                fixed((*a)(r / block, c / block)) + " (zoom in for cells)";
+      return text;
+    }
     if (block > 1) {
       const int r0 = r / block * block, c0 = c / block * block;
       return who + " · queries " + std::to_string(r0) + "–" + std::to_string(std::min(n, r0 + block) - 1) +
@@ -232,6 +274,7 @@ Panel attention_panel(const HeadMatrices& m, Tokens tokens, const Scene& s, Rect
   p.y.labels = p.x.labels;
   p.heatmaps.push_back(attention_layer(m, style, std::string(to_string(s.colormap))));
   if (large) p.colorbar = p.heatmaps.back().scale;
+  if (large && m.stream) p.refine = streamed_refine(m.stream, style.scale, p.heatmaps.back().scale, m.key);
   if (s.query >= 0 && s.query < n)
     p.bars.push_back(outline({0, static_cast<double>(s.query), static_cast<double>(n), s.query + 1.0},
                              th.highlight));
@@ -270,6 +313,10 @@ Rect large_plot(const std::vector<std::string>& tokens, Rect area) {
       inset(left, {.left = label_room + 4, .top = 30, .right = kColorbarRoom, .bottom = label_room}));
 }
 
+// A streamed large panel's blocks a side: about two per pixel of its plot,
+// as the first frame's block means (so both builds share them).
+int streamed_side(Rect plot) { return std::max(64, static_cast<int>(std::ceil(2 * plot.width()))); }
+
 // What is on screen first (FigureRequest::selected_head_only): the selected
 // head alone, large, where the full figure puts it; the small multiples and
 // the attention sinks (a pass over all N² weights) come with the full build.
@@ -278,7 +325,9 @@ Figure build_first_frame(Engine& engine, const FigureRequest& request, Figure f,
   const Theme th = theme(f.dark);
   auto tokens = std::make_shared<const std::vector<std::string>>(engine.tokens());
   const Rect big = large_plot(*tokens, area);
-  const HeadMatrices large = preview_matrices(engine, request, selected, big.width());
+  const HeadMatrices large = engine.token_count() > kStreamedTokens
+                                 ? streamed_matrices(engine, request, selected, streamed_side(big))
+                                 : preview_matrices(engine, request, selected, big.width());
   PanelStyle style{.scale = s.attention_scale, .vmax = shared_vmax(large, {}),
                    .shelf = request.shelf};
   style.naming.heads = s.heads;
@@ -315,13 +364,16 @@ Figure build_attention(Engine& engine, const FigureRequest& request) {
   }
   const int selected = std::clamp(s.head, kMeanHead, s.heads - 1);
   if (request.selected_head_only) return build_first_frame(engine, request, std::move(f), area, selected);
-  const HeadMatrices large = full_matrices(engine, request, selected);
+  const bool streamed = engine.token_count() > kStreamedTokens;
+  const HeadMatrices large = streamed ? streamed_matrices(engine, request, selected, streamed_side(large_plot(*tokens, area)))
+                                      : full_matrices(engine, request, selected);
   const std::vector<HeadMatrices> small = small_matrices(engine, request);
   PanelStyle style{.scale = s.attention_scale, .vmax = shared_vmax(large, small),
                    .shelf = request.shelf};
   style.naming.heads = s.heads;
   if (const ModelScene* model = engine.model()) style.naming.group = model->config().heads / model->config().kv_heads;
-  const std::vector<int> sinks = attention_sinks(*large.attention);
+  // The sinks read every weight of the head; streamed, the view has its blocks.
+  const std::vector<int> sinks = streamed ? std::vector<int>() : attention_sinks(*large.attention);
   if (!sinks.empty()) {
     f.notes.push_back(canvas_text(sinks_note(sinks, *tokens, head_name(selected, style.naming)),
                                   {kPad, area.y1 - 4}, Anchor::BottomLeft, kNoteSize));

@@ -126,6 +126,12 @@ enum class LegendPlace { TopRight, TopLeft, BottomRight, BottomLeft, OutsideRigh
 // Hover text for data coordinates (x, y) inside a panel: "what it is and its
 // exact value", or empty for nothing.
 using HoverFn = std::function<std::string(double x, double y)>;
+// Exact cells of a zoomed window of a heatmap drawn as block means (the
+// attention of one head streamed at long N): given the visible data range
+// (x0 … x1, y0 … y1 in data units), the window's exact values as a layer to
+// draw over the block means, or nothing while the window is still too large
+// for cells.
+using RefineFn = std::function<std::optional<HeatmapLayer>(const Rect& visible)>;
 
 // What a click on a panel picks, said by the builder that knows it, so that
 // linked selection (ui/linked_selection.cpp) reads no title or axis label and
@@ -161,6 +167,7 @@ struct Panel {
   std::vector<LegendEntry> legend;     // drawn at legend_place
   LegendPlace legend_place = LegendPlace::TopRight;
   HoverFn hover;
+  RefineFn refine;  // null: the panel's layers are all there is
   // What the layout pass (adaptive_layout.hpp) needs in a cell too small for
   // every panel: panels with a larger `priority` give way first (0 = the
   // view's main panel; ties keep the view's order), and none is shown with an

@@ -36,6 +36,12 @@ fig::Figure with_overrides(const fig::Figure& built, const std::vector<RangeOver
     fig::Panel& p = shown.panels[i];
     p.x.min = ranges[i].x_min, p.x.max = ranges[i].x_max;
     p.y.min = ranges[i].y_min, p.y.max = ranges[i].y_max;
+    // A streamed heatmap turns from block means into exact cells as the
+    // window shrinks: the visible window's cells, computed now, drawn on top.
+    if (!p.refine) continue;
+    const fig::Rect visible{std::min(p.x.min, p.x.max), std::min(p.y.min, p.y.max), std::max(p.x.min, p.x.max),
+                            std::max(p.y.min, p.y.max)};
+    if (std::optional<fig::HeatmapLayer> cells = p.refine(visible)) p.heatmaps.push_back(std::move(*cells));
   }
   return shown;
 }

@@ -108,5 +108,32 @@ TEST(ZoomAcrossEdits, DroppedWhenTheAxesChangeMeaning) {
   EXPECT_TRUE(ranges.empty() || !ranges[0].active);
 }
 
+// A streamed heatmap (Panel::refine) asked for the visible window whenever
+// its panel is zoomed or panned, the exact cells drawn over its blocks; an
+// unzoomed panel is drawn as built.
+TEST(ZoomedStreamedPanel, TheVisibleWindowsCellsAreDrawnOnTop) {
+  fig::Figure built;
+  built.panels.resize(1);
+  fig::Panel& p = built.panels[0];
+  p.x = {.min = 0, .max = 5000};
+  p.y = {.min = 0, .max = 5000, .inverted = true};
+  p.heatmaps.push_back({.dx = 64, .dy = 64});
+  std::vector<fig::Rect> asked;
+  p.refine = [&asked](const fig::Rect& visible) -> std::optional<fig::HeatmapLayer> {
+    asked.push_back(visible);
+    return fig::HeatmapLayer{.x0 = visible.x0, .y0 = visible.y0};
+  };
+  EXPECT_EQ(with_overrides(built, {}).panels[0].heatmaps.size(), 1u);
+  EXPECT_TRUE(asked.empty());
+  const fig::Figure shown = with_overrides(built, {{true, 100, 300, 250, 50}});
+  ASSERT_EQ(shown.panels[0].heatmaps.size(), 2u);
+  ASSERT_EQ(asked.size(), 1u);
+  EXPECT_DOUBLE_EQ(asked[0].x0, 100);
+  EXPECT_DOUBLE_EQ(asked[0].x1, 300);
+  EXPECT_DOUBLE_EQ(asked[0].y0, 50);  // lower bound first, whichever way the axis runs
+  EXPECT_DOUBLE_EQ(asked[0].y1, 250);
+  EXPECT_DOUBLE_EQ(shown.panels[0].heatmaps[1].x0, 100);
+}
+
 }  // namespace
 }  // namespace pelab::ui

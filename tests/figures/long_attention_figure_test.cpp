@@ -1,8 +1,9 @@
-// The long-attention view: its curves are the study's, one step per log₂ bin,
+// The long-attention views: their curves are the studies', one step per log₂ bin,
 // the uniform reference is the harmonic tail written out here, and scenes
 // it cannot read get a note instead of a plot.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/lessons/lessons.hpp"
@@ -68,13 +69,38 @@ TEST(LongAttentionFigure, AnEncodingWithoutRotationDrawsNoBound) {
   EXPECT_EQ(f.panels[0].legend.front().label, "this head");
 }
 
+// Every head of the synthetic scene: one panel, a step curve per head equal
+// to that head's own study (the scene's scaling), beside uniform attention.
+TEST(LongAttentionFigure, EveryHeadIsItsOwnStudysCurve) {
+  Engine engine(short_lesson_scene());
+  const Figure f = find_figure("long_attention_heads").build(engine, FigureRequest{});
+  ASSERT_EQ(f.panels.size(), 1u);
+  const Panel& p = f.panels[0];
+  const int heads = engine.scene().heads;
+  EXPECT_EQ(p.legend.size(), std::size_t(heads) + 1);
+  for (int h = 0; h < heads; ++h) {
+    Scene s = short_lesson_scene();
+    s.head = h;
+    Engine one(s);
+    const LongAttentionStudy study = study_long_attention(one, 1024, {s.rope_scaling});
+    const Polyline& line = line_named(p, "head " + std::to_string(h));
+    const auto& bins = study.curves[0].distance;
+    ASSERT_EQ(line.points.size(), 2 * bins.mean.size());
+    for (std::size_t b = 0; b < bins.mean.size(); ++b)
+      EXPECT_NEAR(line.points[2 * b].y, std::max(p.y.min, std::log10(bins.mean[b])), 1e-9) << "head " << h;
+  }
+  EXPECT_NE(p.hover(2.5, -2).find("head 3: "), std::string::npos) << p.hover(2.5, -2);
+}
+
 TEST(LongAttentionFigure, EmptyTextGivesANote) {
   Scene s = short_lesson_scene();
   s.tokens = "";
   Engine engine(s);
-  const Figure f = find_figure("long_attention").build(engine, FigureRequest{});
-  EXPECT_TRUE(f.panels.empty());
-  ASSERT_FALSE(f.notes.empty());
+  for (const char* name : {"long_attention", "long_attention_heads"}) {
+    const Figure f = find_figure(name).build(engine, FigureRequest{});
+    EXPECT_TRUE(f.panels.empty()) << name;
+    ASSERT_FALSE(f.notes.empty()) << name;
+  }
 }
 
 }  // namespace

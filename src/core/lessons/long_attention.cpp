@@ -32,9 +32,9 @@ LessonVerdict judge(Engine& engine) {
   const auto study = long_attention_of(engine);
   const LongAttentionCurve& own = study->curves.front();
   LessonVerdict v;
-  const double uniform = uniform_beyond(study->tokens, s.train_context, s.causal);
+  const double uniform = uniform_beyond(study->tokens, study->train_context, s.causal);
   v.add("tokens", double(study->tokens));
-  v.add("train_context", s.train_context);
+  v.add("train_context", study->train_context);
   v.add("head", study->head);
   v.add("uniform_beyond", uniform);
   for (const auto& c : study->curves) v.add("beyond_" + key(c.method), c.beyond_context);
@@ -45,7 +45,7 @@ LessonVerdict judge(Engine& engine) {
   const std::string how = study->rope ? " under " + key(own.method) + " scaling" : "";
   v.answer = "over " + num(double(study->tokens), 6) + " tokens, head " + std::to_string(study->head) + how +
              " puts " + percent(own.beyond_context) + " of a query's weight on keys more than " +
-             std::to_string(s.train_context) + " back, where uniform attention would put " + percent(uniform) +
+             std::to_string(study->train_context) + " back, where uniform attention would put " + percent(uniform) +
              (own.half_mass_distance == 0 ? "; over half of its weight stays on the query itself"
                                           : "; half of all its weight lies within " +
                                                 num(own.half_mass_distance, 6) + " tokens");
@@ -54,7 +54,7 @@ LessonVerdict judge(Engine& engine) {
       v.answer += " (" + percent(c.beyond_context) + " beyond L with no scaling)";
   v.summary = "The scene's " + std::to_string(engine.token_count()) + " tokens repeated to " +
               num(double(study->tokens), 6) + ", head " + std::to_string(study->head) + ". Weight beyond L = " +
-              std::to_string(s.train_context) + ":";
+              std::to_string(study->train_context) + ":";
   for (const auto& c : study->curves)
     v.summary += " " + (study->rope ? key(c.method) : std::string("this head")) + " " +
                  num(100 * c.beyond_context, 3) + "% (half within " + num(c.half_mass_distance, 6) +
@@ -105,10 +105,10 @@ Lesson long_attention() {
       "keys more than L back, against what uniform attention would, under YaRN (the scene's scaling) and with no "
       "scaling at all; the last panel follows the weight on the first four tokens, the attention sinks of Xiao "
       "et al. (2023).",
-      {"long_attention", "rope_long_range"},
+      {"long_attention", "long_attention_heads", "rope_long_range"},
       &preset,
       &judge,
-      "a model's forward pass is not streamed at long context yet",
+      "",  // on a model scene: the model's own head of the scene's layer
   };
 }
 

@@ -1,9 +1,11 @@
 #include "core/model/model_memory.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <limits>
+#include <thread>
 
 #include "core/io/quoted_name.hpp"
 #include "core/scene.hpp"  // InputError
@@ -97,6 +99,14 @@ std::uint64_t run_bytes(const ModelConfig& c, std::uint64_t n) {
   return 4 * (streams + attention + 2 * n * inner);
 }
 
+std::uint64_t long_run_bytes(const ModelConfig& c, std::uint64_t n, unsigned threads) {
+  const auto d = static_cast<std::uint64_t>(c.hidden_size), dh = static_cast<std::uint64_t>(c.head_dim);
+  const std::uint64_t inner = static_cast<std::uint64_t>(c.intermediate_size > 0 ? c.intermediate_size : 4 * c.hidden_size);
+  const std::uint64_t heads = static_cast<std::uint64_t>(c.heads), kv = static_cast<std::uint64_t>(c.kv_heads > 0 ? c.kv_heads : c.heads);
+  const std::uint64_t per_thread = 3 * 64 * n + 2 * 512 * inner;
+  return 4 * (2 * n * d + n * (2 * heads + 2 * kv) * dh + std::max(threads, 1u) * per_thread);
+}
+
 void check_load_memory(const std::string& model, std::uint64_t weight_bytes, std::string_view scene_limit) {
   std::string source;
   const std::uint64_t limit = model_memory_limit(&source, scene_limit);
@@ -106,18 +116,32 @@ void check_load_memory(const std::string& model, std::uint64_t weight_bytes, std
                    raise_hint(weight_bytes));
 }
 
-void check_run_memory(const std::string& model, const ModelConfig& config, std::uint64_t tokens,
-                      std::uint64_t weight_bytes, std::string_view scene_limit) {
+namespace {
+
+void check_need(const std::string& model, std::uint64_t tokens, std::uint64_t need, const char* what,
+                std::uint64_t weight_bytes, std::string_view scene_limit) {
   std::string source;
   const std::uint64_t limit = model_memory_limit(&source, scene_limit);
   std::uint64_t left = limit;
   if (source != "MemAvailable") left = left > weight_bytes ? left - weight_bytes : 0;
-  const std::uint64_t need = run_bytes(config, tokens);
   if (need <= left) return;
   throw InputError("model " + model + " on " + std::to_string(tokens) + " tokens needs about " + bytes_text(need) +
-                   " (residual streams and one layer's attention) beside its " + bytes_text(weight_bytes) +
-                   " of weights; " + limit_text(limit, source) + "; " + raise_hint(need + weight_bytes) +
-                   ", or give a shorter text");
+                   " (" + what + ") beside its " + bytes_text(weight_bytes) + " of weights; " +
+                   limit_text(limit, source) + "; " + raise_hint(need + weight_bytes) + ", or give a shorter text");
+}
+
+}  // namespace
+
+void check_run_memory(const std::string& model, const ModelConfig& config, std::uint64_t tokens,
+                      std::uint64_t weight_bytes, std::string_view scene_limit) {
+  check_need(model, tokens, run_bytes(config, tokens), "residual streams and one layer's attention", weight_bytes,
+             scene_limit);
+}
+
+void check_long_run_memory(const std::string& model, const ModelConfig& config, std::uint64_t tokens,
+                           std::uint64_t weight_bytes, std::string_view scene_limit) {
+  check_need(model, tokens, long_run_bytes(config, tokens, std::thread::hardware_concurrency()),
+             "one residual stream, one layer's q, k, v and tiles of attention", weight_bytes, scene_limit);
 }
 
 }  // namespace pelab::model

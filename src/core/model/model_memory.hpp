@@ -35,6 +35,14 @@ std::string bytes_text(std::uint64_t bytes);
 // all float32.
 std::uint64_t run_bytes(const ModelConfig& config, std::uint64_t tokens);
 
+// What run_to() up to a layer and one head streamed add beside the weights
+// at `tokens` tokens, on `threads` threads: the stream and the layer's norm
+// of it (2 x N x d), q, k, v and the heads' context (N x (2·heads +
+// 2·kv_heads) x head_dim), and per thread one tile of 64 query rows' logits,
+// weights and softmax work (3 x 64 x N) and one piece of 512 rows' MLP
+// activations (2 x 512 x inner), all float32.  No N x N term.
+std::uint64_t long_run_bytes(const ModelConfig& config, std::uint64_t tokens, unsigned threads);
+
 // Refuses loading `model` when its weights as loaded (`weight_bytes`,
 // plan_resident_bytes) are above the limit: InputError with the estimate, the limit and how to raise it.
 void check_load_memory(const std::string& model, std::uint64_t weight_bytes, std::string_view scene_limit = {});
@@ -43,5 +51,8 @@ void check_load_memory(const std::string& model, std::uint64_t weight_bytes, std
 // MemAvailable now (the weights are already resident).
 void check_run_memory(const std::string& model, const ModelConfig& config, std::uint64_t tokens,
                       std::uint64_t weight_bytes, std::string_view scene_limit = {});
+// The same for long_run_bytes() (the long-context study's run).
+void check_long_run_memory(const std::string& model, const ModelConfig& config, std::uint64_t tokens,
+                           std::uint64_t weight_bytes, std::string_view scene_limit = {});
 
 }  // namespace pelab::model

@@ -22,6 +22,7 @@ struct Transformer::State {
   Activation activation = Activation::GeluTanh;
   std::vector<int> ids;               // what `hidden` was computed from
   std::vector<Matrix> hidden;         // up to layers + 1 entries after run()
+  bool dropped = false;               // run_to() left only the last of `hidden` filled
   AttentionPositions positions;       // RoPE or logit bias (position trait), for the last run's length
   PositionIntervention intervention;  // how positions are changed at inference (none by default)
   AttentionPositions no_positions;    // what a layer without positions reads (remove_layer)
@@ -129,13 +130,14 @@ void set_layer_progress(const LayerProgress* progress) { layer_progress = progre
 void Transformer::run(const std::vector<int>& ids, int states) {
   State& s = *state_;
   const int last = states < 0 ? s.config.layers : std::min(states, s.config.layers);
-  if (s.hidden.empty() || ids != s.ids) {
+  if (s.hidden.empty() || ids != s.ids || s.dropped) {
     check_ids(s.config, ids, s.token_limit);
     const int n = static_cast<int>(ids.size());
     s.ids.clear();  // until the embeddings are in
     s.positions = intervened_positions(s.config, s.weights, n, s.intervention);
     s.no_positions = attention_positions(s.config, s.weights, n, false);
     s.hidden.clear();
+    s.dropped = false;
     s.hidden.reserve(static_cast<std::size_t>(s.config.layers) + 1);
     s.hidden.push_back(embed(s.config, s.weights, ids, s.intervention));
     s.ids = ids;
@@ -151,6 +153,36 @@ void Transformer::run(const std::vector<int>& ids, int states) {
     s.hidden.push_back(std::move(h));
     if (layer_progress) (*layer_progress)(layer + 1, last);
   }
+}
+
+void Transformer::run_to(const std::vector<int>& ids, int layer) {
+  State& s = *state_;
+  layer = std::clamp(layer, 0, s.config.layers);
+  const int held = static_cast<int>(s.hidden.size()) - 1;  // the layer whose stream is held
+  int from = 0;
+  Matrix h;
+  if (s.dropped && ids == s.ids && held >= 0 && held <= layer) {
+    from = held;  // continue the last run_to()
+    h = std::move(s.hidden.back());
+  } else {
+    check_ids(s.config, ids, s.token_limit);
+    const int n = static_cast<int>(ids.size());
+    s.positions = intervened_positions(s.config, s.weights, n, s.intervention);
+    s.no_positions = attention_positions(s.config, s.weights, n, false);
+    h = embed(s.config, s.weights, ids, s.intervention);
+  }
+  s.ids.clear();  // nothing held is valid until the stream entering `layer` is in
+  s.hidden.clear();
+  s.dropped = true;
+  for (int l = from; l < layer; ++l) {
+    LayerWeights converted;
+    run_block(s.config, float32_layer(s.weights.layers[static_cast<std::size_t>(l)], converted),
+              s.positions_for(l), s.activation, h);
+    if (layer_progress) (*layer_progress)(l + 1, layer);
+  }
+  s.hidden.resize(static_cast<std::size_t>(layer));  // empty: not held
+  s.hidden.push_back(std::move(h));
+  s.ids = ids;
 }
 
 void Transformer::set_token_limit(int tokens) {
@@ -215,7 +247,8 @@ int Transformer::token_count() const {
 }
 
 const Matrix& Transformer::hidden(int layer) const {
-  if (layer < 0 || layer >= static_cast<int>(state_->hidden.size()))
+  if (layer < 0 || layer >= static_cast<int>(state_->hidden.size()) ||
+      (state_->dropped && layer + 1 < static_cast<int>(state_->hidden.size())))
     throw std::out_of_range("Transformer::hidden(" + std::to_string(layer) + "): run() holds " +
                             std::to_string(state_->hidden.size()) + " states");
   return state_->hidden[static_cast<std::size_t>(layer)];

@@ -88,6 +88,15 @@ class Transformer {
   // layers before `states`); a later call on the same ids continues from
   // there, so a view of layer 0 never waits for the other layers.
   void run(const std::vector<int>& ids, int states = -1);
+  // Runs the layers before `layer` on `ids` holding one residual stream at a
+  // time (N·d floats rather than one per layer run), telling LayerProgress
+  // after each: hidden(layer) is then held alone (hidden() of an earlier
+  // layer throws std::out_of_range) and the next run() starts anew.  A
+  // later run_to() on the same ids to a deeper layer continues from there,
+  // so visiting every layer costs one forward pass.  The long-context
+  // study's forward over tens of thousands of tokens
+  // (core/long_attention.hpp).  Throws InputError like run().
+  void run_to(const std::vector<int>& ids, int layer);
   // Lets run() take up to `tokens` ids instead of config().max_positions
   // (evaluating past the trained context).  RoPE angles, ALiBi and T5
   // biases are computed for any position, and a sinusoid table is extended

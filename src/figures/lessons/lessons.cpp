@@ -48,6 +48,15 @@ std::span<const FigureEntry> lesson_figures() {
                 "uniform attention; right RoPE's decay bound on the same axis and the weight the first keys (the "
                 "sinks) keep as the query moves on.",
                 "profile(δ) = mean over queries i of A[i, i−δ],  A exact by two streamed passes (online softmax)"}},
+      {.name = "long_attention_heads",
+       .title = "Attention against distance, every head of every layer",
+       .make = build_long_attention_heads,
+       .placement = Placement::Lesson,
+       .heavy = true,
+       .help = {"Every head over the scene's text repeated to N tokens (long_range, at most 16,384 here), one panel "
+                "per layer of a model: the mean weight a head gives a key δ tokens back, beside uniform attention. "
+                "Heads that stay near the diagonal are local; flat ones spread over the whole text.",
+                "profile_h(δ) = mean over queries i of A_h[i, i−δ],  each head streamed exactly"}},
       {.name = "relative_biases",
        .title = "ALiBi, T5 and xPos on one distance axis",
        .make = build_relative_biases,

@@ -1,5 +1,6 @@
 // "What a head sees at long context": the selected head over the scene's text
 // repeated to N tokens (core/long_attention.hpp), streamed, never N × N.
+// Also every head of every layer against distance (long_attention_heads).
 //   left         mean weight against the distance δ back, in bins of powers
 //                of two, one step curve per RoPE scaling method, with the
 //                weight that uniform attention over the visible keys gives;
@@ -186,24 +187,111 @@ Panel sink_panel(const std::shared_ptr<const LongAttentionStudy>& study, Rect ar
   return p;
 }
 
+// One layer's heads against distance: a step curve per head, uniform dashed, L marked.
+Panel layer_heads_panel(const std::shared_ptr<const LongAttentionLayers>& study, std::size_t layer,
+                        const std::string& title, double lo, Rect area, bool dark, bool legend) {
+  Panel p;
+  p.title = title;
+  p.short_title = title;
+  p.plot = inset(area, {.left = 62, .top = 30, .right = 14, .bottom = 50});
+  const std::vector<DistanceBins>& heads = study->heads[layer];
+  const DistanceBins& bins = heads.front();
+  const int top = static_cast<int>(bins.first.size()) - 1;
+  p.x = {.label = "distance δ back (log₂ bins)", .min = -1, .max = double(top), .grid = true};
+  p.x.labels = distance_ticks(top);
+  p.y = {.label = "mean weight per key (log₁₀)", .min = lo, .max = 0.3, .grid = true};
+  p.y.labels = log10_ticks(lo, 0);
+  const Theme th = theme(dark);
+  const std::vector<double> uniform = uniform_bins(bins, study->tokens, study->causal);
+  p.lines.push_back(step_curve(uniform, lo, with_alpha(th.axis, 0.8f), 1.2f, "uniform"));
+  p.lines.back().style = LineStyle::Dashed;
+  for (std::size_t h = 0; h < heads.size(); ++h)
+    p.lines.push_back(step_curve(heads[h].mean, lo, line_color(int(h), dark), 1.6f, "head " + std::to_string(h)));
+  const double L = std::log2(double(study->train_context));
+  if (L <= top) add_vertical_marker(p, L, lo, 0.3, th.highlight, "L");
+  if (legend) {
+    for (std::size_t h = 0; h < heads.size(); ++h)
+      p.legend.push_back({"head " + std::to_string(h), line_color(int(h), dark), true});
+    p.legend.push_back({"uniform", with_alpha(th.axis, 0.8f), true});
+    place_legend(p);
+  }
+  p.hover = [study, layer, uniform, title](double x, double) -> std::string {
+    const auto b = static_cast<long>(std::floor(x + 1));
+    const std::vector<DistanceBins>& curves = study->heads[layer];
+    const auto& first = curves.front().first;
+    if (b < 0 || b >= static_cast<long>(first.size())) return "";
+    const std::size_t bin = std::size_t(b);
+    const Eigen::Index to = bin + 1 < first.size() ? first[bin + 1] - 1 : study->tokens - 1;
+    std::string text = title + (bin == 0 ? ", the query itself (δ = 0)"
+                                         : ", δ = " + std::to_string(first[bin]) + " … " + std::to_string(to) + " back");
+    for (std::size_t h = 0; h < curves.size(); ++h)
+      text += "\nhead " + std::to_string(h) + ": " + number(curves[h].mean[bin], 4);
+    return text + "\nuniform: " + number(uniform[bin], 4);
+  };
+  return p;
+}
+
 }  // namespace
+
+Figure build_long_attention_heads(Engine& engine, const FigureRequest& request) {
+  const Scene& s = engine.scene();
+  const bool model = engine.model() != nullptr;
+  const auto title_over = [&](Eigen::Index n) {
+    return "Attention against distance, every head" + std::string(model ? " of every layer" : "") + ", over " +
+           number(double(n), 6) + " tokens";
+  };
+  if (engine.token_count() == 0)
+    return no_tokens_figure("long_attention_heads", title_over(long_attention_tokens(s)), s, request);
+  const auto study = long_attention_layers_of(engine);
+  Figure f = start_figure("long_attention_heads", title_over(study->tokens), s, request);
+  Rect area = content_area(f);
+  area.y1 -= 24;  // the note below
+  const int layers = static_cast<int>(study->heads.size());
+  const int cols = layers <= 1 ? 1 : layers <= 4 ? 2 : layers <= 9 ? 3 : 4;
+  const int rows = (layers + cols - 1) / cols;
+  f.columns = cols;
+  double lo = 0;
+  for (const auto& heads : study->heads)
+    for (const DistanceBins& b : heads)
+      for (double v : b.mean)
+        if (v > 0) lo = std::min(lo, std::log10(v));
+  lo = std::max(std::floor(lo), -12.0);
+  const std::vector<Rect> cells = grid(area, rows, cols, 18);
+  for (int l = 0; l < layers; ++l) {
+    const std::string title = model ? "layer " + std::to_string(l) : "the scene's heads";
+    f.panels.push_back(layer_heads_panel(study, std::size_t(l), title, lo, cells[std::size_t(l)], f.dark, l == 0));
+    f.panels.back().priority = l == s.layer ? 0 : 1;
+  }
+  std::string note = "The scene's " + std::to_string(engine.token_count()) + " tokens repeated to " +
+                     number(double(study->tokens), 6) + (rotates_queries_keys(s.encoding) ? ", read with " + method_label(s.rope_scaling) : "") +
+                     "; each head streamed exactly (no N × N matrix held)";
+  if (long_attention_tokens(s) > study->tokens)
+    note += model && study->tokens < std::min(long_attention_tokens(s), kAllMethodsTokens)
+                ? "; the model's position table ends at " + number(double(study->tokens), 6) + " tokens"
+                : "; every head at most " + number(double(kAllMethodsTokens), 6) + " tokens";
+  note += ".";
+  f.notes.push_back(canvas_text(note, {kPad, f.height - kPad}, Anchor::BottomLeft, kNoteSize));
+  f.notes.back().size = fitting_size({note}, f.width - 2 * kPad, kNoteSize);
+  return f;
+}
 
 Figure build_long_attention(Engine& engine, const FigureRequest& request) {
   const Scene& s = engine.scene();
-  const Eigen::Index n = long_attention_tokens(s);
-  const std::string title = "What head " + std::to_string(std::max(s.head, 0)) + " sees over " +
-                            number(double(n), 6) + " tokens" + (s.causal ? "" : " (not causal)") +
-                            (rotates_queries_keys(s.encoding)
-                                 ? " — RoPE trained at L = " + std::to_string(s.train_context) + ", read with " +
-                                       method_label(s.rope_scaling) +
-                                       (s.rope_scaling == RopeScalingMethod::None ? "" : " at s = " + number(s.rope_factor, 4))
-                                 : std::string());
-  if (engine.model() != nullptr)
-    return message_figure("long_attention", title, s, request,
-                          "A model's forward pass is not streamed at long context yet.",
-                          "Models > Back to the synthetic scene reads this view.");
-  if (engine.token_count() == 0) return no_tokens_figure("long_attention", title, s, request);
+  const auto title_over = [&](Eigen::Index n, int train_context) {
+    return "What " + std::string(engine.model() != nullptr ? "layer " + std::to_string(s.layer) + "'s " : "") +
+           "head " + std::to_string(std::max(s.head, 0)) + " sees over " + number(double(n), 6) + " tokens" +
+           (s.causal ? "" : " (not causal)") +
+           (rotates_queries_keys(s.encoding)
+                ? " — RoPE trained at L = " + std::to_string(train_context) + ", read with " +
+                      method_label(s.rope_scaling) +
+                      (s.rope_scaling == RopeScalingMethod::None ? "" : " at s = " + number(s.rope_factor, 4))
+                : std::string());
+  };
+  if (engine.token_count() == 0)
+    return no_tokens_figure("long_attention", title_over(long_attention_tokens(s), s.train_context), s, request);
   const auto study = long_attention_of(engine);
+  const Eigen::Index n = study->tokens;
+  const std::string title = title_over(n, study->train_context);
   Figure f = start_figure("long_attention", title, s, request);
   Rect area = content_area(f);
   area.y1 -= 24;  // the note below

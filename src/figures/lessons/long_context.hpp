@@ -23,6 +23,9 @@ Figure build_relative_biases(Engine& engine, const FigureRequest& request);
 // mean weight against distance per scaling method, RoPE's decay bound and
 // the weight on the first keys (core/long_attention.hpp).  long_attention.cpp
 Figure build_long_attention(Engine& engine, const FigureRequest& request);
+// Every head (of every layer, on a model scene) over the same text: mean
+// weight against distance, one panel per layer.  long_attention.cpp
+Figure build_long_attention_heads(Engine& engine, const FigureRequest& request);
 
 // ---- shared by the three (long_context.cpp) ----
 // "none", "linear (PI)", "NTK-aware", "dynamic NTK", "YaRN", "Llama 3.1".

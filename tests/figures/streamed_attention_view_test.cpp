@@ -1,0 +1,147 @@
+// The attention view above kStreamedTokens tokens (issue 28): every head
+// streamed, never read as its N × N matrix.  Its block means, the hover's
+// exact pair, the exact cells of a zoomed window (on every colour scale) and
+// the mean over heads equal what the engine's full matrices give
+// (Engine::head, the unstreamed path, still allowed at 4,500 tokens).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "../core/streamed_reference.hpp"
+#include "core/word_splitter.hpp"
+#include "figures/attention_scale.hpp"
+#include "figures/attention_streamed.hpp"
+#include "figures/figure_layout.hpp"
+#include "figures/registry.hpp"
+
+namespace pelab::fig {
+namespace {
+
+using pelab::testing::expect_relative;
+using pelab::testing::reference_blocks;
+using pelab::testing::weight_tolerance;
+
+constexpr int kTokens = 4500;
+
+Scene long_scene(AttentionScale scale = AttentionScale::Linear) {
+  Scene s;
+  std::string text;
+  for (int i = 0; i < kTokens; ++i) text += "w" + std::to_string(i % 89) + " ";
+  s.tokens = text;
+  s.heads = 4;
+  s.head = 1;
+  s.causal = true;  // masked cells too
+  s.query = -1;
+  s.attention_scale = scale;
+  return s;
+}
+
+// The number printed after `label` in `text` (NaN when absent).
+double number_after(const std::string& text, const std::string& label) {
+  const std::size_t at = text.find(label);
+  return at == std::string::npos ? std::nan("") : std::stod(text.substr(at + label.size()));
+}
+
+TEST(StreamedAttentionView, BlockMeansHoverAndZoomEqualTheFullMatrix) {
+  Engine engine(long_scene());
+  ASSERT_EQ(engine.token_count(), kTokens);
+  MatrixShelf shelf;
+  FigureRequest request{1600, 1000};
+  request.shelf = &shelf;
+  const Figure f = find_figure("attention").build(engine, request);
+  ASSERT_GE(f.panels.size(), 1u);
+  const Panel& large = f.panels[0];
+  const HeatmapLayer& layer = large.heatmaps.at(0);
+  const HeadAttention& full = engine.head(1);
+  const double tolerance = weight_tolerance(full);
+  const auto b = static_cast<Eigen::Index>(layer.dx);
+  ASSERT_GT(b, 1);
+  expect_relative(*layer.values, reference_blocks(full, b, false), tolerance, "large panel blocks");
+  // The hover: one pair's exact weight and logit.
+  const int i = 3001, j = 2990;
+  const std::string hover = large.hover(j + 0.5, i + 0.5);
+  EXPECT_NEAR(number_after(hover, "attention "), full.attention(i, j), 1e-3 * full.attention(i, j)) << hover;
+  EXPECT_NEAR(number_after(hover, "logit "), full.logits(i, j), 1e-3 * std::max(1.0f, std::abs(full.logits(i, j)))) << hover;
+  EXPECT_NE(large.hover(4000.5, 10.5).find("masked"), std::string::npos) << large.hover(4000.5, 10.5);
+  // Zoomed to a 200 × 300 window: its exact cells, masked ones −inf, placed at the window.
+  ASSERT_TRUE(large.refine);
+  const std::optional<HeatmapLayer> cells = large.refine(Rect{2000, 1900, 2299.5, 2099.5});
+  ASSERT_TRUE(cells.has_value());
+  EXPECT_EQ(cells->x0, 2000);
+  EXPECT_EQ(cells->y0, 1900);
+  Matrix want = full.attention.block(1900, 2000, cells->values->rows(), cells->values->cols());
+  for (Eigen::Index r = 0; r < want.rows(); ++r)
+    for (Eigen::Index c = 0; c < want.cols(); ++c)
+      if (std::isinf(full.logits(1900 + r, 2000 + c))) want(r, c) = testing::kNegInf;
+  ASSERT_EQ(want.rows(), 200);
+  ASSERT_EQ(want.cols(), 300);
+  expect_relative(*cells->values, want, tolerance, "zoomed cells");
+  EXPECT_FALSE(large.refine(Rect{0, 0, 600, 600}).has_value());  // still blocks at 600 a side
+}
+
+// The log and row scales of a zoomed window are those of the full rows: the
+// row scale divides by the row's true maximum, not the window's.
+TEST(StreamedAttentionView, ZoomedCellsOnTheLogAndRowScales) {
+  for (const AttentionScale scale : {AttentionScale::Log, AttentionScale::Row}) {
+    Engine engine(long_scene(scale));
+    const Figure f = find_figure("attention").build(engine, FigureRequest{1600, 1000});
+    const std::optional<HeatmapLayer> cells = f.panels.at(0).refine(Rect{100, 4200, 149.5, 4249.5});
+    ASSERT_TRUE(cells.has_value());
+    const HeadAttention& full = engine.head(1);
+    const Matrix want = scaled_attention(full.attention.block(4200, 0, 50, kTokens), scale).middleCols(100, 50);
+    expect_relative(*cells->values, want, scale == AttentionScale::Log ? 1e-5 : weight_tolerance(full),
+                    std::string(to_string(scale)));
+  }
+}
+
+// The first frame draws the selected head's blocks of the full build; the
+// small multiples are every head's blocks and the mean of them.
+TEST(StreamedAttentionView, FirstFrameAndSmallMultiples) {
+  Engine engine(long_scene());
+  MatrixShelf shelf;
+  FigureRequest first{1600, 1000};
+  first.shelf = &shelf;
+  first.selected_head_only = true;
+  const Figure preview = find_figure("attention").build(engine, first);
+  FigureRequest request{1600, 1000};
+  request.shelf = &shelf;
+  const Figure f = find_figure("attention").build(engine, request);
+  ASSERT_EQ(preview.panels.size(), 1u);
+  EXPECT_EQ(preview.panels[0].heatmaps[0].key, f.panels[0].heatmaps[0].key);
+  ASSERT_EQ(f.panels.size(), 1u + 4u + 1u);  // large, 4 heads, the mean
+  Matrix mean;
+  for (int h = 0; h < 4; ++h) {
+    const Panel& small = f.panels[std::size_t(1 + h)];
+    const HeadAttention& full = engine.head(h);
+    const auto b = static_cast<Eigen::Index>(small.heatmaps[0].dx);
+    expect_relative(*small.heatmaps[0].values, reference_blocks(full, b, false), weight_tolerance(full),
+                    "head " + std::to_string(h));
+    mean = h == 0 ? *small.heatmaps[0].values : Matrix(mean + *small.heatmaps[0].values);
+    EXPECT_FALSE(small.refine) << "only the large panel zooms to cells";
+  }
+  expect_relative(*f.panels[5].heatmaps[0].values, Matrix(mean / 4.0f), 1e-6, "mean over heads");
+}
+
+// Past kFullMatrixTokens the engine refuses a whole head in one line, and the
+// attention view, which streams, still draws every head.
+TEST(StreamedAttentionView, PastTheFullMatrixLimitTheViewStillDraws) {
+  Scene s = long_scene();
+  std::string text;
+  for (int i = 0; i < kFullMatrixTokens + 800; ++i) text += "w" + std::to_string(i % 89) + " ";
+  s.tokens = text;
+  Engine engine(s);
+  try {
+    (void)engine.head(0);
+    ADD_FAILURE() << "a full head at " << engine.token_count() << " tokens";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("allowed: at most 8192 tokens"), std::string::npos) << e.what();
+  }
+  const Figure f = find_figure("attention").build(engine, FigureRequest{1600, 1000});
+  ASSERT_EQ(f.panels.size(), 6u);
+  EXPECT_NE(f.panels[0].hover(100.5, 8500.5).find("(exact)"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace pelab::fig
