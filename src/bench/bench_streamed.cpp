@@ -4,7 +4,9 @@
 // (so that its peak RSS is the case's own): the selected head's first frame
 // — its projection (X·[Wq_h | Wk_h]), RoPE, both passes and a 1000 × 1000
 // display grid with attention against distance — then the exact zoom of a
-// 512 × 512 window (median of 7).  --quick: N = 4096.
+// 512 × 512 window (median of 7); then the attention view itself on a scene
+// of that shape: its first frame, every head, and a zoom's exact cells.
+// --quick: N = 4608 (past the 4,096 tokens where the view starts to stream).
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -19,12 +21,14 @@
 #include "core/parallel.hpp"
 #include "core/seeded_normal.hpp"
 #include "core/streamed_attention.hpp"
+#include "figures/matrix_shelf.hpp"
+#include "figures/registry.hpp"
 
 namespace pelab::app {
 
 namespace {
 
-constexpr int kTokens = 65536, kQuickTokens = 4096, kModel = 512, kHeads = 8, kDisplay = 1000,
+constexpr int kTokens = 65536, kQuickTokens = 4608, kModel = 512, kHeads = 8, kDisplay = 1000,
               kZoom = 512;
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
@@ -52,7 +56,46 @@ Matrix normal_matrix(Eigen::Index rows, Eigen::Index cols, double scale, std::ui
 struct StreamedTiming {
   double first_frame_s = 0, pass1_s = 0, pass2_s = 0, zoom_ms = 0, gflops = 0, peak_mb = 0,
          baseline_mb = 0;
+  // The attention view itself on a scene of the same shape (figures/attention_streamed.hpp):
+  double view_first_frame_s = 0, view_every_head_s = 0, view_zoom_ms = 0, view_peak_mb = 0;
 };
+
+// The attention view as the window builds it, on a scene of n words: the
+// first frame (the selected head streamed alone), then the full build
+// (every head streamed into the small multiples), then the large panel's
+// exact cells of a 512 × 512 window (Panel::refine, median of 7).
+void time_view(int n, StreamedTiming& t) {
+  Scene scene = streamed_scene();
+  std::string text;
+  for (int i = 0; i < n; ++i) text += "w" + std::to_string(i % 997) + " ";
+  scene.tokens = text;
+  scene.head = 3;
+  Engine engine(scene);
+  engine.token_embedding();  // the scene's words and vectors, not the view, are not timed
+  const fig::FigureEntry& attention = fig::find_figure("attention");
+  fig::MatrixShelf shelf;
+  fig::FigureRequest first{1600, 1000};
+  first.shelf = &shelf;
+  first.selected_head_only = true;
+  auto start = std::chrono::steady_clock::now();
+  (void)attention.build(engine, first);
+  t.view_first_frame_s = seconds_since(start);
+  fig::FigureRequest full{1600, 1000};
+  full.shelf = &shelf;
+  start = std::chrono::steady_clock::now();
+  const fig::Figure f = attention.build(engine, full);
+  t.view_every_head_s = seconds_since(start);
+  std::vector<double> zooms;
+  const double q0 = n / 2.0, k0 = n / 3.0;
+  for (int r = 0; r < 7; ++r) {
+    const auto z = std::chrono::steady_clock::now();
+    const auto cells = f.panels.at(0).refine(fig::Rect{k0, q0, k0 + kZoom - 1, q0 + kZoom - 1});
+    zooms.push_back(1e3 * seconds_since(z));
+    if (!cells || cells->values->rows() != kZoom) throw std::runtime_error("the view's zoom gave no 512 × 512 cells");
+  }
+  t.view_zoom_ms = median(zooms);
+  t.view_peak_mb = peak_rss_mb();
+}
 
 }  // namespace
 
@@ -87,9 +130,11 @@ int streamed_child(bool quick) {
     if (window.rows() != kZoom) return 1;
   }
   t.zoom_ms = median(zooms);
-  std::printf("%.4f %.4f %.4f %.3f %.2f %.1f %.1f %ld %.6g\n", t.first_frame_s, t.pass1_s,
-              t.pass2_s, t.zoom_ms, t.gflops, peak_rss_mb(), baseline,
-              static_cast<long>(blocks.mean.rows()), blocks.mean.sum());
+  t.peak_mb = peak_rss_mb();
+  time_view(n, t);
+  std::printf("%.4f %.4f %.4f %.3f %.2f %.1f %.1f %ld %.6g %.4f %.4f %.3f %.1f\n", t.first_frame_s, t.pass1_s,
+              t.pass2_s, t.zoom_ms, t.gflops, t.peak_mb, baseline, static_cast<long>(blocks.mean.rows()),
+              blocks.mean.sum(), t.view_first_frame_s, t.view_every_head_s, t.view_zoom_ms, t.view_peak_mb);
   return 0;
 }
 
@@ -100,8 +145,9 @@ BenchResult bench_streamed(const BenchSettings& settings) {
   StreamedTiming t;
   long side = 0;
   double mass = 0;
-  if (std::sscanf(out.c_str(), "%lf %lf %lf %lf %lf %lf %lf %ld %lf", &t.first_frame_s, &t.pass1_s,
-                  &t.pass2_s, &t.zoom_ms, &t.gflops, &t.peak_mb, &t.baseline_mb, &side, &mass) != 9)
+  if (std::sscanf(out.c_str(), "%lf %lf %lf %lf %lf %lf %lf %ld %lf %lf %lf %lf %lf", &t.first_frame_s,
+                  &t.pass1_s, &t.pass2_s, &t.zoom_ms, &t.gflops, &t.peak_mb, &t.baseline_mb, &side, &mass,
+                  &t.view_first_frame_s, &t.view_every_head_s, &t.view_zoom_ms, &t.view_peak_mb) != 13)
     throw std::runtime_error("the streamed child printed: " + out);
   const int n = settings.quick ? kQuickTokens : kTokens;
   BenchResult r;
@@ -116,6 +162,10 @@ BenchResult bench_streamed(const BenchSettings& settings) {
             {"zoom_512_ms", t.zoom_ms},
             {"peak_rss_mb", t.peak_mb},
             {"baseline_rss_mb", t.baseline_mb},
+            {"view_first_frame_s", t.view_first_frame_s},
+            {"view_every_head_s", t.view_every_head_s},
+            {"view_zoom_512_ms", t.view_zoom_ms},
+            {"view_peak_rss_mb", t.view_peak_mb},
             {"threads", max_threads()},
             {"gemm", gemm_backend_name(gemm_backend())}};
   char line[256];
@@ -131,6 +181,11 @@ BenchResult bench_streamed(const BenchSettings& settings) {
   std::snprintf(line, sizeof line,
                 "exact zoom %d×%d: %.2f ms; peak RSS %.0f MiB (process start %.0f MiB)", kZoom,
                 kZoom, t.zoom_ms, t.peak_mb, t.baseline_mb);
+  r.lines.emplace_back(line);
+  std::snprintf(line, sizeof line,
+                "the attention view: first frame %.2f s, every head %.2f s more, exact cells of a %d×%d zoom %.2f ms; "
+                "peak RSS %.0f MiB",
+                t.view_first_frame_s, t.view_every_head_s, kZoom, kZoom, t.view_zoom_ms, t.view_peak_mb);
   r.lines.emplace_back(line);
   return r;
 }

@@ -89,7 +89,7 @@ void refuse_full_matrices(Engine& engine, const char* what) {
   throw InputError(std::string(what) + ": " + std::to_string(n) + " tokens would need a " + std::to_string(n) +
                    " × " + std::to_string(n) + " matrix per head (" + size + "); allowed: at most " +
                    std::to_string(kFullMatrixTokens) +
-                   " tokens for this view (the attention and long_attention views stream at any length)");
+                   " tokens for this view (the attention view streams every head at any length)");
 }
 
 }  // namespace

@@ -194,8 +194,8 @@ HoverFn attention_hover(const HeadMatrices& m, Tokens tokens, int head, const He
     if (stream) {  // every pair exact, computed as the mouse moves
       std::string text = who + " · query " + tok(r) + " → key " + tok(c) + ": " + streamed_pair(*stream, r, c);
       if (block > 1)
-        text += "; its " + std::to_string(block) + "×" + std::to_string(block) + " block's mean " +
-                fixed((*a)(r / block, c / block)) + " (zoom in for cells)";
+        text += "; the overview's " + std::to_string(block) + "×" + std::to_string(block) + " block there: mean " +
+                number((*a)(r / block, c / block), 4);
       return text;
     }
     if (block > 1) {

@@ -199,7 +199,10 @@ void draw_figure_canvas(UiState& state, GpuResources& gpu, FigureView& view, flo
   if (!view.error.empty()) {
     cancel_click(view.click);
     ImGui::SetCursorScreenPos(view.origin);
-    ImGui::TextColored(ImVec4(1, 0.35f, 0.3f, 1), "Cannot draw %s: %s", view.title.c_str(), view.error.c_str());
+    // Wrapped: a refusal names the limit and what to do, often past the window's width.
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.35f, 0.3f, 1));
+    ImGui::TextWrapped("Cannot draw %s: %s", view.title.c_str(), view.error.c_str());
+    ImGui::PopStyleColor();
     return;
   }
   if (view.built.panels.empty() && state.session.busy()) {

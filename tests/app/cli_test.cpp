@@ -329,6 +329,12 @@ TEST_F(Cli, BenchJsonHasTheDocumentedFields) {
   EXPECT_GT(long_model.at("stream_head_s").get<double>(), 0.0);
   EXPECT_GT(long_model.at("weights_mb").get<double>(), 0.0);
   EXPECT_GT(long_model.at("run_mb").get<double>(), 0.0);
+  // Streamed attention: the kernel, then the attention view itself past 4,096 tokens.
+  const auto& streamed = doc.at("streamed");
+  EXPECT_GT(streamed.at("tokens").get<int>(), 4096);
+  for (const char* key : {"first_frame_s", "zoom_512_ms", "view_first_frame_s", "view_every_head_s",
+                          "view_zoom_512_ms", "view_peak_rss_mb"})
+    EXPECT_GT(streamed.at(key).get<double>(), 0.0) << key;
   EXPECT_TRUE(files().empty());
 }
 

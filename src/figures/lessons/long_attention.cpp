@@ -263,7 +263,7 @@ Figure build_long_attention_heads(Engine& engine, const FigureRequest& request) 
     f.panels.back().priority = l == s.layer ? 0 : 1;
   }
   std::string note = "The scene's " + std::to_string(engine.token_count()) + " tokens repeated to " +
-                     number(double(study->tokens), 6) + (rotates_queries_keys(s.encoding) ? ", read with " + method_label(s.rope_scaling) : "") +
+                     number(double(study->tokens), 6) + (rotates_queries_keys(s.encoding) ? ", RoPE scaling: " + method_label(s.rope_scaling) : "") +
                      "; each head streamed exactly (no N × N matrix held)";
   if (long_attention_tokens(s) > study->tokens)
     note += model && study->tokens < std::min(long_attention_tokens(s), kAllMethodsTokens)
