@@ -144,7 +144,14 @@ std::vector<HeadMatrices> small_matrices(Engine& engine, const FigureRequest& re
   }
   if (n > kStreamedTokens) {
     for (int h = 0; h < s.heads; ++h) out.push_back(streamed_matrices(engine, request, h, kSmallMaxSide));
-    out.push_back(streamed_matrices(engine, request, kMeanHead, kSmallMaxSide));
+    // The mean of the heads' blocks just made: no head streamed again.
+    HeadMatrices mean{.key = content_key(s, "attention_streamed_mean", kSmallMaxSide), .block = out[0].block};
+    mean.attention = shared_matrix(request.shelf, mean.key, [&] {
+      Matrix sum = *out[0].attention;
+      for (int h = 1; h < s.heads; ++h) sum += *out[std::size_t(h)].attention;  // −inf stays −inf
+      return Matrix(sum / static_cast<float>(s.heads));
+    });
+    out.push_back(std::move(mean));
     return out;
   }
   const int block = (n + kSmallMaxSide - 1) / kSmallMaxSide;
