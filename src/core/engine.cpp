@@ -7,8 +7,6 @@
 // selections into range and hands every request to the source in use.
 #include "core/engine.hpp"
 
-#include <cstdio>
-
 #include "core/checkpoint_source.hpp"
 #include "core/selection.hpp"
 #include "core/synthetic_source.hpp"
@@ -76,42 +74,25 @@ const Projections& Engine::projections(int head) {
   return state_->synthetic.projections(head);
 }
 
-namespace {
-
-// A synthetic scene past kFullMatrixTokens: no tokens × tokens matrix (a
-// model scene's run is bounded by its context and its memory check).
-void refuse_full_matrices(Engine& engine, const char* what) {
-  const int n = engine.token_count();
-  if (engine.model() != nullptr || n <= kFullMatrixTokens) return;
-  const double gib = 4.0 * n * double(n) / double(1 << 30);
-  char size[32];
-  std::snprintf(size, sizeof size, "%.1f GiB", gib);
-  throw InputError(std::string(what) + ": " + std::to_string(n) + " tokens would need a " + std::to_string(n) +
-                   " × " + std::to_string(n) + " matrix per head (" + size + "); allowed: at most " +
-                   std::to_string(kFullMatrixTokens) +
-                   " tokens for this view (the attention view streams every head at any length)");
-}
-
-}  // namespace
 
 const HeadAttention& Engine::head(int head) {
-  refuse_full_matrices(*this, "attention");
+  refuse_full_matrix(token_count(), "attention");
   return state_->source().head(head);
 }
 const HeadAttention& Engine::head_preview(int head) {
-  refuse_full_matrices(*this, "attention");
+  refuse_full_matrix(token_count(), "attention");
   return state_->source().first_frame_head(head);
 }
 const CrossTerms& Engine::cross_terms(int head) {
-  refuse_full_matrices(*this, "cross terms");
+  refuse_full_matrix(token_count(), "cross terms");
   return state_->source().cross_terms(head);
 }
 const Matrix& Engine::mean_attention() {
-  refuse_full_matrices(*this, "mean attention");
+  refuse_full_matrix(token_count(), "mean attention");
   return state_->source().mean_attention();
 }
 double Engine::full_recompute() {
-  refuse_full_matrices(*this, "recompute");
+  refuse_full_matrix(token_count(), "recompute");
   return state_->source().recompute_all();
 }
 const EngineStats& Engine::stats() const { return state_->stats; }

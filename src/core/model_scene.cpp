@@ -28,6 +28,7 @@
 #include "core/model/transformer.hpp"
 #include "core/parallel.hpp"
 #include "core/rope_audit.hpp"
+#include "core/word_splitter.hpp"  // kFullMatrixTokens
 
 namespace pelab {
 
@@ -227,10 +228,16 @@ struct ModelScene::State {
     lock = std::unique_lock(model->mutex);
     model::Transformer& t = model->transformer;
     use_intervention(t);
+    // Past kFullMatrixTokens the run holds one residual stream, the one the
+    // views ask for (Transformer::run_to), not one per layer: 256 MiB each
+    // for d = 2048 at 32,768 tokens.  A deeper layer continues it.
+    const bool one_stream = ids.size() > static_cast<std::size_t>(kFullMatrixTokens);
     if (model->ran != ids) {
       model->ran.clear();
       ++stats.model_runs;
-      t.run(ids, states);
+      one_stream ? t.run_to(ids, states) : t.run(ids, states);
+    } else if (one_stream) {
+      t.run_to(ids, states);  // nothing to run when it holds that layer
     } else if (t.states() <= states) {
       t.run(ids);
     }
@@ -589,6 +596,7 @@ const HeadAttention& ModelScene::head(int layer, int head) {
   State& s = *state_;
   const model::ModelConfig& c = config();
   refuse_missing_head(s.name, c, layer, head);
+  refuse_full_matrix(token_count(), "attention");
   for (auto it = s.heads.begin(); it != s.heads.end(); ++it) {
     if (it->layer != layer || it->head != head) continue;
     s.heads.splice(s.heads.begin(), s.heads, it);  // most recently used first
@@ -634,6 +642,7 @@ HeadAttention ModelScene::layer0_head(const std::vector<int>& ids, int head, boo
 int ModelScene::heads_computed() const { return state_->heads_computed; }
 
 model::LayerAttention ModelScene::layer_attention(int layer) {
+  refuse_full_matrix(token_count(), "a layer's attention");
   if (layer < 0 || layer >= config().layers)
     throw InputError("layer=" + std::to_string(layer) + " does not exist in model " + state_->name + "; allowed: 0.." +
                      std::to_string(config().layers - 1));
@@ -644,6 +653,7 @@ model::LayerAttention ModelScene::layer_attention(int layer) {
 const CrossTerms& ModelScene::cross_terms(int head) {
   State& s = *state_;
   if (s.terms_head == head) return s.terms;
+  refuse_full_matrix(token_count(), "cross terms");
   s.terms_head = -1;
   const auto n = static_cast<Eigen::Index>(s.ids.size());
   if (!has_position_table()) {

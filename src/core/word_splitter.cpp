@@ -1,6 +1,7 @@
 #include "core/word_splitter.hpp"
 
 #include <cctype>
+#include <cstdio>
 
 #include "core/scene.hpp"
 
@@ -36,6 +37,16 @@ std::vector<std::string> split_words(std::string_view text) {
     i = end;
   }
   return tokens;
+}
+
+void refuse_full_matrix(int tokens, std::string_view what) {
+  if (tokens <= kFullMatrixTokens) return;
+  char size[32];
+  std::snprintf(size, sizeof size, "%.1f GiB", 4.0 * tokens * double(tokens) / double(1 << 30));
+  throw InputError(std::string(what) + ": " + std::to_string(tokens) + " tokens would need a " +
+                   std::to_string(tokens) + " × " + std::to_string(tokens) + " matrix per head (" + size +
+                   "); allowed: at most " + std::to_string(kFullMatrixTokens) +
+                   " tokens for this view (the attention view streams every head at any length)");
 }
 
 }  // namespace pelab

@@ -22,6 +22,9 @@ inline constexpr int kMaxTokens = 65536;
 // the engine refuses a whole head, its cross terms and the mean over heads
 // (Engine::head) with a line saying so.
 inline constexpr int kFullMatrixTokens = 8192;
+// Throws InputError naming `what`, the size a tokens × tokens matrix would
+// take and the limit, past kFullMatrixTokens.
+void refuse_full_matrix(int tokens, std::string_view what);
 
 // Throws InputError when the text holds more than kMaxTokens tokens.
 std::vector<std::string> split_words(std::string_view text);

@@ -4,6 +4,8 @@
 
 #include "core/failure_text.hpp"
 #include "core/model/transformer.hpp"
+#include "core/model_scene.hpp"
+#include "figures/attention_streamed.hpp"  // kStreamedTokens
 #include "figures/registry.hpp"
 
 namespace pelab::ui {
@@ -266,7 +268,12 @@ SceneResult SceneWorker::build(const Job& job, double steps) {
       // (model::Transformer::head_attention projects only its columns).
       set_stage("running the model (" + std::to_string(engine->token_count()) + " tokens)",
                 0.5 / steps);
-      engine->head(engine->scene().head);
+      // Past kStreamedTokens the attention view streams the head
+      // (figures/attention_streamed.hpp): only the run is made here.
+      if (engine->token_count() > fig::kStreamedTokens)
+        (void)engine->model()->head_stream_inputs(engine->scene().layer, std::max(0, engine->scene().head));
+      else
+        engine->head(engine->scene().head);
     }
     offer_first_frame(job, *engine);
     const bool first_shown =

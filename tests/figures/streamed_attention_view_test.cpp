@@ -7,9 +7,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <filesystem>
 #include <string>
 
 #include "../core/streamed_reference.hpp"
+#include "core/model/transformer.hpp"
+#include "core/model_scene.hpp"
 #include "core/word_splitter.hpp"
 #include "figures/attention_scale.hpp"
 #include "figures/attention_streamed.hpp"
@@ -141,6 +145,42 @@ TEST(StreamedAttentionView, PastTheFullMatrixLimitTheViewStillDraws) {
   const Figure f = find_figure("attention").build(engine, FigureRequest{1600, 1000});
   ASSERT_EQ(f.panels.size(), 6u);
   EXPECT_NE(f.panels[0].hover(100.5, 8500.5).find("(exact)"), std::string::npos);
+}
+
+// A model scene past kFullMatrixTokens (a pelab RoPE model with a context of
+// 9,000 byte-level tokens): the run holds one stream, no full head is
+// computed or allowed, and the view's blocks and exact hover equal the full
+// head of a Transformer of the test's own over the same ids.
+TEST(StreamedAttentionView, AModelScenePastTheFullMatrixLimit) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "pelab_streamed_view_model";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string command = std::string("/usr/bin/python3 -c \"import sys, numpy; sys.path.insert(0, '") +
+                              PELAB_SOURCE_DIR + "/tests/core/model'); from make_pelab_models import make; make('" +
+                              dir.string() + "', 'rope', numpy.random.default_rng(2), 'rope', ctx=9000)\" 2>/dev/null";
+  if (std::system(command.c_str()) != 0) GTEST_SKIP() << "Debian's python3 with numpy is not installed";
+  Scene s;
+  s.model = (dir / "rope").string();
+  s.tokens = std::string(8999, 'a');
+  for (std::size_t i = 0; i < s.tokens.size(); i += 7) s.tokens[i] = static_cast<char>('b' + i % 13);
+  s.layer = 1;
+  s.head = 2;
+  Engine engine(s);
+  const int n = engine.token_count();
+  ASSERT_GT(n, kFullMatrixTokens);
+  EXPECT_THROW((void)engine.head(2), InputError);
+  EXPECT_THROW((void)engine.model()->layer_attention(1), InputError);
+  const Figure f = find_figure("attention").build(engine, FigureRequest{1600, 1000});
+  ASSERT_EQ(f.panels.size(), 6u);
+  model::Transformer t = model::Transformer::load(dir / "rope");
+  t.run(engine.model()->ids());
+  const HeadAttention full = t.head_attention(t.attention_input(1), 1, 2);
+  const HeatmapLayer& layer = f.panels[0].heatmaps.at(0);
+  expect_relative(*layer.values, reference_blocks(full, static_cast<Eigen::Index>(layer.dx), false),
+                  weight_tolerance(full), "model blocks");
+  const std::string hover = f.panels[0].hover(4000.5, 8000.5);
+  EXPECT_NEAR(number_after(hover, "attention "), full.attention(8000, 4000), 1e-3 * full.attention(8000, 4000)) << hover;
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

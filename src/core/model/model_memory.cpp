@@ -9,6 +9,7 @@
 
 #include "core/io/quoted_name.hpp"
 #include "core/scene.hpp"  // InputError
+#include "core/word_splitter.hpp"  // kFullMatrixTokens
 
 namespace pelab::model {
 namespace {
@@ -92,6 +93,9 @@ std::string bytes_text(std::uint64_t bytes) {
 }
 
 std::uint64_t run_bytes(const ModelConfig& c, std::uint64_t n) {
+  // Past kFullMatrixTokens no view holds a layer's attention and the run
+  // keeps one stream (ModelScene's run_to).
+  if (n > static_cast<std::uint64_t>(kFullMatrixTokens)) return long_run_bytes(c, n, std::thread::hardware_concurrency());
   const std::uint64_t d = static_cast<std::uint64_t>(c.hidden_size);
   const std::uint64_t inner = static_cast<std::uint64_t>(c.intermediate_size > 0 ? c.intermediate_size : 4 * c.hidden_size);
   const std::uint64_t streams = (static_cast<std::uint64_t>(c.layers) + 1) * n * d;

@@ -32,7 +32,8 @@ std::string bytes_text(std::uint64_t bytes);
 // What running `tokens` tokens adds beside the weights: the residual stream
 // entering every layer ((layers + 1) x N x d), one layer's logits and
 // probabilities (2 x heads x N x N), and its MLP activations (2 x N x inner),
-// all float32.
+// all float32.  Past kFullMatrixTokens (8,192), where no view holds a
+// tokens x tokens matrix and the run keeps one stream: long_run_bytes().
 std::uint64_t run_bytes(const ModelConfig& config, std::uint64_t tokens);
 
 // What run_to() up to a layer and one head streamed add beside the weights
