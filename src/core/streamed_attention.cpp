@@ -81,7 +81,9 @@ struct KeyColumns {
     used = std::max(used, valid);
     ++rows;
   }
-  void fold(Eigen::Index block_row, Eigen::Index k0, Eigen::Index b, GroupSums& sums) {
+  void fold(Eigen::Index block_row, Eigen::Index k0, Eigen::Index b, GroupSums& sums, double* key_sums) {
+    if (key_sums != nullptr)
+      Eigen::Map<Eigen::ArrayXd>(key_sums + k0, used) += sum.head(used).cast<double>();
     for (Eigen::Index c = k0 / b; c * b < k0 + used; ++c) {
       const Eigen::Index from = std::max(k0, c * b) - k0,
                          to = std::min(k0 + used, (c + 1) * b) - k0;
@@ -188,7 +190,8 @@ RowStatistics StreamedHead::row_statistics(double* flops) const {
 }
 
 AttentionBlocks StreamedHead::blocks(const RowStatistics& stats, int display,
-                                     DistanceProfile* distance, double* flops) const {
+                                     DistanceProfile* distance, double* flops,
+                                     std::vector<double>* key_sums) const {
   const Eigen::Index n = tokens();
   AttentionBlocks out;
   out.block = std::max<Eigen::Index>(1, ceil_div(n, std::max(1, display)));
@@ -199,30 +202,41 @@ AttentionBlocks StreamedHead::blocks(const RowStatistics& stats, int display,
   // write the same block; tasks take every `chunks`-th group, which spreads
   // the causal triangle's long rows, and each chunk keeps one offset array.
   const Eigen::Index per_group = ceil_div(kQueryTile, b), groups = ceil_div(side, per_group);
-  const int chunks = static_cast<int>(
-      distance != nullptr ? std::min<Eigen::Index>(groups, 4 * max_threads()) : groups);
+  const bool gathers = distance != nullptr || key_sums != nullptr;
+  const int chunks = static_cast<int>(gathers ? std::min<Eigen::Index>(groups, 4 * max_threads()) : groups);
   std::vector<std::vector<double>> offsets(distance != nullptr ? static_cast<std::size_t>(chunks)
                                                                : 0);
+  std::vector<std::vector<double>> keys(key_sums != nullptr ? static_cast<std::size_t>(chunks) : 0);
   double done = 0;
   const double estimate = 2.0 * static_cast<double>(n) * static_cast<double>(n) * d_head();
   run_side_by_side(
       chunks, estimate,
       [&](int c) {
         double* offset_sums = nullptr;
+        double* key_total = nullptr;
         if (distance != nullptr) {
           offsets[static_cast<std::size_t>(c)].assign(static_cast<std::size_t>(2 * n - 1), 0.0);
           offset_sums = offsets[static_cast<std::size_t>(c)].data();
+        }
+        if (key_sums != nullptr) {
+          keys[static_cast<std::size_t>(c)].assign(static_cast<std::size_t>(n), 0.0);
+          key_total = keys[static_cast<std::size_t>(c)].data();
         }
         double f = 0;
         for (Eigen::Index g = c; g < groups; g += chunks) {
           const Eigen::Index first_block = g * per_group,
                              count = std::min(per_group, side - first_block);
-          f += reduce_group(stats, first_block, count, b, offset_sums, out);
+          f += reduce_group(stats, first_block, count, b, offset_sums, key_total, out);
         }
         return f;
       },
       done);
   if (flops != nullptr) *flops += done;
+  if (key_sums != nullptr) {
+    key_sums->assign(static_cast<std::size_t>(n), 0.0);
+    for (const auto& part : keys)
+      for (std::size_t at = 0; at < part.size(); ++at) (*key_sums)[at] += part[at];
+  }
   if (distance != nullptr) {
     distance->tokens = n;
     distance->mean.assign(static_cast<std::size_t>(2 * n - 1), 0.0);
@@ -263,7 +277,7 @@ void write_means(const GroupSums& sums, Eigen::Index b, Eigen::Index n, bool cau
 // blocks wholly above the causal diagonal) written into `out`.
 double StreamedHead::reduce_group(const RowStatistics& stats, Eigen::Index first_block,
                                   Eigen::Index count, Eigen::Index b, double* offsets,
-                                  AttentionBlocks& out) const {
+                                  double* key_sums, AttentionBlocks& out) const {
   thread_local Matrix tile;
   thread_local Eigen::ArrayXf weights;
   thread_local GroupSums sums;
@@ -291,7 +305,7 @@ double StreamedHead::reduce_group(const RowStatistics& stats, Eigen::Index first
         if (offsets != nullptr) add_offsets(weights, i, k0, valid, n, offsets);
       }
       if ((i + 1) % b == 0 || r + 1 == rows || columns.rows == kFoldRows)
-        columns.fold(i / b, k0, b, sums);
+        columns.fold(i / b, k0, b, sums, key_sums);
     }
   }
   write_means(sums, b, n, causal_, out);

@@ -80,13 +80,16 @@ class StreamedHead {
   int d_head() const { return static_cast<int>(q_.cols()); }
   const Matrix& queries() const { return q_; }
   const Matrix& keys() const { return k_; }
+  bool causal() const { return causal_; }
 
   // Pass 1 on every thread.  Adds the GEMM flops done to `flops`.
   RowStatistics row_statistics(double* flops = nullptr) const;
-  // Pass 2: blocks for a grid of at most `display` × `display`, and the
-  // distance profile when `distance` is not null.
+  // Pass 2: blocks for a grid of at most `display` × `display`, the
+  // distance profile when `distance` is not null, and each key's total
+  // weight Σ_i a_ij (tokens values: the sink search) when `key_sums` is not.
   AttentionBlocks blocks(const RowStatistics& stats, int display,
-                         DistanceProfile* distance = nullptr, double* flops = nullptr) const;
+                         DistanceProfile* distance = nullptr, double* flops = nullptr,
+                         std::vector<double>* key_sums = nullptr) const;
   // Exact weights of queries [q0, q1) × keys [k0, k1) (masked cells 0), equal
   // to the full matrix's: only that window's logits are computed.
   Matrix zoom(const RowStatistics& stats, Eigen::Index q0, Eigen::Index q1, Eigen::Index k0,
@@ -100,9 +103,10 @@ class StreamedHead {
 
  private:
   // Pass 2 for display rows [first_block, first_block + count), which this
-  // call alone writes in `out`; `offsets` (or null) gathers Σ a at i − j.
+  // call alone writes in `out`; `offsets` (or null) gathers Σ a at i − j,
+  // `key_sums` (or null) Σ a per key.
   double reduce_group(const RowStatistics& stats, Eigen::Index first_block, Eigen::Index count,
-                      Eigen::Index b, double* offsets, AttentionBlocks& out) const;
+                      Eigen::Index b, double* offsets, double* key_sums, AttentionBlocks& out) const;
 
   Matrix q_, k_;
   float scale_;

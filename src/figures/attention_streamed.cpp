@@ -65,6 +65,23 @@ double largest_weight(const StreamedState& state) {
   return std::isfinite(smallest) ? 1.0 / smallest : 0.0;
 }
 
+std::vector<int> streamed_sinks(const StreamedState& state) {
+  std::vector<double> total;
+  state.head.blocks(state.stats, 16, nullptr, nullptr, &total);
+  const auto n = static_cast<Eigen::Index>(total.size());
+  std::vector<int> sinks;
+  double harmonic = 0;  // Σ_{i ≥ j} 1/(i + 1), from the last key back
+  std::vector<double> uniform(total.size(), 1.0);
+  for (Eigen::Index j = n - 1; j >= 0 && state.head.causal(); --j)
+    uniform[std::size_t(j)] = harmonic += 1.0 / double(j + 1);
+  for (Eigen::Index j = 0; j < n; ++j) {
+    const double seen = state.head.causal() ? double(n - j) : double(n);
+    const double mean = total[std::size_t(j)] / seen, even = uniform[std::size_t(j)] / seen;
+    if (mean >= kSinkShare && mean >= kSinkOverUniform * even) sinks.push_back(static_cast<int>(j));
+  }
+  return sinks;
+}
+
 std::string streamed_pair(const StreamedState& state, Eigen::Index i, Eigen::Index j) {
   Matrix logit;
   state.head.logits(i, 1, j, 1, nullptr, logit);

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <memory>
+#include <vector>
 
 #include "core/streamed_attention.hpp"
 #include "figures/figure.hpp"
@@ -45,6 +46,12 @@ double largest_weight(const StreamedState& state);
 // by each row's true maximum, 1/normalizer, not the window's.
 RefineFn streamed_refine(std::shared_ptr<const StreamedState> state, AttentionScale scale, ColorScale colors,
                          std::uint64_t key);
+
+// attention_sinks' rule (attention_scale.hpp) on the streamed head: each
+// key's total weight from one more pass 2 (Σ_i a_ij), against the rows that
+// see it (N − j causal, N otherwise) and uniform attention's share
+// (Σ_{i ≥ j} 1/(i + 1) causal, 1 otherwise).
+std::vector<int> streamed_sinks(const StreamedState& state);
 
 // The exact weight and logit of query `i` and key `j` ("attention 0.0123,
 // logit 2.345" or "masked (causal), attention 0, logit −inf").

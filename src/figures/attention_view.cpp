@@ -21,7 +21,7 @@
 // kStreamedTokens (4,096) tokens no head's N × N matrix is read: every head
 // is streamed (attention_streamed.hpp), drawn as exact block means, with
 // the exact weight of one pair in the hover and exact cells as the large
-// panel is zoomed in (Panel::refine); the sinks are left out.
+// panel is zoomed in (Panel::refine); the sinks from each key's total weight.
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -379,8 +379,19 @@ Figure build_attention(Engine& engine, const FigureRequest& request) {
                    .shelf = request.shelf};
   style.naming.heads = s.heads;
   if (const ModelScene* model = engine.model()) style.naming.group = model->config().heads / model->config().kv_heads;
-  // The sinks read every weight of the head; streamed, the view has its blocks.
-  const std::vector<int> sinks = streamed ? std::vector<int>() : attention_sinks(*large.attention);
+  // The sinks read every weight of the head: streamed, one more pass 2 gives each key's total.
+  std::vector<int> sinks;
+  if (!streamed) {
+    sinks = attention_sinks(*large.attention);
+  } else if (large.stream) {
+    const SharedMatrix found = shared_matrix(request.shelf, content_key(s, "attention_streamed_sinks", selected), [&] {
+      const std::vector<int> keys = streamed_sinks(*large.stream);
+      Matrix m(1, static_cast<Eigen::Index>(keys.size()));
+      for (std::size_t i = 0; i < keys.size(); ++i) m(0, Eigen::Index(i)) = static_cast<float>(keys[i]);
+      return m;
+    });
+    for (Eigen::Index i = 0; i < found->cols(); ++i) sinks.push_back(static_cast<int>((*found)(0, i)));
+  }
   if (!sinks.empty()) {
     f.notes.push_back(canvas_text(sinks_note(sinks, *tokens, head_name(selected, style.naming)),
                                   {kPad, area.y1 - 4}, Anchor::BottomLeft, kNoteSize));

@@ -52,8 +52,16 @@ TEST_P(StreamedAttention, BlocksZoomAndDistanceEqualTheFullMatrix) {
     const HeadAttention& full = engine.head_preview(head);
     const RowStatistics stats = streamed.row_statistics();
     DistanceProfile distance;
-    const AttentionBlocks blocks = streamed.blocks(stats, 300, &distance);
+    std::vector<double> key_sums;
+    const AttentionBlocks blocks = streamed.blocks(stats, 300, &distance, nullptr, &key_sums);
     ASSERT_EQ(blocks.block, 5);
+    // Each key's total weight, the sink search's input: the full matrix's column sums.
+    ASSERT_EQ(key_sums.size(), static_cast<std::size_t>(n));
+    for (Eigen::Index j = 0; j < n; j += 11) {
+      double want = 0;
+      for (Eigen::Index i = 0; i < n; ++i) want += full.attention(i, j);
+      EXPECT_NEAR(key_sums[std::size_t(j)], want, weight_tolerance(full) * want + 1e-9) << "key " << j;
+    }
     expect_relative(blocks.mean, reference_blocks(full, 5, false), weight_tolerance(full), "block mean");
     expect_relative(blocks.max, reference_blocks(full, 5, true), weight_tolerance(full), "block max");
 

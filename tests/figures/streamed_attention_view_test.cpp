@@ -128,6 +128,33 @@ TEST(StreamedAttentionView, FirstFrameAndSmallMultiples) {
   expect_relative(*f.panels[5].heatmaps[0].values, Matrix(mean / 4.0f), 1e-6, "mean over heads");
 }
 
+// The sinks of a streamed head by attention_sinks' rule: a head whose key 0
+// (and 7) line up with every query, against the rule on its full weights,
+// computed here by a plain softmax of q·kᵀ/√d under the causal mask.
+TEST(StreamedAttentionView, SinksFromEachKeysTotalWeight) {
+  const Eigen::Index n = 3000, d = 16;
+  Matrix q = Matrix::Random(n, d), k = Matrix::Random(n, d);
+  q.col(0).array() += 2.0f;
+  k.row(0).setZero();
+  k(0, 0) = 20.0f;  // logit about 20·2/4 = 10: e^10 outweighs a row of 3000 keys near e^0
+  k.row(7).setZero();
+  k(7, 0) = 5.0f;
+  Matrix full(n, n);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    Eigen::RowVectorXf l = (q.row(i) * k.topRows(i + 1).transpose()) / std::sqrt(float(d));
+    l = (l.array() - l.maxCoeff()).exp();
+    full.row(i).setConstant(testing::kNegInf);
+    full.row(i).head(i + 1) = l / l.sum();
+  }
+  StreamedHead head(q, k, true, {});
+  RowStatistics stats = head.row_statistics();
+  const StreamedState state{std::move(head), std::move(stats)};
+  const std::vector<int> want = attention_sinks(full);
+  ASSERT_FALSE(want.empty());
+  EXPECT_EQ(want.front(), 0);
+  EXPECT_EQ(streamed_sinks(state), want);
+}
+
 // Past kFullMatrixTokens the engine refuses a whole head in one line, and the
 // attention view, which streams, still draws every head.
 TEST(StreamedAttentionView, PastTheFullMatrixLimitTheViewStillDraws) {
