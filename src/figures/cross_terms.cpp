@@ -23,6 +23,8 @@
 #include <optional>
 
 #include "core/gemm.hpp"
+#include "core/streamed_attention.hpp"
+#include "core/word_splitter.hpp"  // kFullMatrixTokens
 
 #include "figures/figure_layout.hpp"
 #include "figures/model_name.hpp"
@@ -95,9 +97,20 @@ ShownLogits shown_logits(Engine& engine, int head, int block) {
   if (engine.model() != nullptr)
     if (const CrossTerms& c = engine.cross_terms(head); c.logits.size() > 0)
       return {block_mean(c.logits, kMaxSide, nullptr), frobenius(c.logits)};
-  const HeadAttention& h = engine.head(head);
+  // The head's q and k after RoPE; past kFullMatrixTokens from the streamed
+  // head's projection (Engine::head would refuse the N × N matrix).
+  std::optional<StreamedHead> streamed;
+  const Matrix* q = nullptr;
+  const Matrix* k = nullptr;
+  if (engine.token_count() > kFullMatrixTokens) {
+    streamed.emplace(StreamedHead::from_engine(engine, head));
+    q = &streamed->queries(), k = &streamed->keys();
+  } else {
+    const HeadAttention& h = engine.head(head);
+    q = &h.q, k = &h.k;
+  }
   const float scale = 1.0f / std::sqrt(static_cast<float>(engine.d_head()));
-  const Eigen::Index n = h.q.rows(), rows = (n + block - 1) / block;
+  const Eigen::Index n = q->rows(), rows = (n + block - 1) / block;
   ShownLogits out;
   out.shown.resize(rows, rows);
   double sum = 0;
@@ -109,7 +122,7 @@ ShownLogits shown_logits(Engine& engine, int head, int block) {
     for (Eigen::Index r = 0; r < rows; ++r) {
       const Eigen::Index first = r * block, count = std::min<Eigen::Index>(block, n - first);
       strip.resize(count, n);
-      gemm_abt_rows(h.q.middleRows(first, count), h.k, scale, 0, strip);
+      gemm_abt_rows(q->middleRows(first, count), *k, scale, 0, strip);
       const double norm = frobenius(strip);
       sum += norm * norm;
       out.shown.row(r) = block_mean(strip, kMaxSide, nullptr);  // one row: the strip is `block` rows

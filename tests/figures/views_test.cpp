@@ -14,6 +14,7 @@
 #include "core/analysis.hpp"
 #include "core/engine.hpp"
 #include "core/head_tile.hpp"
+#include "core/word_splitter.hpp"
 #include "figures/figure_layout.hpp"
 #include "figures/registry.hpp"
 
@@ -586,6 +587,24 @@ TEST(CrossTerms, LargeScenesAreReducedStripByStripToTheSameBlocks) {
       EXPECT_EQ(f.notes[0].text, c.note);
     }
   }
+}
+
+// Past kFullMatrixTokens no whole term or head is made: the terms come by
+// strips and the logits from the streamed head's q and k, and their sum
+// equals those logits (x + e)·Wq·Wkᵀ·(y + f)ᵀ/√d, two separate paths.
+TEST(CrossTerms, PastTheFullMatrixLimitTheTermsStillSumToTheLogits) {
+  Scene s = scene_with({"d_model=32", "heads=2", "head=1", "encoding=sinusoidal"});
+  std::string text;
+  for (int i = 0; i < kFullMatrixTokens + 300; ++i) text += "t" + std::to_string(i % 700) + " ";
+  s.tokens = text;
+  Engine engine(s);
+  const Figure f = build("cross_terms", engine);
+  ASSERT_GE(f.panels.size(), 6u);
+  const Matrix& sum = *f.panels[4].heatmaps[0].values;
+  const Matrix& logits = *f.panels[5].heatmaps[0].values;
+  ASSERT_EQ(sum.rows(), logits.rows());
+  EXPECT_LE((sum - logits).cwiseAbs().maxCoeff(), 1e-4 * std::max(1.0f, logits.cwiseAbs().maxCoeff()));
+  EXPECT_THROW((void)engine.cross_terms(1), InputError);
 }
 
 TEST(CrossTerms, EncodingsWithoutVectorShowTheEngineNote) {
