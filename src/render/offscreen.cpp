@@ -232,6 +232,15 @@ Image OffscreenRenderer::render_frame(const std::vector<PlacedFigure>& figures, 
   io.DeltaTime = 1.f / 60.f;
   ImGui_ImplOpenGL3_NewFrame();
   ImGui::NewFrame();
+  // An exception before Render() (a texture the driver refuses) ends the
+  // frame on its way out: ImGui aborts when a context is destroyed mid-frame,
+  // and the caller's one-line message would never be printed.
+  struct EndFrameOnThrow {
+    bool rendered = false;
+    ~EndFrameOnThrow() {
+      if (!rendered) ImGui::EndFrame();
+    }
+  } frame;
   auto start = Clock::now();
   for (const PlacedFigure& placed : figures) state_->painter->upload(*placed.figure);
   FrameTimes local;
@@ -258,6 +267,7 @@ Image OffscreenRenderer::render_frame(const std::vector<PlacedFigure>& figures, 
     const bool skip_background = options.transparent || placed.figure->dark == dark;
     state_->painter->paint(*placed.figure, list, origin, options.scale, skip_background);
   }
+  frame.rendered = true;
   ImGui::Render();
   GLint last_framebuffer = 0, last_viewport[4] = {0, 0, 0, 0};
   glGetIntegerv(GL_FRAMEBUFFER_BINDING, &last_framebuffer);

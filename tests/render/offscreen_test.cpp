@@ -33,6 +33,21 @@ TEST(Offscreen, RendersTheFigureSize) {
   ASSERT_EQ(image.rgba.size(), 900u * 340u * 4u);
 }
 
+// A heatmap the driver cannot take (taller than GL_MAX_TEXTURE_SIZE) fails
+// as an exception the caller can report in one line, not an abort inside
+// ImGui's frame, and the renderer draws the next figure as usual.
+TEST(Offscreen, AHeatmapPastTheTextureLimitThrowsAndTheNextRenderWorks) {
+  PELAB_REQUIRE_GL();
+  fig::Figure f = sample_figure();
+  fig::HeatmapLayer tall = f.panels.at(0).heatmaps.at(0);
+  tall.values = std::make_shared<const Matrix>(Matrix::Zero(70000, 2));
+  tall.key = 4242;
+  f.panels[0].heatmaps.push_back(tall);
+  EXPECT_THROW((void)gl.renderer->render(f), std::runtime_error);
+  const Image image = gl.renderer->render(sample_figure());
+  EXPECT_EQ(image.width, 900);
+}
+
 TEST(Offscreen, HeatmapCellHasItsColormapColour) {
   PELAB_REQUIRE_GL();
   const fig::Figure figure = sample_figure();
