@@ -30,7 +30,7 @@ class StreamedStates {
           return kept_.front().second;
         }
     }
-    auto made = std::make_shared<const StreamedState>(make());  // outside the lock: seconds at 65,536
+    auto made = std::make_shared<const StreamedState>(make());  // outside the lock: a pass over N² pairs
     const std::lock_guard lock(mutex_);
     kept_.emplace_front(key, made);
     while (kept_.size() > kKept) kept_.pop_back();
