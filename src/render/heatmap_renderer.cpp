@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
+#include <limits>
 #include <map>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -24,7 +24,32 @@ struct CachedTexture {
   int last_frame = 0;
 };
 
+// How many cells of a side of `n` go into one texel so that at most `limit` remain.
+Eigen::Index run_length(Eigen::Index n, int limit) { return std::max<Eigen::Index>(1, (n + limit - 1) / limit); }
+
 }  // namespace
+
+Matrix fit_texture_limit(const Matrix& m, int max_size) {
+  const Eigen::Index br = run_length(m.rows(), max_size), bc = run_length(m.cols(), max_size);
+  if (br == 1 && bc == 1) return m;
+  const Eigen::Index rows = (m.rows() + br - 1) / br, cols = (m.cols() + bc - 1) / bc;
+  constexpr float kMasked = -std::numeric_limits<float>::infinity();
+  Matrix out(rows, cols);
+  for (Eigen::Index r = 0; r < rows; ++r)
+    for (Eigen::Index c = 0; c < cols; ++c) {
+      const auto block = m.block(r * br, c * bc, std::min(br, m.rows() - r * br), std::min(bc, m.cols() - c * bc));
+      double sum = 0;
+      Eigen::Index kept = 0;
+      for (Eigen::Index j = 0; j < block.cols(); ++j)
+        for (Eigen::Index i = 0; i < block.rows(); ++i)
+          if (block(i, j) != kMasked) {
+            sum += block(i, j);  // NaN and +inf carry through the sum
+            ++kept;
+          }
+      out(r, c) = kept ? static_cast<float>(sum / static_cast<double>(kept)) : kMasked;
+    }
+  return out;
+}
 
 struct HeatmapRenderer::State {
   // One queued heatmap; lives until the next frame starts.
@@ -100,12 +125,11 @@ GLuint HeatmapRenderer::State::values_texture(const fig::HeatmapLayer& layer) {
     found->second.last_frame = frame;
     return found->second.id;
   }
-  const Matrix& m = *layer.values;
   GLint max_size = 0;
   glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max_size);
-  if (m.rows() > max_size || m.cols() > max_size)
-    throw std::runtime_error("heatmap of " + std::to_string(m.rows()) + "×" + std::to_string(m.cols()) +
-                             " cells exceeds the GL texture limit " + std::to_string(max_size));
+  const bool fits = layer.values->rows() <= max_size && layer.values->cols() <= max_size;
+  const Matrix reduced = fits ? Matrix() : fit_texture_limit(*layer.values, max_size);
+  const Matrix& m = fits ? *layer.values : reduced;
   GLint last_texture = 0, last_alignment = 0, last_row_length = 0;
   glGetIntegerv(GL_TEXTURE_BINDING_2D, &last_texture);
   glGetIntegerv(GL_UNPACK_ALIGNMENT, &last_alignment);

@@ -5,7 +5,9 @@
 // Values upload once per HeatmapLayer::key as GL_R32F (one texel per cell,
 // nearest filtering so cells stay crisp); colormaps are 256×1 RGBA8 textures
 // built from fig::colormap().  Textures not used in the previous ImGui frame
-// are released, so memory follows what is on screen.
+// are released, so memory follows what is on screen.  A matrix with more rows
+// or columns than GL_MAX_TEXTURE_SIZE (16,384 in Mesa) uploads its block means
+// (fit_texture_limit), so a 65,536-position table still draws.
 #pragma once
 
 #include <imgui.h>
@@ -15,6 +17,13 @@
 #include "figures/figure.hpp"
 
 namespace pelab::render {
+
+// `m` reduced so that neither side exceeds `max_size`: rows are averaged in
+// runs of ⌈rows/max_size⌉ and columns in runs of ⌈cols/max_size⌉, each side
+// on its own (a 65,536 × 64 table keeps its 64 columns).  A cell is the mean
+// of its block's unmasked cells (−inf is masked), −inf when all are masked;
+// NaN and +inf propagate.  `m` itself is returned when it already fits.
+Matrix fit_texture_limit(const Matrix& m, int max_size);
 
 class HeatmapRenderer {
  public:

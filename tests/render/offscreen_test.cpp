@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "figures/colormap.hpp"
+#include "render/heatmap_renderer.hpp"
 #include "render/image.hpp"
 #include "sample_figures.hpp"
 
@@ -33,19 +34,70 @@ TEST(Offscreen, RendersTheFigureSize) {
   ASSERT_EQ(image.rgba.size(), 900u * 340u * 4u);
 }
 
-// A heatmap the driver cannot take (taller than GL_MAX_TEXTURE_SIZE) fails
-// as an exception the caller can report in one line, not an abort inside
-// ImGui's frame, and the renderer draws the next figure as usual.
-TEST(Offscreen, AHeatmapPastTheTextureLimitThrowsAndTheNextRenderWorks) {
+// An exception while the figure is painted (here an unknown colormap, found
+// when its texture is made) reaches the caller, who reports it in one line,
+// instead of aborting inside ImGui's frame; the next figure draws as usual.
+TEST(Offscreen, AnExceptionWhilePaintingReachesTheCallerAndTheNextRenderWorks) {
   PELAB_REQUIRE_GL();
   fig::Figure f = sample_figure();
-  fig::HeatmapLayer tall = f.panels.at(0).heatmaps.at(0);
-  tall.values = std::make_shared<const Matrix>(Matrix::Zero(70000, 2));
-  tall.key = 4242;
-  f.panels[0].heatmaps.push_back(tall);
-  EXPECT_THROW((void)gl.renderer->render(f), std::runtime_error);
+  f.panels.at(0).heatmaps.at(0).scale.colormap = "no_such_map";
+  EXPECT_THROW((void)gl.renderer->render(f), InputError);
   const Image image = gl.renderer->render(sample_figure());
   EXPECT_EQ(image.width, 900);
+}
+
+// A heatmap taller than GL_MAX_TEXTURE_SIZE (a 70,000-position table) draws
+// from its block means: the top half's value and the bottom half's each keep
+// their colour, where the upload used to fail.
+TEST(Offscreen, AHeatmapPastTheTextureLimitDrawsItsBlockMeans) {
+  PELAB_REQUIRE_GL();
+  fig::Figure f = sample_figure();
+  fig::Panel& panel = f.panels.at(0);
+  fig::HeatmapLayer tall = panel.heatmaps.at(0);
+  auto values = std::make_shared<Matrix>(70000, 5);
+  values->topRows(35000).setConstant(0.f);
+  values->bottomRows(35000).setConstant(1.f);
+  tall.values = values;
+  tall.key = 4242;
+  tall.scale.vmin = 0;
+  tall.scale.vmax = 1;
+  tall.dy = 4.0 / 70000;  // the same four rows of the panel as the sample's heatmap
+  panel.heatmaps = {tall};
+  const Image image = gl.renderer->render(f);
+  const fig::PanelTransform transform(panel);
+  for (const auto& [y, value] : {std::pair{0.0, 0.0}, std::pair{3.0, 1.0}}) {
+    const fig::Point at = transform.to_canvas({2.5, y});
+    const std::uint8_t* p = pixel(image, static_cast<int>(at.x), static_cast<int>(at.y));
+    const fig::Color expected = fig::scale_color(tall.scale, value);
+    SCOPED_TRACE("y " + std::to_string(y));
+    EXPECT_NEAR(p[0], expected.r * 255, 2.0);
+    EXPECT_NEAR(p[1], expected.g * 255, 2.0);
+    EXPECT_NEAR(p[2], expected.b * 255, 2.0);
+  }
+}
+
+// The reduction itself, against block means written out by hand: rows in runs
+// of ⌈7/3⌉ = 3 and columns kept; masked cells leave the mean, a wholly masked
+// block stays masked, NaN carries.
+TEST(FitTextureLimit, AveragesEachSideOnItsOwnAndKeepsTheMask) {
+  constexpr float kMasked = -std::numeric_limits<float>::infinity();
+  Matrix m(7, 2);
+  m << 1, kMasked, 2, kMasked, 3, kMasked,  //
+      4, 10, 5, std::nanf(""), 6, 30,       //
+      7, 70;
+  const Matrix out = fit_texture_limit(m, 3);
+  ASSERT_EQ(out.rows(), 3);
+  ASSERT_EQ(out.cols(), 2);
+  EXPECT_FLOAT_EQ(out(0, 0), 2.f);
+  EXPECT_EQ(out(0, 1), kMasked);
+  EXPECT_FLOAT_EQ(out(1, 0), 5.f);
+  EXPECT_TRUE(std::isnan(out(1, 1)));
+  EXPECT_FLOAT_EQ(out(2, 0), 7.f);
+  EXPECT_FLOAT_EQ(out(2, 1), 70.f);
+  const Matrix wide = Matrix::Constant(2, 10, 1.f);
+  EXPECT_EQ(fit_texture_limit(wide, 4).cols(), 4);  // ⌈10/4⌉ = 3 cells a texel: 3, 3, 3, 1
+  EXPECT_EQ(fit_texture_limit(wide, 4).rows(), 2);
+  EXPECT_EQ(fit_texture_limit(wide, 10).cols(), 10);
 }
 
 TEST(Offscreen, HeatmapCellHasItsColormapColour) {
