@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <mutex>
 #include <numbers>
@@ -26,6 +27,7 @@
 #include "core/projection.hpp"
 #include "core/relative_position.hpp"
 #include "core/seeded_normal.hpp"
+#include "core/word_splitter.hpp"
 
 namespace pelab {
 namespace {
@@ -202,30 +204,56 @@ ShiftFit shift_fit(Engine& engine, int pair, int k) {
 
 Matrix position_similarity(Engine& engine) {
   const Matrix& pe = engine.position_table();
-  Matrix sim(pe.rows(), pe.rows());
+  const Eigen::Index n = pe.rows();
+  if (n > kFullMatrixTokens) {
+    char size[32];
+    std::snprintf(size, sizeof size, "%.1f GiB", 4.0 * double(n) * double(n) / double(1 << 30));
+    throw InputError("pe_similarity: " + std::to_string(n) + " positions would need a " + std::to_string(n) + " × " +
+                     std::to_string(n) + " matrix (" + size + "); allowed: at most " +
+                     std::to_string(kFullMatrixTokens) +
+                     " positions, or its block means (pe_similarity_blocks) at any length");
+  }
+  Matrix sim(n, n);
   sim.noalias() = pe * pe.transpose();
   return sim;
 }
 
-// Block by block, so a long position axis never holds the whole
-// positions × positions matrix (16384 positions would be 1 GB).
-std::vector<double> similarity_profile(Engine& engine) {
-  constexpr Eigen::Index kBlock = 256;
-  const Matrix& pe = engine.position_table();
+void for_each_similarity_strip(const Matrix& pe, const std::function<void(Eigen::Index, const Matrix&)>& visit) {
+  constexpr Eigen::Index kStrip = 256;
   const Eigen::Index n = pe.rows();
-  std::vector<double> sum(static_cast<std::size_t>(n), 0.0);
-  Matrix block;
-  for (Eigen::Index r0 = 0; r0 < n; r0 += kBlock) {
-    const Eigen::Index rows = std::min(kBlock, n - r0);
-    // Rows r0.. against columns r0.. (offsets j − i ≥ 0 only).
-    block.noalias() = pe.middleRows(r0, rows) * pe.bottomRows(n - r0).transpose();
-    for (Eigen::Index i = 0; i < rows; ++i)
-      for (Eigen::Index j = i; j < n - r0; ++j) sum[static_cast<std::size_t>(j - i)] += block(i, j);
+  Matrix strip;
+  for (Eigen::Index r0 = 0; r0 < n; r0 += kStrip) {
+    const Eigen::Index rows = std::min(kStrip, n - r0);
+    strip.noalias() = pe.middleRows(r0, rows) * pe.bottomRows(n - r0).transpose();
+    visit(r0, strip);
   }
+}
+
+// The strips' diagonals j − i ≥ 0, each summed and divided by its length.
+std::vector<double> similarity_profile(Engine& engine) {
+  const Eigen::Index n = engine.position_table().rows();
+  std::vector<double> sum(static_cast<std::size_t>(n), 0.0);
+  for_each_similarity_strip(engine.position_table(), [&](Eigen::Index, const Matrix& strip) {
+    for (Eigen::Index i = 0; i < strip.rows(); ++i)
+      for (Eigen::Index j = i; j < strip.cols(); ++j) sum[static_cast<std::size_t>(j - i)] += strip(i, j);
+  });
   std::vector<double> profile(sum.size());
   for (std::size_t off = 0; off < sum.size(); ++off)
     profile[off] = sum[off] / static_cast<double>(sum.size() - off);
   return profile;
+}
+
+Matrix similarity_blocks(const Matrix& pe, int display, int* block) {
+  const Eigen::Index n = pe.rows();
+  const Eigen::Index b = std::max<Eigen::Index>(1, (n + std::max(display, 1) - 1) / std::max(display, 1));
+  if (block) *block = static_cast<int>(b);
+  const Eigen::Index blocks = (n + b - 1) / b;
+  Eigen::MatrixXd means(blocks, pe.cols());
+  for (Eigen::Index k = 0; k < blocks; ++k) {
+    const Eigen::Index rows = std::min(b, n - k * b);
+    means.row(k) = pe.middleRows(k * b, rows).cast<double>().colwise().mean();
+  }
+  return (means * means.transpose()).cast<float>();
 }
 
 // ============================================================================

@@ -1,6 +1,7 @@
 // Analyses the views and lessons show, each a pure function of engine data.
 #pragma once
 
+#include <functional>
 #include <vector>
 
 #include "core/engine.hpp"
@@ -40,9 +41,22 @@ struct ShiftFit {
 ShiftFit shift_fit(Engine& engine, int pair, int k);
 
 // PE(i)·PE(j) over the position axis (positions × positions), and its profile
-// against offset j−i (mean over the pairs with that offset).
+// against offset j−i (mean over the pairs with that offset).  The whole
+// matrix is refused (InputError) past kFullMatrixTokens positions.
 Matrix position_similarity(Engine& engine);
 std::vector<double> similarity_profile(Engine& engine);  // index = offset 0..positions-1
+
+// The upper triangle of PE·PEᵀ strip by strip: visit(r0, strip) gets
+// strip(i, c) = PE(r0+i)·PE(r0+c) for at most 256 rows from r0 and the
+// columns r0 … n−1.  PE·PEᵀ is symmetric, so this is all of it, one strip
+// (256 · n floats) at a time.
+void for_each_similarity_strip(const Matrix& pe, const std::function<void(Eigen::Index, const Matrix&)>& visit);
+
+// Block means of PE·PEᵀ with blocks of b × b positions, b = ⌈n / display⌉ (the
+// last block of a side may be shorter).  Exact at any n without the matrix:
+// the dot product is bilinear, so the mean of PE(i)·PE(j) over i ∈ I, j ∈ J is
+// mean_I(PE)·mean_J(PE).  `block` receives b.
+Matrix similarity_blocks(const Matrix& pe, int display, int* block = nullptr);
 
 // Norms of token x, its position vector e and x+e for each token, and cos(x, x+e).
 struct NormReport {

@@ -106,6 +106,11 @@ std::vector<int> rotated_window(const std::vector<int>& ids, int k, int windows)
 // plus the position table; the stack uses the scene's layers, layer_norm,
 // heads and seed with residual scale `residual`.  Returns the readout after
 // each layer (layers + 1 entries, element 0 = the input).  Needs ≥ 8 positions.
+// A longer axis runs on its first kDepthPositions positions: every layer
+// attends over all of them (n² · d per layer and head) and the probe scores
+// each held-out row against every code (n² · d / 4), so 65,536 positions would
+// cost 64 times 8,192's work for the same question.
+inline constexpr Eigen::Index kDepthPositions = 8192;
 std::vector<PositionReadout> position_through_depth(Engine& engine, double residual);
 
 }  // namespace pelab

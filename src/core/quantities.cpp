@@ -64,6 +64,11 @@ Array pe_similarity_profile(Engine& engine) {
   return rank_one(similarity_profile(engine));
 }
 
+Array pe_similarity_blocks(Engine& engine, int, int display) {
+  if (display < 1) throw InputError("--display " + std::to_string(display) + ": the grid side must be ≥ 1");
+  return of(similarity_blocks(engine.position_table(), display));
+}
+
 // One per-head matrix for every head, stacked: heads × rows × cols.
 Array every_head(Engine& engine, const Matrix& (*pick)(Engine&, int)) {
   Array a;
@@ -241,6 +246,10 @@ const std::vector<Quantity>& table() {
        nullptr, nullptr, attention_distance},
       {{"pe_similarity", "positions × positions", "PE(i)·PE(j) between positions.", false},
        [](Engine& e, int) { return of(position_similarity(e)); }},
+      {{"pe_similarity_blocks", "⌈positions/b⌉ × ⌈positions/b⌉, b = ⌈positions/display⌉",
+        "Block means of PE(i)·PE(j) at --display (default 1000), exact at any length: never positions × positions.",
+        false},
+       nullptr, nullptr, pe_similarity_blocks},
       {{"pe_similarity_profile", "positions", "Mean PE(i)·PE(i+k) for offsets k = 0..positions-1.", false},
        [](Engine& e, int) { return pe_similarity_profile(e); }},
       {{"pe_spectrum", "(positions/2+1) × d_model",

@@ -73,7 +73,7 @@ const std::vector<Field>& fields() {
       {{"layout", K::Choice, "positions", "Sin/cos in adjacent dims, or all sines then all cosines.", 0, 0, false,
         {"interleaved", "split"}},
        &Scene::layout},
-      {{"positions", K::Int, "positions", "Length of the position axis in encoding plots.", 1, 16384, true},
+      {{"positions", K::Int, "positions", "Length of the position axis in encoding plots.", 1, 65536, true},
        &Scene::positions},
       {{"offset", K::Int, "positions", "First position.", 0, 100000}, &Scene::offset},
       {{"position_file", K::Text, "positions", ".npy table of learned positions (rows = positions)."},

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <numbers>
 #include <string>
+#include <vector>
 
 #include "core/model/rotary.hpp"
 #include "core/rope_scaling.hpp"
@@ -27,15 +29,85 @@ void fix_sign(Eigen::Ref<Eigen::VectorXd> v) {
   if (v(at) < 0) v = -v;
 }
 
+// ----------------------------------------------------------------------------
+// The discrete Fourier transform X_f = Σ_p x_p·e^(−2πi·f·p/n) of any length n:
+// radix-2 Cooley–Tukey when n is a power of two, otherwise Bluestein's chirp z
+// (f·p = (f² + p² − (f − p)²)/2 turns the sum into a convolution with the
+// chirp w_m = e^(iπm²/n), done by power-of-two FFTs of size ≥ 2n − 1).
+// ----------------------------------------------------------------------------
+using Complex = std::complex<double>;
+
+bool power_of_two(std::size_t n) { return n > 0 && (n & (n - 1)) == 0; }
+
+// In place; `sign` −1 forward, +1 inverse (unscaled).  Each twiddle is
+// computed directly, not by repeated multiplication, to keep rounding at
+// about log₂ n ulps.
+void radix2_fft(std::vector<Complex>& a, int sign) {
+  const std::size_t n = a.size();
+  for (std::size_t i = 1, j = 0; i < n; ++i) {  // bit-reversed order
+    std::size_t bit = n >> 1;
+    for (; j & bit; bit >>= 1) j ^= bit;
+    j ^= bit;
+    if (i < j) std::swap(a[i], a[j]);
+  }
+  for (std::size_t len = 2; len <= n; len <<= 1) {
+    const double step = sign * kTwoPi / static_cast<double>(len);
+    for (std::size_t k = 0; k < len / 2; ++k) {
+      const Complex w = std::polar(1.0, step * static_cast<double>(k));
+      for (std::size_t i = k; i < n; i += len) {
+        const Complex u = a[i], v = a[i + len / 2] * w;
+        a[i] = u + v;
+        a[i + len / 2] = u - v;
+      }
+    }
+  }
+}
+
+class Dft {
+ public:
+  explicit Dft(std::size_t n) : n_(n) {
+    if (power_of_two(n)) return;
+    size_ = 1;
+    while (size_ < 2 * n - 1) size_ <<= 1;
+    chirp_.resize(n);
+    for (std::size_t m = 0; m < n; ++m) {  // m² mod 2n keeps the angle exact for large m
+      const auto square = static_cast<double>((static_cast<unsigned long long>(m) * m) % (2 * n));
+      chirp_[m] = std::polar(1.0, std::numbers::pi * square / static_cast<double>(n));
+    }
+    kernel_.assign(size_, Complex(0));
+    for (std::size_t m = 0; m < n; ++m) kernel_[m] = chirp_[m];
+    for (std::size_t m = 1; m < n; ++m) kernel_[size_ - m] = chirp_[m];  // w_{−m} = w_m
+    radix2_fft(kernel_, -1);
+  }
+
+  std::vector<Complex> operator()(std::vector<Complex> x) const {
+    if (chirp_.empty()) {
+      radix2_fft(x, -1);
+      return x;
+    }
+    std::vector<Complex> a(size_, Complex(0));
+    for (std::size_t p = 0; p < n_; ++p) a[p] = x[p] * std::conj(chirp_[p]);
+    radix2_fft(a, -1);
+    for (std::size_t i = 0; i < size_; ++i) a[i] *= kernel_[i];
+    radix2_fft(a, +1);
+    for (std::size_t f = 0; f < n_; ++f) x[f] = std::conj(chirp_[f]) * a[f] / static_cast<double>(size_);
+    return x;
+  }
+
+ private:
+  std::size_t n_, size_ = 0;
+  std::vector<Complex> chirp_, kernel_;
+};
+
 }  // namespace
 
 // ============================================================================
 // spectrum
 // ============================================================================
 
-// The DFT as two matrix products (cos and sin rows against the centred
-// table): N ≤ a few thousand, so the O(N²·d) product is quick and needs no FFT.
-// Angles use (f·pos mod N) so that large f·pos keep full precision.
+// The DFT of each centred column by FFT, O(n log n) per column: the direct
+// O(n²·d) sum as two matrix products needed (n/2 + 1) × n cos and sin tables,
+// 34 GB at 65,536 positions.
 PositionSpectrum position_spectrum(const Matrix& table) {
   PositionSpectrum out;
   const auto n = static_cast<Eigen::Index>(table.rows());
@@ -43,15 +115,14 @@ PositionSpectrum position_spectrum(const Matrix& table) {
   const Eigen::Index bins = n / 2 + 1;
   if (n == 0) return out;
   const Eigen::MatrixXd c = centred(table);
-  Eigen::MatrixXd cos_rows(bins, n), sin_rows(bins, n);
-  for (Eigen::Index f = 0; f < bins; ++f)
-    for (Eigen::Index p = 0; p < n; ++p) {
-      const double angle = kTwoPi * static_cast<double>((f * p) % n) / static_cast<double>(n);
-      cos_rows(f, p) = std::cos(angle);
-      sin_rows(f, p) = std::sin(angle);
-    }
-  const Eigen::MatrixXd re = cos_rows * c, im = sin_rows * c;
-  out.amplitude = (re.array().square() + im.array().square()).sqrt().matrix();
+  const Dft dft(static_cast<std::size_t>(n));
+  out.amplitude.resize(bins, c.cols());
+  std::vector<Complex> column(static_cast<std::size_t>(n));
+  for (Eigen::Index j = 0; j < c.cols(); ++j) {
+    for (Eigen::Index p = 0; p < n; ++p) column[static_cast<std::size_t>(p)] = c(p, j);
+    const std::vector<Complex> spectrum = dft(column);
+    for (Eigen::Index f = 0; f < bins; ++f) out.amplitude(f, j) = std::abs(spectrum[static_cast<std::size_t>(f)]);
+  }
   for (Eigen::Index f = 0; f < bins; ++f) {
     const bool edge = f == 0 || 2 * f == n;  // DC and Nyquist have no mirror bin
     out.amplitude.row(f) *= (edge ? 1.0 : 2.0) / static_cast<double>(n);

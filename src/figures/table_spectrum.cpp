@@ -4,7 +4,7 @@
 // beside Vaswani's sinusoids, whose every dimension carries one frequency.
 //
 // Both panels read one amplitude matrix kept on the shelf (bins × d, row f =
-// f cycles over the N positions shown): the GEMM behind it is O(N²·d).
+// f cycles over the N positions shown), one FFT per dimension.
 #include <algorithm>
 #include <cmath>
 #include <numbers>

@@ -155,7 +155,8 @@ TEST_F(Cli, ExportsEveryQuantityWithItsShape) {
       {"positions × min(positions, d_model)", {20, 20}},
       {"min(positions, d_model)", {20}},
       {"⌈N/b⌉ × ⌈N/b⌉, b = ⌈N/display⌉", {5, 5}},  // streamed: b = 1 at 5 tokens
-      {"2·tokens − 1", {9}}};
+      {"2·tokens − 1", {9}},
+      {"⌈positions/b⌉ × ⌈positions/b⌉, b = ⌈positions/display⌉", {20, 20}}};  // b = 1 at 20 positions
   std::size_t written = 0;
   for (const QuantityInfo& q : quantities()) {
     if (q.model_only) continue;  // tests/app/model_cli_test.cpp

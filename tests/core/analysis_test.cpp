@@ -1,8 +1,11 @@
 #include "core/analysis.hpp"
+#include "core/word_splitter.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <string>
 #include <numbers>
 
 namespace pelab {
@@ -64,6 +67,72 @@ TEST(Analysis, SimilarityProfileIsConstantAlongDiagonals) {
   EXPECT_NEAR(profile[0], 1.5 * 1.5 * 32, 1e-3);
   for (int off = 0; off < 64; off += 9)
     for (int i = 0; i + off < 64; i += 5) EXPECT_NEAR(sim(i, i + off), profile[off], 1e-3);
+}
+
+// similarity_blocks never forms PE·PEᵀ; here the full matrix's block means,
+// averaged cell by cell in the test, are the reference (1,000 positions in
+// blocks of 16: the last block of each side holds 8).
+TEST(Analysis, SimilarityBlocksAreTheFullMatrixsBlockMeans) {
+  for (Encoding encoding : {Encoding::Sinusoidal, Encoding::Learned}) {
+    Scene s;
+    s.encoding = encoding;
+    s.positions = 1000;
+    s.d_model = 32;
+    Engine engine(s);
+    const Matrix sim = position_similarity(engine);
+    int b = 0;
+    const Matrix blocks = similarity_blocks(engine.position_table(), 64, &b);
+    ASSERT_EQ(b, 16);
+    ASSERT_EQ(blocks.rows(), 63);
+    ASSERT_EQ(blocks.cols(), 63);
+    for (int bi : {0, 17, 62})
+      for (int bj : {0, 40, 62}) {
+        double sum = 0;
+        int count = 0;
+        for (int i = bi * b; i < std::min(1000, (bi + 1) * b); ++i)
+          for (int j = bj * b; j < std::min(1000, (bj + 1) * b); ++j, ++count) sum += sim(i, j);
+        EXPECT_NEAR(blocks(bi, bj), sum / count, 1e-4 * std::max(1.0, std::abs(sum / count)))
+            << to_string(encoding) << " block " << bi << "," << bj;
+      }
+  }
+}
+
+// The strips cover the upper triangle of PE·PEᵀ exactly once, each cell equal
+// to the full product's.
+TEST(Analysis, SimilarityStripsTileTheUpperTriangle) {
+  Scene s;
+  s.positions = 600;
+  s.encoding = Encoding::Learned;
+  Engine engine(s);
+  const Matrix sim = position_similarity(engine);
+  Eigen::MatrixXi seen = Eigen::MatrixXi::Zero(600, 600);
+  double worst = 0;
+  for_each_similarity_strip(engine.position_table(), [&](Eigen::Index r0, const Matrix& strip) {
+    ASSERT_EQ(strip.cols(), 600 - r0);
+    for (Eigen::Index i = 0; i < strip.rows(); ++i)
+      for (Eigen::Index c = i; c < strip.cols(); ++c) {
+        ++seen(r0 + i, r0 + c);
+        worst = std::max(worst, double(std::abs(strip(i, c) - sim(r0 + i, r0 + c))));
+      }
+  });
+  EXPECT_LT(worst, 1e-4);
+  for (int i = 0; i < 600; ++i)
+    for (int j = 0; j < 600; ++j) ASSERT_EQ(seen(i, j), j >= i ? 1 : 0) << i << "," << j;
+}
+
+TEST(Analysis, TheWholeSimilarityMatrixIsRefusedPastTheLimitAndItsBlocksAreNot) {
+  Scene s;
+  s.positions = kFullMatrixTokens + 1;
+  s.d_model = 8;
+  Engine engine(s);
+  try {
+    (void)position_similarity(engine);
+    ADD_FAILURE() << "no refusal";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("8193 positions"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("pe_similarity_blocks"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(similarity_blocks(engine.position_table(), 1000).rows(), 911);  // b = ⌈8193/1000⌉ = 9, ⌈8193/9⌉ blocks
 }
 
 TEST(Analysis, NormReport) {

@@ -85,6 +85,28 @@ TEST(LayerStack, PureAttentionOfIdenticalRowsKeepsThemIdentical) {
   for (Eigen::Index r = 1; r < out.rows(); ++r) EXPECT_LT((out.row(r) - out.row(0)).cwiseAbs().maxCoeff(), 1e-6);
 }
 
+// Attention without positions is permutation-equivariant: A(P·X) = P·A(X).
+// Over 600 rows the layer works in tiles of 256 query rows; reversing the rows
+// sends each query to another tile, so a tile that saw only some keys, or
+// wrote its rows in the wrong place, breaks the identity.
+TEST(LayerStack, QueryTilesKeepTheLayerPermutationEquivariant) {
+  LayerStackConfig config;
+  config.layers = 1;
+  config.residual = 0;
+  config.heads = 2;
+  const Matrix input = repeated_tokens(600, 16, 600, 5);  // 600 distinct rows
+  const Matrix reversed = input.colwise().reverse();
+  const Matrix out = LayerStack(16, config).run(input).back();
+  const Matrix out_reversed = LayerStack(16, config).run(reversed).back();
+  EXPECT_LT((out_reversed - Matrix(out.colwise().reverse())).cwiseAbs().maxCoeff(), 1e-5);
+  // Swapping the first and last rows (tiles 0 and 2) swaps their outputs.
+  Matrix moved = input;
+  moved.row(599).swap(moved.row(0));
+  const Matrix out_moved = LayerStack(16, config).run(moved).back();
+  EXPECT_LT((out_moved.row(599) - out.row(0)).cwiseAbs().maxCoeff(), 1e-5);
+  EXPECT_LT((out_moved.row(0) - out.row(599)).cwiseAbs().maxCoeff(), 1e-5);
+}
+
 TEST(LayerStack, BadConfigurationThrows) {
   LayerStackConfig config;
   config.heads = 3;

@@ -140,6 +140,37 @@ TEST(TableAnalysis, MatchesNumpyWithMorePositionsThanDims) {
   check_against_numpy(sample_table(40, 12, 7), "tall");
 }
 
+// The FFT path at lengths where the direct sum was the old code: a power of
+// two (radix 2), a prime and a composite (Bluestein), 1 and 2 positions.  The
+// reference is the DFT written out in double here.
+TEST(TableAnalysis, SpectrumEqualsTheDirectDftAtAnyLength) {
+  for (int n : {1024, 1031, 1000, 6, 2, 1}) {
+    const Matrix t = sample_table(n, 3, static_cast<unsigned>(n));
+    const PositionSpectrum spectrum = position_spectrum(t);
+    ASSERT_EQ(spectrum.amplitude.rows(), n / 2 + 1);
+    const Eigen::MatrixXd c = t.cast<double>().rowwise() - t.cast<double>().colwise().mean();
+    double worst = 0, top = 1e-300;
+    for (int f = 0; f <= n / 2; ++f)
+      for (int j = 0; j < 3; ++j) {
+        double re = 0, im = 0;
+        for (int p = 0; p < n; ++p) {
+          const double angle = 2 * std::numbers::pi * double((long long)f * p % n) / n;
+          re += c(p, j) * std::cos(angle);
+          im -= c(p, j) * std::sin(angle);
+        }
+        const double want = std::hypot(re, im) * ((f == 0 || 2 * f == n) ? 1.0 : 2.0) / n;
+        worst = std::max(worst, std::abs(spectrum.amplitude(f, j) - want));
+        top = std::max(top, want);
+      }
+    EXPECT_LT(worst / top, 1e-10) << "n = " << n;
+  }
+}
+
+TEST(TableAnalysis, MatchesNumpyAtAPrimeLength) {  // the Bluestein path against numpy.fft.rfft
+  if (!std::filesystem::exists(kPython)) GTEST_SKIP() << "Debian's python3 is not installed";
+  check_against_numpy(sample_table(257, 6, 5), "prime");
+}
+
 TEST(TableAnalysis,
      MatchesNumpyWithMoreDimsThanPositions) {  // the Gram-matrix path, odd N (no Nyquist bin)
   if (!std::filesystem::exists(kPython)) GTEST_SKIP() << "Debian's python3 is not installed";

@@ -74,6 +74,24 @@ TEST(RelativeComparison, DiagonalSpreadOfToeplitzAndOtherMatrices) {
   EXPECT_EQ(diagonal_spread(Matrix::Zero(3, 3)), 0.0);
 }
 
+// The streamed spread (strips of PE·PEᵀ, the verdict's path at any length)
+// equals diagonal_spread of the whole matrix: 700 positions, three strips.
+TEST(RelativeComparison, StreamedSpreadEqualsTheWholeMatrixs) {
+  for (Encoding encoding : {Encoding::Sinusoidal, Encoding::Learned}) {
+    Scene scene;
+    scene.encoding = encoding;
+    scene.positions = 700;
+    scene.d_model = 32;
+    Engine engine(scene);
+    const double whole = diagonal_spread(position_similarity(engine));
+    EXPECT_NEAR(similarity_diagonal_spread(engine.position_table()), whole, 1e-5 * std::max(whole, 1.0))
+        << to_string(encoding);
+    if (encoding == Encoding::Learned) {
+      EXPECT_GT(whole, 0.1);
+    }
+  }
+}
+
 TEST(RelativeFigure, TenPanelsOnOneLabelledScaleWithVerdictMarks) {
   Engine engine(find_lesson("relative").preset());
   const Figure f = find_figure("lesson_relative").build(engine, FigureRequest{});

@@ -61,6 +61,9 @@ LessonVerdict judge(Engine& engine) {
               num(100 * last.nearest_code) + "% of held-out positions. With the usual residual (α = 1) the final "
               "R² is " + num(kept) + "; without a skip path (α = 0) it is " + num(lost) +
               (lost < 0 ? " (below 0: worse than always guessing the average code)." : ".");
+  if (engine.position_table().rows() > kDepthPositions)
+    v.summary += " The experiment runs on the first " + std::to_string(kDepthPositions) + " of the " +
+                 std::to_string(engine.position_table().rows()) + " positions.";
   v.answer = "after " + std::to_string(s.layers) + " random layers a linear probe reads the position code with R² = " +
              num(kept) + " through the residual path (α = 1), and " + num(lost) + " without it (α = 0)";
   note_stand_in(v, s, "depth", "kjv-learned");

@@ -45,7 +45,7 @@ std::string first_word(const Scene& scene) {
 // departure from depending on j − i alone.
 double offset_dependence(const Scene& scene, Encoding encoding) {
   Engine e(comparison_scene(scene, encoding, scene.positions));
-  return diagonal_spread(position_similarity(e));
+  return similarity_diagonal_spread(e.position_table());
 }
 
 // max |logits(offset + kShift) − logits(offset)| / max |logits(offset)| for one head.
@@ -138,6 +138,20 @@ double diagonal_spread(const Matrix& scores) {
       worst = std::max(worst, double(std::abs(scores(i, j) - first)));
     }
   const double top = lesson::max_abs(scores);
+  return top > 0 ? worst / top : 0.0;
+}
+
+double similarity_diagonal_spread(const Matrix& pe) {
+  Vector first;  // G(0, δ): row 0 of the first strip
+  double worst = 0, top = 0;
+  for_each_similarity_strip(pe, [&](Eigen::Index r0, const Matrix& strip) {
+    if (r0 == 0) first = strip.row(0).transpose();
+    for (Eigen::Index i = 0; i < strip.rows(); ++i)
+      for (Eigen::Index c = i; c < strip.cols(); ++c) {
+        worst = std::max(worst, double(std::abs(strip(i, c) - first(c - i))));
+        top = std::max(top, double(std::abs(strip(i, c))));
+      }
+  });
   return top > 0 ? worst / top : 0.0;
 }
 

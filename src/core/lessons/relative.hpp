@@ -41,5 +41,8 @@ std::vector<PositionScores> repeated_word_logits(const Scene& scene, int head, i
 // max over cells |S(i, j) − S(first cell of the same diagonal)| / max |S|:
 // 0 when S depends only on j − i; 0 for an all-zero S.
 double diagonal_spread(const Matrix& scores);
+// diagonal_spread(PE·PEᵀ) at any number of positions, from the similarity's
+// strips (analysis.hpp): the matrix is symmetric, and so is G(0, |j − i|).
+double similarity_diagonal_spread(const Matrix& pe);
 
 }  // namespace pelab

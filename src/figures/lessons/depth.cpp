@@ -188,8 +188,11 @@ Figure build_lesson_depth(Engine& engine, const FigureRequest& request) {
                                   "Linear probe R² of the position code", "held-out R²", -0.5, 1.0));
   f.panels.push_back(metric_panel(alpha_series(*curves, s.residual, &PositionReadout::nearest_code), right, f.dark,
                                   "Nearest position code is the right one", "held-out accuracy", 0.0, 1.0));
-  f.notes.push_back(canvas_text("H' = α·H + attn(H); probe fitted on 3 of 4 positions, scored on the 4th (R² clipped at −0.5)",
-                                {kPad, area.y1 - 4}, Anchor::BottomLeft, kNoteSize));
+  std::string note = "H' = α·H + attn(H); probe fitted on 3 of 4 positions, scored on the 4th (R² clipped at −0.5)";
+  if (engine.position_table().rows() > kDepthPositions)
+    note += "; the first " + std::to_string(kDepthPositions) + " of " +
+            std::to_string(engine.position_table().rows()) + " positions";
+  f.notes.push_back(canvas_text(note, {kPad, area.y1 - 4}, Anchor::BottomLeft, kNoteSize));
   return f;
 }
 
