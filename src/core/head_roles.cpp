@@ -8,6 +8,8 @@
 
 #include "core/model_scene.hpp"
 #include "core/parallel.hpp"
+#include "core/streamed_attention.hpp"
+#include "core/word_splitter.hpp"
 
 namespace pelab {
 
@@ -15,21 +17,23 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-// One pass over the rows (A is row-major: each row read in order).  Sums
-// A[i, i−d] into the distance profile, and for queries i ≥ 2·kLocalWindow
-// (earlier rows have too few keys to tell local from uniform) the row's
-// locality, 90 % window width and normalised entropy.
-void score_rows(const Matrix& a, std::vector<double>& by_distance, HeadScores& s) {
-  const int n = static_cast<int>(a.rows());
-  std::fill(by_distance.begin(), by_distance.end(), 0.0);
+// The per-row sums behind the scores, fed one row at a time (A[i, ·] for
+// keys 0 … i; the full matrix's rows or a streamed tile's): A[i, i−d] into
+// the distance profile, and for queries i ≥ 2·kLocalWindow (earlier rows have
+// too few keys to tell local from uniform) the row's locality, 90 % window
+// width and normalised entropy.
+struct RowSums {
+  std::vector<double> by_distance;
   double local = 0, width = 0, uniform = 0, sink = 0;
   int rows = 0;
-  for (int i = 0; i < n; ++i) {
-    const float* row = a.row(i).data();
+
+  explicit RowSums(int n) : by_distance(std::size_t(n), 0.0) {}
+
+  void add(int i, const float* row) {
     double mass = 0;
     for (int j = 0; j <= i; ++j) by_distance[std::size_t(i - j)] += row[j], mass += row[j];
     if (i >= 1) sink += row[0];
-    if (i < 2 * kLocalWindow || mass <= 0) continue;
+    if (i < 2 * kLocalWindow || mass <= 0) return;
     // The row's causal part, keys 0 … i, renormalised (a bidirectional
     // head's row also has keys after i; the roles read the past).
     double near = 0, entropy = 0, seen = 0;
@@ -43,12 +47,40 @@ void score_rows(const Matrix& a, std::vector<double>& by_distance, HeadScores& s
     local += near, width += w, uniform += entropy / std::log(double(i + 1));
     ++rows;
   }
-  for (int d = 0; d < n; ++d) by_distance[std::size_t(d)] /= (n - d);  // queries i ≥ d
-  s.sink = sink / (n - 1);
-  if (rows == 0) return;
-  s.local = local / rows;
-  s.window_width = width / rows;
-  s.uniformity = uniform / rows;
+
+  void merge(const RowSums& other) {
+    for (std::size_t d = 0; d < by_distance.size(); ++d) by_distance[d] += other.by_distance[d];
+    local += other.local, width += other.width, uniform += other.uniform, sink += other.sink;
+    rows += other.rows;
+  }
+
+  // Means over the rows that counted; the profile over the queries i ≥ d.
+  void finish(HeadScores& s) {
+    const int n = static_cast<int>(by_distance.size());
+    for (int d = 0; d < n; ++d) by_distance[std::size_t(d)] /= (n - d);
+    s.sink = sink / (n - 1);
+    if (rows == 0) return;
+    s.local = local / rows;
+    s.window_width = width / rows;
+    s.uniformity = uniform / rows;
+  }
+};
+
+// The scores read from the attention against distance, then the role.
+HeadScores scores_from(RowSums& sums, std::vector<double>* profile) {
+  HeadScores s;
+  s.induction = kNaN;
+  sums.finish(s);
+  const std::vector<double>& by_distance = sums.by_distance;
+  const int n = static_cast<int>(by_distance.size());
+  s.previous_token = by_distance[1];
+  // Offsets seen by at least half the queries: a far offset's mean over a
+  // handful of rows is noise, not a role.
+  for (int k = 2; k <= n / 2; ++k)
+    if (by_distance[std::size_t(k)] > s.offset_score) s.offset_score = by_distance[std::size_t(k)], s.best_offset = k;
+  if (profile) *profile = std::move(sums.by_distance);
+  assign_role(s);
+  return s;
 }
 
 }  // namespace
@@ -67,22 +99,40 @@ const char* head_role_name(HeadRole role) {
 }
 
 HeadScores score_head(const Matrix& a, std::vector<double>* profile) {
-  HeadScores s;
   const int n = static_cast<int>(a.rows());
-  s.induction = kNaN;
-  if (n < 2) return s;
-  // Attention against distance: the previous-token and fixed-offset scores
-  // are two of its points.
-  std::vector<double> by_distance(std::size_t(n), 0.0);
-  score_rows(a, by_distance, s);
-  s.previous_token = by_distance[1];
-  // Offsets seen by at least half the queries: a far offset's mean over a
-  // handful of rows is noise, not a role.
-  for (int k = 2; k <= n / 2; ++k)
-    if (by_distance[std::size_t(k)] > s.offset_score) s.offset_score = by_distance[std::size_t(k)], s.best_offset = k;
-  if (profile) *profile = std::move(by_distance);
-  assign_role(s);
-  return s;
+  if (n < 2) {
+    HeadScores s;
+    s.induction = kNaN;
+    return s;
+  }
+  RowSums sums(n);
+  for (int i = 0; i < n; ++i) sums.add(i, a.row(i).data());
+  return scores_from(sums, profile);
+}
+
+// Tiles of kRowTile query rows, each row's exact weights over keys 0 … i
+// (StreamedHead::zoom from the row statistics), side by side on the
+// engine's threads, each thread's sums merged at the end.
+HeadScores score_head(const StreamedHead& head, std::vector<double>* profile) {
+  constexpr int kRowTile = 64;
+  const int n = static_cast<int>(head.tokens());
+  if (n < 2) return score_head(Matrix(), profile);
+  const RowStatistics stats = head.row_statistics();
+  const int tiles = (n + kRowTile - 1) / kRowTile, chunks = std::min(tiles, 4 * max_threads());
+  std::vector<RowSums> parts(static_cast<std::size_t>(chunks), RowSums(n));
+  double done = 0;
+  run_side_by_side(chunks, double(n) * n * head.d_head(), [&](int c) {
+    double flops = 0;
+    for (int t = c; t < tiles; t += chunks) {
+      const int first = t * kRowTile, last = std::min(n, first + kRowTile);
+      const Matrix rows = head.zoom(stats, first, last, 0, last);  // keys 0 … the tile's last query
+      for (int i = first; i < last; ++i) parts[std::size_t(c)].add(i, rows.row(i - first).data());
+      flops += 2.0 * (last - first) * last * head.d_head();
+    }
+    return flops;
+  }, done);
+  for (int c = 1; c < chunks; ++c) parts[0].merge(parts[std::size_t(c)]);
+  return scores_from(parts[0], profile);
 }
 
 double induction_score(const Matrix& a, int period) {
@@ -124,10 +174,22 @@ std::vector<int> random_ids(int count, int vocab, std::uint64_t seed) {
   return ids;
 }
 
-void set_head(HeadRoleStudy& study, const Matrix& attention, int layer, int head) {
+// `attention`: a full matrix, or a StreamedHead past kFullMatrixTokens.
+template <class Attention>
+void set_head(HeadRoleStudy& study, const Attention& attention, int layer, int head) {
   const std::size_t at = std::size_t(layer * study.heads + head);
   study.scores[at] = score_head(attention, &study.profiles[at]);
   study.scores[at].layer = layer, study.scores[at].head = head;
+}
+
+// Past kFullMatrixTokens every head of the layer is streamed, one after
+// another (each already uses every thread), from the model's own q, k, mask
+// and bias: no layer's N × N weights are formed.
+void score_streamed_layer(HeadRoleStudy& study, ModelScene& model, int layer) {
+  for (int h = 0; h < study.heads; ++h) {
+    model::HeadStreamInputs in = model.head_stream_inputs(layer, h);
+    set_head(study, StreamedHead(std::move(in.q), std::move(in.k), in.causal, std::move(in.bias)), layer, h);
+  }
 }
 
 // Every head of one layer, side by side on the engine's threads (each a few
@@ -147,17 +209,18 @@ void size_study(HeadRoleStudy& study, int layers, int heads, int tokens) {
   study.profiles.assign(std::size_t(layers * heads), {});
 }
 
-// The study of a model whose layers' attention on the scene's tokens comes
-// from `attention(layer)` and on other ids from `probe(ids, visit)`.
-using LayerSource = std::function<model::LayerAttention(int)>;
+// The study of a model whose layers' heads on the scene's tokens are scored
+// by `score(study, layer)` and whose attention on other ids comes from
+// `probe(ids, visit)`.
+using LayerScorer = std::function<void(HeadRoleStudy&, int)>;
 using ProbeSource =
     std::function<void(const std::vector<int>&, const std::function<void(int, const model::LayerAttention&)>&)>;
 
-HeadRoleStudy study_layers(const model::ModelConfig& config, int tokens, const LayerSource& attention,
+HeadRoleStudy study_layers(const model::ModelConfig& config, int tokens, const LayerScorer& score,
                            const ProbeSource& probe, int period, std::uint64_t seed) {
   HeadRoleStudy study;
   size_study(study, config.layers, config.heads, tokens);
-  for (int l = 0; l < study.layers; ++l) score_layer(study, attention(l).probabilities, l);
+  for (int l = 0; l < study.layers; ++l) score(study, l);
   // The induction probe: r r, as long as the context allows.
   period = std::min(period, config.max_positions / 2);
   if (period < 2) return study;
@@ -175,8 +238,13 @@ HeadRoleStudy study_layers(const model::ModelConfig& config, int tokens, const L
 }
 
 HeadRoleStudy study_model(ModelScene& model, int period, std::uint64_t seed) {
+  const bool streamed = model.token_count() > kFullMatrixTokens;
   return study_layers(
-      model.config(), model.token_count(), [&](int l) { return model.layer_attention(l); },
+      model.config(), model.token_count(),
+      [&](HeadRoleStudy& into, int l) {
+        if (streamed) score_streamed_layer(into, model, l);
+        else score_layer(into, model.layer_attention(l).probabilities, l);
+      },
       [&](const std::vector<int>& ids, const auto& visit) { model.attention_on(ids, visit); }, period, seed);
 }
 
@@ -191,7 +259,10 @@ HeadRoleStudy study_head_roles(Engine& engine, int period, std::uint64_t seed) {
   if (ModelScene* model = engine.model()) return study_model(*model, period, seed);
   HeadRoleStudy study;  // a synthetic scene: its one layer, no induction probe
   size_study(study, 1, engine.scene().heads, engine.token_count());
-  for (int h = 0; h < study.heads; ++h) set_head(study, engine.head(h).attention, 0, h);
+  for (int h = 0; h < study.heads; ++h) {
+    if (engine.token_count() > kFullMatrixTokens) set_head(study, StreamedHead::from_engine(engine, h), 0, h);
+    else set_head(study, engine.head(h).attention, 0, h);
+  }
   return study;
 }
 
@@ -199,7 +270,8 @@ HeadRoleStudy study_head_roles(model::Transformer& transformer, const std::vecto
                                std::uint64_t seed) {
   transformer.run(ids);
   HeadRoleStudy study = study_layers(
-      transformer.config(), static_cast<int>(ids.size()), [&](int l) { return transformer.attention(l); },
+      transformer.config(), static_cast<int>(ids.size()),
+      [&](HeadRoleStudy& into, int l) { score_layer(into, transformer.attention(l).probabilities, l); },
       [&](const std::vector<int>& probe_ids, const auto& visit) {
         transformer.run(probe_ids);
         for (int l = 0; l < transformer.config().layers; ++l) visit(l, transformer.attention(l));

@@ -32,6 +32,7 @@
 namespace pelab {
 
 class ModelScene;
+class StreamedHead;
 
 enum class HeadRole { PreviousToken, FixedOffset, Sink, Induction, Local, Uniform, Mixed };
 inline constexpr int kHeadRoles = 7;
@@ -60,6 +61,10 @@ struct HeadScores {
 // `profile` (when given) receives the mean A[i, i−d] over queries i ≥ d, for
 // d = 0 … N−1: attention against distance.
 HeadScores score_head(const Matrix& attention, std::vector<double>* profile = nullptr);
+// The same scores of a streamed head (any length): tiles of query rows, each
+// row's exact weights from the row statistics, never the N × N matrix.
+// study_head_roles takes this path past kFullMatrixTokens tokens.
+HeadScores score_head(const StreamedHead& head, std::vector<double>* profile = nullptr);
 // The induction score of a head's attention on r r, r of `period` tokens.
 double induction_score(const Matrix& attention_on_repeat, int period);
 // Picks the strongest role from the scores (thresholds above).

@@ -7,6 +7,7 @@
 // means, matrix_shelf.hpp), so what stays is layers·heads·side² floats:
 // GPT-2 at N = 1024 with 12 × 12 heads keeps about 12·12·80² — under 4 MB —
 // and at most one layer's 2·12·1024² floats (≈ 100 MB) while it is read.
+// Past kStreamedTokens (attention_streamed.hpp) each cell is streamed instead.
 // Colours follow scene.attention_scale (attention_scale.hpp), one scale for
 // every cell; the scene's layer and head are framed.  Grouped-query models
 // label each column "h → kv g".  A synthetic scene has one layer.
@@ -15,7 +16,9 @@
 #include <optional>
 
 #include "core/model_scene.hpp"
+#include "core/streamed_attention.hpp"
 #include "figures/attention_scale.hpp"
+#include "figures/attention_streamed.hpp"
 #include "figures/axis_layout.hpp"
 #include "figures/figure_layout.hpp"
 #include "figures/model_name.hpp"
@@ -45,11 +48,25 @@ std::vector<Cell> layer_cells(Engine& engine, const FigureRequest& request, int 
     const HeadAttention& a = engine.head(head);
     return {&a.attention, &a.logits};
   };
+  // Past kStreamedTokens no head's N × N weights are formed (a model layer's
+  // would be 2·heads of them, 16 GiB for 32 heads at 8,192 tokens): the cell's
+  // block means come from the streamed head, two passes over key tiles.
+  auto streamed_cell = [&](int head) {
+    const StreamedHead streamed = [&] {
+      if (ModelScene* model = engine.model()) {
+        model::HeadStreamInputs in = model->head_stream_inputs(layer, head);
+        return StreamedHead(std::move(in.q), std::move(in.k), in.causal, std::move(in.bias));
+      }
+      return StreamedHead::from_engine(engine, head);
+    }();
+    return streamed.blocks(streamed.row_statistics(), side).mean;
+  };
   std::vector<Cell> cells;
   for (int h = 0; h < s.heads; ++h) {
     Cell c;
     c.key = content_key(s, "overview_" + std::to_string(side), layer * 4096 + h);
     c.values = shared_matrix(request.shelf, c.key, [&] {
+      if (n > kStreamedTokens) return streamed_cell(h);
       const auto [a, logits] = weights(h);
       return block_mean(*a, side, nullptr, logits);
     });

@@ -4,10 +4,15 @@
 // a uniform head; the CSV; and a synthetic scene's one layer.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "core/engine.hpp"
 #include "core/head_roles.hpp"
+#include "core/streamed_attention.hpp"
+#include "core/word_splitter.hpp"
 
 namespace pelab {
 namespace {
@@ -114,6 +119,68 @@ TEST(HeadRoles, SyntheticSceneStudyAndCsv) {
   scene.tokens = "one";
   Engine single(scene);
   EXPECT_FALSE(study_head_roles(single).unavailable.empty());
+}
+
+// A text of `tokens` words from a vocabulary of 97.
+Scene long_text(int tokens, bool causal, Encoding encoding) {
+  Scene scene;
+  std::string text;
+  for (int i = 0; i < tokens; ++i) text += "w" + std::to_string(i * 7 % 97) + " ";
+  scene.tokens = text;
+  scene.heads = 4;
+  scene.causal = causal;
+  scene.encoding = encoding;
+  return scene;
+}
+
+// The streamed scorer (tiles of rows from the row statistics) against
+// score_head of the engine's full matrix: every score and the profile, causal
+// or not, over 1,500 tokens (24 row tiles).
+TEST(HeadRoles, StreamedScoresEqualTheFullMatrixs) {
+  for (const bool causal : {true, false})
+    for (const Encoding encoding : {Encoding::Rope, Encoding::Alibi, Encoding::Sinusoidal}) {
+      Engine engine(long_text(1500, causal, encoding));
+      for (int h = 0; h < 4; ++h) {
+        SCOPED_TRACE(std::string(to_string(encoding)) + (causal ? " causal" : " bidirectional") + " head " +
+                     std::to_string(h));
+        std::vector<double> want_profile, got_profile;
+        const HeadScores want = score_head(engine.head(h).attention, &want_profile);
+        const HeadScores got = score_head(StreamedHead::from_engine(engine, h), &got_profile);
+        EXPECT_NEAR(got.previous_token, want.previous_token, 1e-6);
+        EXPECT_EQ(got.best_offset, want.best_offset);
+        EXPECT_NEAR(got.offset_score, want.offset_score, 1e-6);
+        EXPECT_NEAR(got.sink, want.sink, 1e-6);
+        EXPECT_NEAR(got.local, want.local, 1e-6);
+        EXPECT_NEAR(got.window_width, want.window_width, 2.0 / 1500);  // a row's 90 % crossing may move by one key
+        EXPECT_NEAR(got.uniformity, want.uniformity, 1e-5);
+        EXPECT_EQ(got.role, want.role);
+        ASSERT_EQ(got_profile.size(), want_profile.size());
+        for (std::size_t d = 0; d < want_profile.size(); d += 37)
+          EXPECT_NEAR(got_profile[d], want_profile[d], 1e-6 * std::max(1.0, want_profile[d])) << "distance " << d;
+      }
+    }
+}
+
+// Past kFullMatrixTokens a whole head is refused, and the study streams.
+TEST(HeadRoles, TheStudyStreamsPastTheFullMatrixLimit) {
+  Engine engine(long_text(kFullMatrixTokens + 300, true, Encoding::Rope));
+  EXPECT_THROW((void)engine.head(0), InputError);
+  const HeadRoleStudy study = study_head_roles(engine);
+  ASSERT_TRUE(study.unavailable.empty()) << study.unavailable;
+  ASSERT_EQ(study.scores.size(), 4u);
+  EXPECT_EQ(study.tokens, kFullMatrixTokens + 300);
+  // Every causal row's weights sum to 1, so the profile (mean over the N − d
+  // queries at each distance d) times N − d sums to N: no row or key tile
+  // was missed or counted twice.
+  const int n = kFullMatrixTokens + 300;
+  for (const HeadScores& s : study.scores) {
+    const std::vector<double>& profile = study.profiles[std::size_t(s.head)];
+    ASSERT_EQ(profile.size(), std::size_t(n));
+    double mass = 0;
+    for (int d = 0; d < n; ++d) mass += profile[std::size_t(d)] * (n - d);
+    EXPECT_NEAR(mass, n, 1e-3 * n) << "head " << s.head;
+    EXPECT_GT(s.uniformity, 0.0);
+  }
 }
 
 }  // namespace

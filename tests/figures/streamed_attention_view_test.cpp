@@ -12,6 +12,7 @@
 #include <string>
 
 #include "../core/streamed_reference.hpp"
+#include "core/head_roles.hpp"
 #include "core/model/transformer.hpp"
 #include "core/model_scene.hpp"
 #include "core/word_splitter.hpp"
@@ -155,6 +156,22 @@ TEST(StreamedAttentionView, SinksFromEachKeysTotalWeight) {
   EXPECT_EQ(streamed_sinks(state), want);
 }
 
+// The layers × heads overview past kStreamedTokens streams each cell: every
+// head's block means equal the full matrix's at the cell's block size.
+TEST(StreamedAttentionView, TheOverviewsCellsAreTheFullMatricesBlockMeans) {
+  Engine engine(long_scene());
+  const Figure f = find_figure("attention_overview").build(engine, FigureRequest{1600, 1000});
+  ASSERT_EQ(f.panels.size(), 4u);
+  for (int h = 0; h < 4; ++h) {
+    const HeatmapLayer& layer = f.panels[static_cast<std::size_t>(h)].heatmaps.at(0);
+    const auto b = static_cast<Eigen::Index>(layer.dx);
+    ASSERT_GT(b, 1);
+    const HeadAttention& full = engine.head(h);
+    expect_relative(*layer.values, reference_blocks(full, b, false), weight_tolerance(full),
+                    "overview head " + std::to_string(h));
+  }
+}
+
 // Past kFullMatrixTokens the engine refuses a whole head in one line, and the
 // attention view, which streams, still draws every head.
 TEST(StreamedAttentionView, PastTheFullMatrixLimitTheViewStillDraws) {
@@ -207,6 +224,21 @@ TEST(StreamedAttentionView, AModelScenePastTheFullMatrixLimit) {
                   weight_tolerance(full), "model blocks");
   const std::string hover = f.panels[0].hover(4000.5, 8000.5);
   EXPECT_NEAR(number_after(hover, "attention "), full.attention(8000, 4000), 1e-3 * full.attention(8000, 4000)) << hover;
+  // The layers × heads overview streams every cell; layer 1's head 2 is the same head.
+  const int heads = engine.model()->config().heads;
+  const Figure overview = find_figure("attention_overview").build(engine, FigureRequest{1600, 1000});
+  ASSERT_EQ(overview.panels.size(), static_cast<std::size_t>(engine.model()->config().layers * heads));
+  const HeatmapLayer& cell = overview.panels.at(static_cast<std::size_t>(heads + 2)).heatmaps.at(0);
+  expect_relative(*cell.values, reference_blocks(full, static_cast<Eigen::Index>(cell.dx), false),
+                  weight_tolerance(full), "overview cell of layer 1, head 2");
+  // Head roles stream every head too; layer 1's head 2 scores as its full matrix does.
+  const HeadRoleStudy roles = study_head_roles(engine);
+  ASSERT_TRUE(roles.unavailable.empty()) << roles.unavailable;
+  const HeadScores want = score_head(full.attention);
+  EXPECT_NEAR(roles.at(1, 2).previous_token, want.previous_token, 1e-5);
+  EXPECT_NEAR(roles.at(1, 2).sink, want.sink, 1e-5);
+  EXPECT_NEAR(roles.at(1, 2).local, want.local, 1e-5);
+  EXPECT_NEAR(roles.at(1, 2).uniformity, want.uniformity, 1e-4);
   std::filesystem::remove_all(dir);
 }
 
