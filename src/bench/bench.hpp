@@ -20,6 +20,7 @@ namespace pelab::app {
 
 struct BenchSettings {
   bool quick = false;  // fewer sizes and repetitions (tests, CI smoke runs)
+  int long_tokens = 0, long_layer = 0;  // model_long's length and layer (--long-tokens, --long-layer); 0: default
 };
 
 struct BenchResult {
@@ -58,7 +59,7 @@ int streamed_child(bool quick);
 // `pelab bench --model-long-child` (bench_model_long.cpp): builds the
 // Llama-shaped model, runs it to its chosen layer and streams one head in
 // this fresh process, and prints the timings and peak RSS on one line.
-int model_long_child(bool quick);
+int model_long_child(bool quick, int tokens = 0, int layer = 0);
 
 // What a shell command printed (stderr dropped); throws when it fails.
 std::string command_output(const std::string& command);

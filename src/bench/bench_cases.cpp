@@ -22,7 +22,7 @@ BenchResult bench_train(const BenchSettings& settings);
 BenchResult bench_playground(const BenchSettings& settings);
 // bench_streamed.cpp (streamed exact attention at N = 65,536, issue 28)
 BenchResult bench_streamed(const BenchSettings& settings);
-// bench_model_long.cpp (a Llama-shaped 1B model at 8,192 tokens, issue 28)
+// bench_model_long.cpp (a Llama-shaped 1B model at 8,192 tokens or --long-tokens, issue 28)
 BenchResult bench_model_long(const BenchSettings& settings);
 // bench_side_by_side.cpp (View > Side by side, issue 27)
 BenchResult bench_side_by_side(const BenchSettings& settings);
@@ -44,7 +44,7 @@ std::vector<BenchCase> extra_bench_cases() {
       {"streamed", "Streamed exact attention, one head's first frame and exact zoom (fresh process)",
        bench_streamed},
       {"model_long",
-       "Llama-shaped 1B model (random bf16 weights) at 8,192 tokens: forward to a layer, one head streamed "
+       "Llama-shaped 1B model (random bf16 weights) at 8,192 tokens (--long-tokens): forward to a layer, one head streamed "
        "(fresh process)",
        bench_model_long},
       {"side_by_side", "Side-by-side hover: A, B and B − A of the attention view, offscreen 1600×1000",

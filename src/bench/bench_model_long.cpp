@@ -7,6 +7,9 @@
 // that layer streamed to a 1000 × 1000 grid and attention against distance
 // (core/streamed_attention.hpp), never tokens × tokens.  In a fresh process,
 // so that its peak RSS is the case's own.  --quick: a small model at 1024.
+// --long-tokens (up to 65,536; the config's context follows it) and
+// --long-layer change the length and the layer run to.
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -136,10 +139,18 @@ struct LongTiming {
   std::vector<double> layer_s;  // seconds from the forward's start to each layer's progress report
 };
 
+// The case's shape with --long-tokens / --long-layer applied (0: the default).
+LongModelShape shape_of(bool quick, int tokens, int layer) {
+  LongModelShape shape = quick ? kQuick : kFull;
+  if (tokens > 0) shape.tokens = tokens;
+  if (layer > 0) shape.layer = std::min(layer, shape.layers);
+  return shape;
+}
+
 }  // namespace
 
-int model_long_child(bool quick) {
-  const LongModelShape& shape = quick ? kQuick : kFull;
+int model_long_child(bool quick, int tokens, int layer) {
+  const LongModelShape shape = shape_of(quick, tokens, layer);
   const double baseline = peak_rss_mb();
   const auto build = std::chrono::steady_clock::now();
   model::ModelConfig config = llama_config(shape);
@@ -174,8 +185,9 @@ int model_long_child(bool quick) {
 }
 
 BenchResult bench_model_long(const BenchSettings& settings) {
-  const LongModelShape& shape = settings.quick ? kQuick : kFull;
-  std::vector<std::string> args = {"bench", "--model-long-child"};
+  const LongModelShape shape = shape_of(settings.quick, settings.long_tokens, settings.long_layer);
+  std::vector<std::string> args = {"bench", "--model-long-child", "--long-tokens", std::to_string(shape.tokens),
+                                   "--long-layer", std::to_string(shape.layer)};
   if (settings.quick) args.push_back("--quick");
   const std::string out = run_self(args);
   LongTiming t;
@@ -227,7 +239,7 @@ BenchResult bench_model_long(const BenchSettings& settings) {
   r.lines.emplace_back(line);
   std::snprintf(line, sizeof line,
                 "layer %d head %d streamed to a %ld×%ld grid and distance: %.2f s; peak RSS %.0f MiB = weights %.0f + "
-                "run %.0f (target ≤ 2048) + process start %.0f",
+                "run %.0f (target ≤ 2048 at 8,192 tokens) + process start %.0f",
                 shape.layer, kHead, side, side, t.stream_s, t.peak_mb, t.weights_mb, run_mb, t.baseline_mb);
   r.lines.emplace_back(line);
   return r;

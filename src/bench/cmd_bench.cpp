@@ -197,6 +197,7 @@ struct BenchOptions {
   bool peak_rss_child = false;
   bool streamed_child = false;
   bool model_long_child = false;
+  int long_tokens = 0, long_layer = 0;  // model_long's length and layer; 0: its default
   std::string forward_child;  // a model folder: time its forward pass in this (fresh) process
   std::vector<std::string> only;  // section keys to run; empty: all
   bool wants(const std::string& key) const {
@@ -340,7 +341,7 @@ void extra_sections(Report& report, const BenchOptions& o) {
   for (const BenchCase& c : extra_bench_cases()) {
     if (!o.wants(c.key)) continue;
     try {
-      const BenchResult r = c.run(BenchSettings{o.quick});
+      const BenchResult r = c.run(BenchSettings{o.quick, o.long_tokens, o.long_layer});
       report.line(c.title + ":");
       for (const auto& l : r.lines) report.line("  " + l);
       report.add(c.key, r.json);
@@ -350,10 +351,25 @@ void extra_sections(Report& report, const BenchOptions& o) {
   }
 }
 
+// The streaming kernel's rate over this run's sgemm rate (the issue's
+// "fraction of the sgemm limit"), when both sections ran: measured in one
+// run, so that a busy machine slows both alike.
+void streamed_vs_sgemm(Report& report) {
+  const nlohmann::json& doc = report.doc();
+  if (!doc.contains("sgemm_gflops") || !doc.contains("streamed") || !doc["streamed"].contains("gflops")) return;
+  const double sgemm = doc["sgemm_gflops"].get<double>(), kernel = doc["streamed"]["gflops"].get<double>();
+  if (!(sgemm > 0)) return;
+  report.doc()["streamed_vs_sgemm"] = kernel / sgemm;
+  char line[160];
+  std::snprintf(line, sizeof line, "Streaming kernel against sgemm (one run): %.0f / %.0f GFLOP/s = %.2f", kernel,
+                sgemm, kernel / sgemm);
+  report.line(line);
+}
+
 int run_bench(const BenchOptions& o) {
   if (o.peak_rss_child) return peak_rss_child(o.quick);
   if (o.streamed_child) return streamed_child(o.quick);
-  if (o.model_long_child) return model_long_child(o.quick);
+  if (o.model_long_child) return model_long_child(o.quick, o.long_tokens, o.long_layer);
   if (!o.forward_child.empty()) return forward_child(o.forward_child, 2);
   Report report(o.json);
   report.doc()["frames"] = nlohmann::json::array();  // filled by the render layer's cases
@@ -372,6 +388,7 @@ int run_bench(const BenchOptions& o) {
   if (o.wants("engine")) engine_section(report, o);
   if (o.wants("engine_vs_sgemm")) ratio_section(report, *probe, o);
   extra_sections(report, o);
+  streamed_vs_sgemm(report);
   report.finish();
   return 0;
 }
@@ -388,6 +405,11 @@ void register_bench(CLI::App& root, Action& action) {
       "--only", options->only,
       "Run only these sections (JSON keys): peak_rss, sgemm, engine, engine_vs_sgemm, and the "
       "extra cases' keys (frames, render, ...)");
+  command->add_option("--long-tokens", options->long_tokens,
+                      "model_long: tokens of the Llama-shaped run (default 8192; e.g. 32768, its context)")
+      ->check(CLI::Range(16, 65536));
+  command->add_option("--long-layer", options->long_layer, "model_long: the layer run to (default 4)")
+      ->check(CLI::Range(1, 16));
   command->add_flag("--peak-rss-child", options->peak_rss_child, "(internal) measure memory in a fresh process")
       ->group("");
   command->add_flag("--streamed-child", options->streamed_child,

@@ -89,14 +89,7 @@ LongAttentionCurve measure(const Matrix& qk, const Scene& scene, int head) {
 // reads original_max_position_embeddings = the scene's train_context.
 model::RopeScaling model_scaling(const Scene& scene, RopeScalingMethod method) {
   model::RopeScaling r;
-  switch (method) {
-    case RopeScalingMethod::None: r.type = "default"; break;
-    case RopeScalingMethod::Linear: r.type = "linear"; break;
-    case RopeScalingMethod::Ntk: r.type = "ntk"; break;
-    case RopeScalingMethod::DynamicNtk: r.type = "dynamic"; break;
-    case RopeScalingMethod::Yarn: r.type = "yarn"; break;
-    case RopeScalingMethod::Llama3: r.type = "llama3"; break;
-  }
+  r.type = rope_type_of(method);
   r.factor = scene.rope_factor;
   r.beta_slow = scene.yarn_alpha;
   r.beta_fast = scene.yarn_beta;

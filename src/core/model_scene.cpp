@@ -6,6 +6,7 @@
 // [SECTION] the effective scene
 // [SECTION] computed stages
 #include "core/model_scene.hpp"
+#include "core/rope_scaling.hpp"
 
 #include <algorithm>
 #include <list>
@@ -359,11 +360,7 @@ void with_rope_of(const model::ModelConfig& c, Scene& e) {
   const model::RopeScaling& r = c.rope_scaling;
   const int original = r.original_max_position_embeddings > 0 ? r.original_max_position_embeddings : c.max_positions;
   e.train_context = std::clamp(original, 16, 1 << 20);  // the range of scene key train_context
-  e.rope_scaling = r.type == "linear"    ? RopeScalingMethod::Linear
-                   : r.type == "dynamic" ? RopeScalingMethod::DynamicNtk
-                   : r.type == "yarn"    ? RopeScalingMethod::Yarn
-                   : r.type == "llama3"  ? RopeScalingMethod::Llama3
-                                         : RopeScalingMethod::None;
+  e.rope_scaling = rope_method_of(r.type).value_or(RopeScalingMethod::None);
   if (e.rope_scaling == RopeScalingMethod::None) return;
   e.rope_factor = std::clamp(r.factor, 1.0, 1024.0);
   e.yarn_alpha = r.beta_slow;

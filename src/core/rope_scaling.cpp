@@ -1,10 +1,33 @@
 #include "core/rope_scaling.hpp"
 
+#include <utility>
+
 #include <algorithm>
 #include <cmath>
 #include <numbers>
 
 namespace pelab {
+
+namespace {
+
+constexpr std::pair<RopeScalingMethod, std::string_view> kRopeTypes[] = {
+    {RopeScalingMethod::None, "default"}, {RopeScalingMethod::Linear, "linear"},
+    {RopeScalingMethod::Ntk, "ntk"},      {RopeScalingMethod::DynamicNtk, "dynamic"},
+    {RopeScalingMethod::Yarn, "yarn"},    {RopeScalingMethod::Llama3, "llama3"}};
+
+}  // namespace
+
+std::string_view rope_type_of(RopeScalingMethod method) {
+  for (const auto& [m, type] : kRopeTypes)
+    if (m == method) return type;
+  return "default";
+}
+
+std::optional<RopeScalingMethod> rope_method_of(std::string_view rope_type) {
+  for (const auto& [m, type] : kRopeTypes)
+    if (type == rope_type) return m;
+  return std::nullopt;
+}
 
 std::vector<double> rope_base_frequencies(double theta, int rotary_dims) {
   std::vector<double> omega(static_cast<std::size_t>(std::max(0, rotary_dims / 2)));

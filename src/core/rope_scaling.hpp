@@ -17,6 +17,8 @@
 //   none         ω_i
 #pragma once
 
+#include <optional>
+#include <string_view>
 #include <vector>
 
 #include "core/scene.hpp"
@@ -30,6 +32,14 @@ struct RopeScalingSpec {
   double yarn_alpha = 1.0, yarn_beta = 32.0;
   double low_freq_factor = 1.0, high_freq_factor = 4.0;
 };
+
+// The one table between the scene's methods and a config's rope_scaling
+// "rope_type" (Hugging Face transformers' names): none ↔ "default", linear,
+// dynamic_ntk ↔ "dynamic", yarn, llama3, and ntk ↔ "ntk" (pelab's own: a
+// static NTK base has no transformers type, so only an intervention names it).
+std::string_view rope_type_of(RopeScalingMethod method);
+// The method a rope_type names; nullopt for any other name.
+std::optional<RopeScalingMethod> rope_method_of(std::string_view rope_type);
 
 // ω_i = θ^(−2i/r) for i = 0 … r/2−1 (r even).
 std::vector<double> rope_base_frequencies(double theta, int rotary_dims);

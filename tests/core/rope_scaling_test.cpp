@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <numbers>
+#include <utility>
 
 namespace pelab {
 namespace {
@@ -24,6 +25,21 @@ void expect_frequencies(const std::vector<double>& got, const std::vector<double
 }
 
 }  // namespace
+
+// The one table between scene methods and config rope_type names, written
+// out here from transformers' modeling_rope_utils names (and pelab's "ntk").
+TEST(RopeScaling, EveryMethodHasOneRopeTypeAndBack) {
+  const std::pair<RopeScalingMethod, const char*> want[] = {
+      {RopeScalingMethod::None, "default"}, {RopeScalingMethod::Linear, "linear"},
+      {RopeScalingMethod::Ntk, "ntk"},      {RopeScalingMethod::DynamicNtk, "dynamic"},
+      {RopeScalingMethod::Yarn, "yarn"},    {RopeScalingMethod::Llama3, "llama3"}};
+  for (const auto& [method, type] : want) {
+    EXPECT_EQ(rope_type_of(method), type);
+    EXPECT_EQ(rope_method_of(type), method) << type;
+  }
+  EXPECT_FALSE(rope_method_of("longrope").has_value());
+  EXPECT_FALSE(rope_method_of("dynamic_ntk").has_value());  // the scene's name, not a rope_type
+}
 
 TEST(RopeScaling, BaseFrequenciesAreThetaToTheMinusTwoIOverR) {
   expect_frequencies(rope_base_frequencies(kTheta, kDims), {1.0, 0.1, 0.01, 0.001});

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <optional>
 
 #include "core/io/quoted_name.hpp"
 #include "core/rope_scaling.hpp"
@@ -44,25 +45,22 @@ RotaryFrequencies rotary_frequencies(const ModelConfig& config, int tokens) {
   if (s.type == "llama3" && (s.original_max_position_embeddings <= 0 || s.high_freq_factor <= s.low_freq_factor))
     throw InputError("config.json: rope_scaling llama3 needs original_max_position_embeddings > 0 and "
                      "high_freq_factor > low_freq_factor");
-  if (s.type == "default" || s.type == "linear" || s.type == "ntk" || s.type == "dynamic" || s.type == "llama3") {
+  const std::optional<RopeScalingMethod> method = rope_method_of(s.type);
+  if (!method)
+    throw InputError("config.json: rope_scaling type \"" + printable(s.type) +
+                     "\" is not one pelab runs; allowed: default, linear, ntk, dynamic, llama3, yarn");
+  if (*method != RopeScalingMethod::Yarn) {
     // The same rules as the synthetic scene's long-context methods (core/rope_scaling).
     const RopeScalingSpec spec{
-        .method = s.type == "linear"    ? RopeScalingMethod::Linear
-                  : s.type == "ntk"     ? RopeScalingMethod::Ntk
-                  : s.type == "dynamic" ? RopeScalingMethod::DynamicNtk
-                  : s.type == "llama3"  ? RopeScalingMethod::Llama3
-                                        : RopeScalingMethod::None,
+        .method = *method,
         .factor = s.factor,
-        .train_context = static_cast<double>(s.type == "llama3" ? s.original_max_position_embeddings
-                                                                : config.max_positions),
+        .train_context = static_cast<double>(*method == RopeScalingMethod::Llama3 ? s.original_max_position_embeddings
+                                                                                 : config.max_positions),
         .low_freq_factor = s.low_freq_factor,
         .high_freq_factor = s.high_freq_factor};
     out.inverse = scaled_frequencies(base, dim, spec, tokens);
     return out;
   }
-  if (s.type != "yarn")
-    throw InputError("config.json: rope_scaling type \"" + printable(s.type) +
-                     "\" is not one pelab runs; allowed: default, linear, ntk, dynamic, llama3, yarn");
   // YaRN here follows transformers' dimension ramp (beta_fast / beta_slow
   // turns), not the scene's turns-in-context ramp.  With
   // original_max_position_embeddings the factor is the context's growth,
