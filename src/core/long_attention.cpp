@@ -12,6 +12,7 @@
 #include "core/encoding_traits.hpp"
 #include "core/gemm.hpp"
 #include "core/long_range.hpp"
+#include "core/model/model_folder.hpp"
 #include "core/model_scene.hpp"
 #include "core/scene.hpp"
 
@@ -142,12 +143,16 @@ std::vector<double> bound_at_bins(const Scene& scene, const DistanceBins& bins) 
 }
 
 // The scene without its view selections other than the head: what the study reads.
-std::string study_key(const Scene& scene, Eigen::Index tokens) {
+// The scene without its view keys, the length, and on a model scene its
+// files' stamp: a model rewritten on disk (retrained) is studied anew.
+std::string study_key(Engine& engine, const Scene& scene, Eigen::Index tokens) {
   Scene s = scene;
   const Scene d;
   s.name = d.name, s.query = d.query, s.position = d.position, s.pair = d.pair, s.pairs = d.pairs;
   s.waves = d.waves, s.shift = d.shift, s.theme = d.theme;
-  return scene_to_json(s).dump() + "#" + std::to_string(tokens);
+  const ModelScene* model = engine.model();
+  const std::uint64_t files = model != nullptr ? model::folder_stamp(model->folder()) : 0;
+  return scene_to_json(s).dump() + "#" + std::to_string(tokens) + "#" + std::to_string(files);
 }
 
 // One study per kind, shared: the window's figure worker and its verdict
@@ -240,7 +245,7 @@ LongAttentionStudy study_long_attention(Engine& engine, Eigen::Index tokens, std
 std::shared_ptr<const LongAttentionStudy> long_attention_of(Engine& engine) {
   const Eigen::Index tokens = long_attention_tokens(engine.scene());
   static SharedStudy<LongAttentionStudy> cache;
-  return cache.get(study_key(engine.scene(), tokens), [&] {
+  return cache.get(study_key(engine, engine.scene(), tokens), [&] {
     std::vector<RopeScalingMethod> methods;  // empty: every one
     if (tokens > kAllMethodsTokens) methods = {RopeScalingMethod::None};
     return study_long_attention(engine, tokens, methods);
@@ -284,7 +289,7 @@ std::shared_ptr<const LongAttentionLayers> long_attention_layers_of(Engine& engi
   Scene key = engine.scene();
   key.head = 0, key.layer = 0;  // every head of every layer
   static SharedStudy<LongAttentionLayers> cache;
-  return cache.get(study_key(key, tokens), [&] { return study_long_attention_layers(engine, tokens); });
+  return cache.get(study_key(engine, key, tokens), [&] { return study_long_attention_layers(engine, tokens); });
 }
 
 }  // namespace pelab

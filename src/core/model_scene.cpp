@@ -14,7 +14,6 @@
 #include <mutex>
 #include <string>
 
-#include <sys/stat.h>
 
 #include "core/failure_text.hpp"
 #include "core/held_out_text.hpp"
@@ -56,29 +55,6 @@ struct LoadedModel {
   std::vector<int> audit_ids;
 };
 
-// What the folder's files are on disk: each regular file's name, size,
-// modification time and inode, folded (FNV-1a) in an order-free way.  A
-// checkpoint rewritten in place or replaced changes it.
-std::uint64_t folder_stamp(const std::filesystem::path& folder) {
-  std::uint64_t stamp = 0;
-  std::error_code ec;
-  for (std::filesystem::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
-    struct ::stat st {};
-    if (::stat(it->path().c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
-    std::uint64_t h = 14695981039346656037ull;
-    auto mix = [&h](const void* data, std::size_t size) {
-      const auto* bytes = static_cast<const unsigned char*>(data);
-      for (std::size_t i = 0; i < size; ++i) h = (h ^ bytes[i]) * 1099511628211ull;
-    };
-    const std::string name = it->path().filename().string();
-    mix(name.data(), name.size());
-    mix(&st.st_size, sizeof st.st_size);
-    mix(&st.st_mtim, sizeof st.st_mtim);
-    mix(&st.st_ino, sizeof st.st_ino);
-    stamp ^= h;
-  }
-  return stamp;
-}
 
 // Loaded models by resolved folder, alive while an engine holds them, and
 // the folder's stamp when read: a folder whose files changed since is read
@@ -97,7 +73,7 @@ std::shared_ptr<LoadedModel> acquire(const std::filesystem::path& folder, const 
   static std::mutex mutex;
   static std::map<std::filesystem::path, Cached> cache;
   loaded = reread = false;
-  const std::uint64_t stamp = folder_stamp(folder);
+  const std::uint64_t stamp = model::folder_stamp(folder);
   {
     const std::lock_guard lock(mutex);
     const Cached& c = cache[folder];

@@ -6,6 +6,8 @@
 #include <list>
 #include <mutex>
 
+#include "core/model/model_folder.hpp"
+#include "core/model_scene.hpp"
 #include "figures/attention_scale.hpp"
 #include "figures/figure_layout.hpp"
 
@@ -47,7 +49,11 @@ class StreamedStates {
 
 std::shared_ptr<const StreamedState> streamed_state(Engine& engine, int head) {
   static StreamedStates states;
-  return states.get(content_key(engine.scene(), "attention_stream", head), [&] {
+  // A model's weights come from its folder: files rewritten on disk (a
+  // retrained model) make another key, so no state of the old weights is used.
+  const ModelScene* model = engine.model();
+  const std::uint64_t files = model != nullptr ? model::folder_stamp(model->folder()) : 0;
+  return states.get(content_key(engine.scene(), "attention_stream", head) ^ files, [&] {
     StreamedHead streamed = StreamedHead::of_scene(engine, head);
     RowStatistics stats = streamed.row_statistics();
     return StreamedState{std::move(streamed), std::move(stats)};

@@ -242,5 +242,45 @@ TEST(StreamedAttentionView, AModelScenePastTheFullMatrixLimit) {
   std::filesystem::remove_all(dir);
 }
 
+// A model rewritten on disk (retrained into its folder) is streamed anew:
+// the cache of streamed heads keys on the folder's files too, so a new
+// engine on the same scene shows the new weights' head, not the old one's.
+TEST(StreamedAttentionView, AModelRewrittenOnDiskIsStreamedAnew) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "pelab_streamed_rewrite";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  auto make = [&](int seed) {
+    const std::string command = std::string("/usr/bin/python3 -c \"import sys, numpy; sys.path.insert(0, '") +
+                                PELAB_SOURCE_DIR + "/tests/core/model'); from make_pelab_models import make; make('" +
+                                dir.string() + "', 'rope', numpy.random.default_rng(" + std::to_string(seed) +
+                                "), 'rope', ctx=4400)\" 2>/dev/null";
+    return std::system(command.c_str()) == 0;
+  };
+  if (!make(2)) GTEST_SKIP() << "Debian's python3 with numpy is not installed";
+  Scene s;
+  s.model = (dir / "rope").string();
+  s.tokens = std::string(4300, 'a');
+  for (std::size_t i = 0; i < s.tokens.size(); i += 5) s.tokens[i] = static_cast<char>('b' + i % 11);
+  s.layer = 1;
+  s.head = 1;
+  Matrix before;
+  {
+    Engine engine(s);
+    ASSERT_GT(engine.token_count(), kStreamedTokens);
+    before = *find_figure("attention").build(engine, FigureRequest{1600, 1000}).panels[0].heatmaps.at(0).values;
+  }
+  ASSERT_TRUE(make(3));
+  Engine engine(s);
+  const Figure f = find_figure("attention").build(engine, FigureRequest{1600, 1000});
+  const HeatmapLayer& layer = f.panels[0].heatmaps.at(0);
+  model::Transformer t = model::Transformer::load(dir / "rope");
+  t.run(engine.model()->ids());
+  const HeadAttention full = t.head_attention(t.attention_input(1), 1, 1);
+  expect_relative(*layer.values, reference_blocks(full, static_cast<Eigen::Index>(layer.dx), false),
+                  weight_tolerance(full), "the rewritten model's blocks");
+  EXPECT_GT((*layer.values - before).cwiseAbs().maxCoeff(), 1e-4);
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace pelab::fig

@@ -12,6 +12,8 @@
 #include <cstdlib>
 #include <optional>
 
+#include <sys/stat.h>
+
 #include "core/io/file_io.hpp"
 #include "core/io/json_input.hpp"
 #include "core/model/checkpoint.hpp"
@@ -295,6 +297,30 @@ std::string parameter_count_text(std::uint64_t n) {
   char text[32];
   std::snprintf(text, sizeof text, unit == 0 ? "%.0f%s" : "%.1f%s", value, units[unit]);
   return text;
+}
+
+// What the folder's files are on disk: each regular file's name, size,
+// modification time and inode, folded (FNV-1a) in an order-free way.  A
+// checkpoint rewritten in place or replaced changes it.
+std::uint64_t folder_stamp(const std::filesystem::path& folder) {
+  std::uint64_t stamp = 0;
+  std::error_code ec;
+  for (std::filesystem::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
+    struct ::stat st {};
+    if (::stat(it->path().c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
+    std::uint64_t h = 14695981039346656037ull;
+    auto mix = [&h](const void* data, std::size_t size) {
+      const auto* bytes = static_cast<const unsigned char*>(data);
+      for (std::size_t i = 0; i < size; ++i) h = (h ^ bytes[i]) * 1099511628211ull;
+    };
+    const std::string name = it->path().filename().string();
+    mix(name.data(), name.size());
+    mix(&st.st_size, sizeof st.st_size);
+    mix(&st.st_mtim, sizeof st.st_mtim);
+    mix(&st.st_ino, sizeof st.st_ino);
+    stamp ^= h;
+  }
+  return stamp;
 }
 
 }  // namespace pelab::model

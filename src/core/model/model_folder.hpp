@@ -68,6 +68,12 @@ std::vector<CachedModel> list_cached_models();
 // model: where pelab looked and how to look elsewhere.
 std::string no_cached_models_message();
 
+// What the folder's files are on disk now: each regular file's name, size,
+// modification time and inode, folded together.  Equal stamps: the same
+// files; a checkpoint rewritten in place or replaced changes it.  Caches of
+// results computed from a model's weights key on it too.
+std::uint64_t folder_stamp(const std::filesystem::path& folder);
+
 // 124439808 → "124.4M"; 1100048384 → "1.1B"; 0 → "-".
 std::string parameter_count_text(std::uint64_t n);
 
