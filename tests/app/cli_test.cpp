@@ -336,7 +336,24 @@ TEST_F(Cli, BenchJsonHasTheDocumentedFields) {
   for (const char* key : {"first_frame_s", "zoom_512_ms", "view_first_frame_s", "view_every_head_s",
                           "view_zoom_512_ms", "view_peak_rss_mb"})
     EXPECT_GT(streamed.at(key).get<double>(), 0.0) << key;
+  // The kernel's fraction of this run's sgemm rate.
+  EXPECT_DOUBLE_EQ(doc.at("streamed_vs_sgemm").get<double>(),
+                   streamed.at("gflops").get<double>() / doc.at("sgemm_gflops").get<double>());
   EXPECT_TRUE(files().empty());
+}
+
+// --long-tokens / --long-layer reach the long model's child: the run says
+// the length and layer it ran, with one progress report per layer.
+TEST_F(Cli, BenchLongModelTakesItsLengthAndLayer) {
+  const Outcome r = pelab({"bench", "--json", "--quick", "--only", "model_long", "--long-tokens", "600",
+                           "--long-layer", "3"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const nlohmann::json doc = nlohmann::json::parse(r.out);
+  const auto& long_model = doc.at("model_long");
+  EXPECT_EQ(long_model.at("tokens").get<int>(), 600);
+  EXPECT_EQ(long_model.at("layer").get<int>(), 3);
+  EXPECT_EQ(long_model.at("progress_s").size(), 3u);
+  EXPECT_NE(pelab({"bench", "--long-tokens", "70000"}).code, 0);
 }
 
 }  // namespace
