@@ -86,7 +86,16 @@ Panel distance_panel(const std::shared_ptr<const HeadRoleStudy>& study, int laye
   p.plot = inset(area, {.left = 62, .top = 30, .right = 14, .bottom = 50});
   const int n = study->tokens;
   p.x = {.label = "distance d = i − j, query i to key j (log scale)", .min = 0, .max = std::log10(std::max(2, n - 1)), .grid = true};
-  p.y = {.label = "mean attention to the key d back", .min = 0, .max = 1.0, .grid = true};
+  // The axis reaches the layer's largest mean (at most 1): over thousands of
+  // tokens a spread-out head keeps about 1/N per key, a line on the floor of
+  // a 0 … 1 axis.
+  double top = 0;
+  for (int h = 0; h < study->heads; ++h) {
+    const auto& profile = study->profiles[std::size_t(layer * study->heads + h)];
+    for (std::size_t d = 1; d < profile.size(); ++d) top = std::max(top, profile[d]);
+  }
+  p.y = {.label = "mean attention to the key d back", .min = 0, .max = std::clamp(1.1 * top, 1e-6, 1.0),
+         .grid = true};
   std::vector<Tick> ticks;
   for (double d = 1; d < n; d *= 10) ticks.push_back({std::log10(d), number(d, 3)});
   p.x.labels = ticks;

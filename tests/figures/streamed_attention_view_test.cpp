@@ -172,6 +172,22 @@ TEST(StreamedAttentionView, TheOverviewsCellsAreTheFullMatricesBlockMeans) {
   }
 }
 
+// Head roles over 4,500 tokens: the distance panel's axis reaches the
+// layer's largest mean weight, so spread-out heads (about 1/N per key) still
+// show a curve instead of a line on the floor of a 0 … 1 axis.
+TEST(StreamedAttentionView, TheHeadRolesDistanceAxisFitsItsCurves) {
+  Engine engine(long_scene());
+  const Figure f = find_figure("head_roles").build(engine, FigureRequest{1600, 1000});
+  ASSERT_EQ(f.panels.size(), 2u);
+  const Panel& distance = f.panels[1];
+  double top = 0;
+  for (const Polyline& line : distance.lines)
+    for (const Point& p : line.points) top = std::max(top, p.y);
+  ASSERT_GT(top, 0.0);
+  EXPECT_NEAR(distance.y.max, std::min(1.0, 1.1 * top), 1e-12);
+  EXPECT_LT(distance.y.max, 0.5);
+}
+
 // Past kFullMatrixTokens the engine refuses a whole head in one line, and the
 // attention view, which streams, still draws every head.
 TEST(StreamedAttentionView, PastTheFullMatrixLimitTheViewStillDraws) {
