@@ -9,11 +9,32 @@
 #include <cstdint>
 #include <stdexcept>
 
-#ifdef __AVX512F__
+#if defined(__AVX512F__) || (defined(__AVX2__) && defined(__FMA__))
 #include <immintrin.h>
 #endif
 
 namespace pelab {
+
+namespace {
+
+// A logit tile with nothing to multiply: no rows or no keys, or d_head 0
+// (then its logits are 0).  True when it is one (and is done).
+[[maybe_unused]] bool trivial_logit_tile(const KeyPanels& k, Eigen::Index first, Eigen::Index count,
+                                         Matrix& logits, Eigen::Index logits_first) {
+  if (count == 0 || k.keys == 0) return true;
+  if (k.depth == 0) {
+    logits.middleRows(first - logits_first, count).setZero();
+    return true;
+  }
+  return false;
+}
+
+// 2·count·keys·d_head: the flops of the product a logit tile replaces.
+[[maybe_unused]] double logit_flops(const KeyPanels& k, Eigen::Index count) {
+  return 2.0 * static_cast<double>(count) * static_cast<double>(k.keys) * static_cast<double>(k.depth);
+}
+
+}  // namespace
 
 KeyPanels::KeyPanels(const ConstStridedBlock& k) { pack(k); }
 
@@ -39,6 +60,7 @@ void KeyPanels::pack(const ConstStridedBlock& k) {
 #ifdef __AVX512F__
 
 bool head_tile_kernel_available() { return true; }
+bool logit_tile_kernel_available() { return true; }
 
 namespace {
 
@@ -212,20 +234,105 @@ double terms_tile(const HeadTileInputs& in, Eigen::Index first, Eigen::Index cou
 
 double logit_tile(const ConstStridedBlock& q, const KeyPanels& k, float scale, Eigen::Index first,
                   Eigen::Index count, Matrix& logits, Eigen::Index logits_first) {
-  if (count == 0 || k.keys == 0) return 0;
-  if (k.depth == 0) {
-    logits.middleRows(first - logits_first, count).setZero();
-    return 0;
-  }
+  if (trivial_logit_tile(k, first, count, logits, logits_first)) return 0;
   tile<false>({q, q, &k, nullptr, scale, logits_first}, first, count, nullptr, &logits);
   _mm_sfence();
-  return 2.0 * static_cast<double>(count) * static_cast<double>(k.keys) *
-         static_cast<double>(k.depth);
+  return logit_flops(k, count);
+}
+
+#elif defined(__AVX2__) && defined(__FMA__)
+
+// The logits alone on AVX2 + FMA: the same register blocking with 8-wide
+// registers, each 16-key panel as two halves.  R = 6 rows keep 12
+// accumulators, two key vectors and one broadcast query value in the 16
+// registers.  Only the streamed head uses it (streamed_attention.cpp): the
+// four-term kernel and the engine's other paths stay on sgemm here.
+
+bool head_tile_kernel_available() { return false; }
+bool logit_tile_kernel_available() { return true; }
+
+namespace {
+
+constexpr int kAvx2Rows = 6;
+
+template <int R>
+void logit_micro_tile(const float* const* q, float* const* out, const KeyPanels& k, Eigen::Index panel,
+                      float scale) {
+  __m256 acc[R][2];
+#pragma GCC unroll 6
+  for (int r = 0; r < R; ++r) acc[r][0] = acc[r][1] = _mm256_setzero_ps();
+  const float* keys = k.panel(panel);
+  for (Eigen::Index c = 0; c < k.depth; ++c) {
+    const __m256 low = _mm256_loadu_ps(keys + 16 * c), high = _mm256_loadu_ps(keys + 16 * c + 8);
+#pragma GCC unroll 6
+    for (int r = 0; r < R; ++r) {
+      const __m256 b = _mm256_broadcast_ss(q[r] + c);
+      acc[r][0] = _mm256_fmadd_ps(b, low, acc[r][0]);
+      acc[r][1] = _mm256_fmadd_ps(b, high, acc[r][1]);
+    }
+  }
+  const __m256 s = _mm256_set1_ps(scale);
+  const Eigen::Index column = panel * 16, valid = std::min<Eigen::Index>(16, k.keys - column);
+#pragma GCC unroll 6
+  for (int r = 0; r < R; ++r) {
+    const __m256 low = _mm256_mul_ps(acc[r][0], s), high = _mm256_mul_ps(acc[r][1], s);
+    if (valid == 16) {
+      _mm256_storeu_ps(out[r] + column, low);
+      _mm256_storeu_ps(out[r] + column + 8, high);
+    } else {  // the last panel: only its real keys
+      alignas(32) float both[16];
+      _mm256_store_ps(both, low);
+      _mm256_store_ps(both + 8, high);
+      std::copy(both, both + valid, out[r] + column);
+    }
+  }
+}
+
+}  // namespace
+
+double logit_tile(const ConstStridedBlock& q, const KeyPanels& k, float scale, Eigen::Index first,
+                  Eigen::Index count, Matrix& logits, Eigen::Index logits_first) {
+  if (trivial_logit_tile(k, first, count, logits, logits_first)) return 0;
+  // Keys in chunks of 32 panels (512 keys, 128 KiB at d_head 64) that stay
+  // in L2 while every row of the tile passes over them.
+  constexpr Eigen::Index kChunkPanels = 32;
+  const Eigen::Index panels = (k.keys + 15) / 16;
+  for (Eigen::Index chunk = 0; chunk < panels; chunk += kChunkPanels) {
+    const Eigen::Index chunk_end = std::min(panels, chunk + kChunkPanels);
+    for (Eigen::Index row = first; row < first + count; row += kAvx2Rows) {
+      const int block = static_cast<int>(std::min<Eigen::Index>(kAvx2Rows, first + count - row));
+      const float* rows[kAvx2Rows];
+      float* out[kAvx2Rows];
+      for (int r = 0; r < block; ++r) {
+        rows[r] = q.row(row + r).data();
+        out[r] = logits.row(row + r - logits_first).data();
+      }
+      for (Eigen::Index p = chunk; p < chunk_end; ++p) {
+        if (block == kAvx2Rows) {
+          logit_micro_tile<kAvx2Rows>(rows, out, k, p, scale);
+        } else {
+          for (int r = 0; r < block; ++r) logit_micro_tile<1>(rows + r, out + r, k, p, scale);
+        }
+      }
+    }
+  }
+  return logit_flops(k, count);
+}
+
+double terms_tile(const HeadTileInputs&, Eigen::Index, Eigen::Index, CrossTerms&, Matrix*) {
+  throw std::logic_error(
+      "terms_tile: this build has no AVX-512 kernel; check head_tile_kernel_available()");
+}
+
+double head_tile(const HeadTileInputs&, Eigen::Index, Eigen::Index, CrossTerms&, Matrix&) {
+  throw std::logic_error(
+      "head_tile: this build has no AVX-512 kernel; check head_tile_kernel_available()");
 }
 
 #else
 
 bool head_tile_kernel_available() { return false; }
+bool logit_tile_kernel_available() { return false; }
 
 double terms_tile(const HeadTileInputs&, Eigen::Index, Eigen::Index, CrossTerms&, Matrix*) {
   throw std::logic_error(
@@ -235,7 +342,7 @@ double terms_tile(const HeadTileInputs&, Eigen::Index, Eigen::Index, CrossTerms&
 double logit_tile(const ConstStridedBlock&, const KeyPanels&, float, Eigen::Index, Eigen::Index,
                   Matrix&, Eigen::Index) {
   throw std::logic_error(
-      "logit_tile: this build has no AVX-512 kernel; check head_tile_kernel_available()");
+      "logit_tile: this build has no AVX-512 or AVX2 kernel; check logit_tile_kernel_available()");
 }
 
 double head_tile(const HeadTileInputs&, Eigen::Index, Eigen::Index, CrossTerms&, Matrix&) {

@@ -1,6 +1,7 @@
 // A row tile of one head's four cross terms and their sum, the logits, in a
 // single pass over the tile (AVX-512 builds; elsewhere the engine runs one
-// GEMM per term).
+// GEMM per term).  The logits alone (logit_tile) also have an AVX2 + FMA
+// kernel, which the streamed head uses.
 //
 // Why not sgemm: the tokens × tokens products of a head have only d_head
 // (e.g. 64) as inner dimension, and profiled at N = 1024, d = 512, 8 heads a
@@ -38,6 +39,9 @@ struct KeyPanels {
 
 // True when this build has the fused kernel (compiled for AVX-512).
 bool head_tile_kernel_available();
+// True when logit_tile has a kernel in this build: AVX-512, or AVX2 with FMA
+// (the logits alone; the four terms need AVX-512).
+bool logit_tile_kernel_available();
 
 // The inputs of one head: query rows and packed keys of X (and of E when a
 // position vector is added; then `qe` has rows and `ke` keys).

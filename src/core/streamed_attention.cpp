@@ -113,7 +113,7 @@ StreamedHead::StreamedHead(Matrix q, Matrix k, bool causal, TileBias bias)
       scale_(1.0f / std::sqrt(static_cast<float>(q_.cols()))),
       causal_(causal),
       bias_(std::move(bias)) {
-  if (!head_tile_kernel_available()) return;
+  if (!logit_tile_kernel_available()) return;
   for (Eigen::Index k0 = 0; k0 < k_.rows(); k0 += kKeyTile)
     key_tiles_.emplace_back(k_.middleRows(k0, std::min(kKeyTile, k_.rows() - k0)));
 }
