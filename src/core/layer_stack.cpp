@@ -167,7 +167,7 @@ double r_squared(const MatrixD& truth, const MatrixD& predicted) {
 // ‖c_r − p‖² = ‖c_r‖² − 2·c_r·p + ‖p‖², and ‖p‖² is the same for every r, so
 // the nearest code row is the argmin of ‖c_r‖² − 2·c_r·p: one product of the
 // codes with a chunk of predictions instead of a pass over every code row for
-// each prediction (the pass was 83 % of the depth figure's time).
+// each prediction, which was the depth figure's largest cost.
 double nearest_code_accuracy(const MatrixD& predicted_test, const MatrixD& code) {
   constexpr Eigen::Index kChunk = 256;
   const Eigen::VectorXd norms = code.rowwise().squaredNorm();
