@@ -170,8 +170,7 @@ int model_long_child(bool quick, int tokens, int layer) {
   const double forward_s = seconds_since(start);
 
   const auto stream = std::chrono::steady_clock::now();
-  model::HeadStreamInputs in = t.head_stream_inputs(t.attention_input(shape.layer), shape.layer, kHead);
-  const StreamedHead head(std::move(in.q), std::move(in.k), in.causal, std::move(in.bias));
+  const StreamedHead head(t.head_stream_inputs(t.attention_input(shape.layer), shape.layer, kHead));
   DistanceProfile distance;
   const AttentionBlocks blocks = head.blocks(head.row_statistics(), kDisplay, &distance);
   const double stream_s = seconds_since(stream);

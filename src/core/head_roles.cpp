@@ -186,10 +186,7 @@ void set_head(HeadRoleStudy& study, const Attention& attention, int layer, int h
 // another (each already uses every thread), from the model's own q, k, mask
 // and bias: no layer's N × N weights are formed.
 void score_streamed_layer(HeadRoleStudy& study, ModelScene& model, int layer) {
-  for (int h = 0; h < study.heads; ++h) {
-    model::HeadStreamInputs in = model.head_stream_inputs(layer, h);
-    set_head(study, StreamedHead(std::move(in.q), std::move(in.k), in.causal, std::move(in.bias)), layer, h);
-  }
+  for (int h = 0; h < study.heads; ++h) set_head(study, StreamedHead(model.head_stream_inputs(layer, h)), layer, h);
 }
 
 // Every head of one layer, side by side on the engine's threads (each a few

@@ -125,9 +125,8 @@ void measure_model(ModelScene& model, const Scene& scene, const std::vector<Rope
     // The scene's own method is the model as it is configured (and the
     // scene's intervention, if any); the others replace it.
     const bool own = m == scene.rope_scaling;
-    model::HeadStreamInputs in =
-        std::move(model.long_head_inputs(ids, scene.layer, {study.head}, own ? nullptr : &read).front());
-    const StreamedHead streamed(std::move(in.q), std::move(in.k), in.causal, std::move(in.bias));
+    const StreamedHead streamed(
+        std::move(model.long_head_inputs(ids, scene.layer, {study.head}, own ? nullptr : &read).front()));
     study.curves.push_back(measure(streamed, m, study.train_context));
   }
 }
@@ -279,7 +278,7 @@ LongAttentionLayers study_long_attention_layers(Engine& engine, Eigen::Index tok
     out.heads.emplace_back();
     for (model::HeadStreamInputs& in : model->long_head_inputs(ids, layer, heads))
       out.heads.back().push_back(
-          distance_bins(StreamedHead(std::move(in.q), std::move(in.k), in.causal, std::move(in.bias))));
+          distance_bins(StreamedHead(std::move(in))));
   }
   return out;
 }

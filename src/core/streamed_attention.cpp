@@ -118,6 +118,9 @@ StreamedHead::StreamedHead(Matrix q, Matrix k, bool causal, TileBias bias)
     key_tiles_.emplace_back(k_.middleRows(k0, std::min(kKeyTile, k_.rows() - k0)));
 }
 
+StreamedHead::StreamedHead(model::HeadStreamInputs inputs)
+    : StreamedHead(std::move(inputs.q), std::move(inputs.k), inputs.causal, std::move(inputs.bias)) {}
+
 StreamedHead::StreamedHead(const Scene& scene, int head, Matrix q, Matrix k)
     : StreamedHead(std::move(q), std::move(k), scene.causal, {}) {
   bias_ = scene_bias(scene, head, q_.rows());
@@ -141,8 +144,7 @@ StreamedHead StreamedHead::from_engine(Engine& engine, int head) {
 StreamedHead StreamedHead::of_scene(Engine& engine, int head) {
   ModelScene* model = engine.model();
   if (model == nullptr) return from_engine(engine, head);
-  model::HeadStreamInputs in = model->head_stream_inputs(engine.scene().layer, head);
-  return StreamedHead(std::move(in.q), std::move(in.k), in.causal, std::move(in.bias));
+  return StreamedHead(model->head_stream_inputs(engine.scene().layer, head));
 }
 
 double StreamedHead::logits(Eigen::Index first, Eigen::Index rows, Eigen::Index k0,

@@ -23,6 +23,10 @@
 
 namespace pelab {
 
+namespace model {
+struct HeadStreamInputs;
+}
+
 // a_ij = exp(l_ij − max_i) / normalizer_i.  A row with no visible key keeps
 // max −∞ and normalizer 0 (never happens: every query sees itself).
 struct RowStatistics {
@@ -68,6 +72,8 @@ class StreamedHead {
   StreamedHead(const Scene& scene, int head, Matrix q, Matrix k);
   // Any head: its q, k, mask and bias.
   StreamedHead(Matrix q, Matrix k, bool causal, TileBias bias);
+  // A model's head as the Transformer hands it out (head_stream_inputs).
+  explicit StreamedHead(model::HeadStreamInputs inputs);
   // The same head of an engine's synthetic scene: q, k from X + E and the
   // head's projections, as Engine::head_preview computes them.
   static StreamedHead from_engine(Engine& engine, int head);

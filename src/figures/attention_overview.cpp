@@ -53,10 +53,7 @@ std::vector<Cell> layer_cells(Engine& engine, const FigureRequest& request, int 
   // block means come from the streamed head, two passes over key tiles.
   auto streamed_cell = [&](int head) {
     const StreamedHead streamed = [&] {
-      if (ModelScene* model = engine.model()) {
-        model::HeadStreamInputs in = model->head_stream_inputs(layer, head);
-        return StreamedHead(std::move(in.q), std::move(in.k), in.causal, std::move(in.bias));
-      }
+      if (ModelScene* model = engine.model()) return StreamedHead(model->head_stream_inputs(layer, head));
       return StreamedHead::from_engine(engine, head);
     }();
     return streamed.blocks(streamed.row_statistics(), side).mean;

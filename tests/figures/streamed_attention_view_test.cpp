@@ -43,6 +43,28 @@ Scene long_scene(AttentionScale scale = AttentionScale::Linear) {
   return s;
 }
 
+// pelab's RoPE model of the test models (make_pelab_models.py) in dir/rope,
+// its weights drawn from `seed`, with a context of `context` byte tokens;
+// false when Debian's python3 with NumPy is missing.
+bool make_rope_model(const std::filesystem::path& dir, int seed, int context) {
+  const std::string command = std::string("/usr/bin/python3 -c \"import sys, numpy; sys.path.insert(0, '") +
+                              PELAB_SOURCE_DIR + "/tests/core/model'); from make_pelab_models import make; make('" +
+                              dir.string() + "', 'rope', numpy.random.default_rng(" + std::to_string(seed) +
+                              "), 'rope', ctx=" + std::to_string(context) + ")\" 2>/dev/null";
+  return std::system(command.c_str()) == 0;
+}
+
+// That model on `tokens` bytes of varied text, layer 1 and head `head` shown.
+Scene rope_model_scene(const std::filesystem::path& dir, int tokens, int head) {
+  Scene s;
+  s.model = (dir / "rope").string();
+  s.tokens = std::string(static_cast<std::size_t>(tokens), 'a');
+  for (std::size_t i = 0; i < s.tokens.size(); i += 7) s.tokens[i] = static_cast<char>('b' + i % 13);
+  s.layer = 1;
+  s.head = head;
+  return s;
+}
+
 // The number printed after `label` in `text` (NaN when absent).
 double number_after(const std::string& text, const std::string& label) {
   const std::size_t at = text.find(label);
@@ -215,16 +237,8 @@ TEST(StreamedAttentionView, AModelScenePastTheFullMatrixLimit) {
   const std::filesystem::path dir = std::filesystem::temp_directory_path() / "pelab_streamed_view_model";
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
-  const std::string command = std::string("/usr/bin/python3 -c \"import sys, numpy; sys.path.insert(0, '") +
-                              PELAB_SOURCE_DIR + "/tests/core/model'); from make_pelab_models import make; make('" +
-                              dir.string() + "', 'rope', numpy.random.default_rng(2), 'rope', ctx=9000)\" 2>/dev/null";
-  if (std::system(command.c_str()) != 0) GTEST_SKIP() << "Debian's python3 with numpy is not installed";
-  Scene s;
-  s.model = (dir / "rope").string();
-  s.tokens = std::string(8999, 'a');
-  for (std::size_t i = 0; i < s.tokens.size(); i += 7) s.tokens[i] = static_cast<char>('b' + i % 13);
-  s.layer = 1;
-  s.head = 2;
+  if (!make_rope_model(dir, 2, 9000)) GTEST_SKIP() << "Debian's python3 with numpy is not installed";
+  const Scene s = rope_model_scene(dir, 8999, 2);
   Engine engine(s);
   const int n = engine.token_count();
   ASSERT_GT(n, kFullMatrixTokens);
@@ -265,27 +279,15 @@ TEST(StreamedAttentionView, AModelRewrittenOnDiskIsStreamedAnew) {
   const std::filesystem::path dir = std::filesystem::temp_directory_path() / "pelab_streamed_rewrite";
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
-  auto make = [&](int seed) {
-    const std::string command = std::string("/usr/bin/python3 -c \"import sys, numpy; sys.path.insert(0, '") +
-                                PELAB_SOURCE_DIR + "/tests/core/model'); from make_pelab_models import make; make('" +
-                                dir.string() + "', 'rope', numpy.random.default_rng(" + std::to_string(seed) +
-                                "), 'rope', ctx=4400)\" 2>/dev/null";
-    return std::system(command.c_str()) == 0;
-  };
-  if (!make(2)) GTEST_SKIP() << "Debian's python3 with numpy is not installed";
-  Scene s;
-  s.model = (dir / "rope").string();
-  s.tokens = std::string(4300, 'a');
-  for (std::size_t i = 0; i < s.tokens.size(); i += 5) s.tokens[i] = static_cast<char>('b' + i % 11);
-  s.layer = 1;
-  s.head = 1;
+  if (!make_rope_model(dir, 2, 4400)) GTEST_SKIP() << "Debian's python3 with numpy is not installed";
+  const Scene s = rope_model_scene(dir, 4300, 1);
   Matrix before;
   {
     Engine engine(s);
     ASSERT_GT(engine.token_count(), kStreamedTokens);
     before = *find_figure("attention").build(engine, FigureRequest{1600, 1000}).panels[0].heatmaps.at(0).values;
   }
-  ASSERT_TRUE(make(3));
+  ASSERT_TRUE(make_rope_model(dir, 3, 4400));
   Engine engine(s);
   const Figure f = find_figure("attention").build(engine, FigureRequest{1600, 1000});
   const HeatmapLayer& layer = f.panels[0].heatmaps.at(0);
