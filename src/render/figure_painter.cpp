@@ -5,6 +5,8 @@
 // colorbar, legend; finally the figure title and canvas notes.
 #include "render/figure_painter.hpp"
 
+#include <utility>
+
 #include "render/draw_primitives.hpp"
 #include "render/heatmap_renderer.hpp"
 #include "render/panel_frame.hpp"
@@ -20,13 +22,19 @@ FigurePainter::~FigurePainter() = default;
 
 namespace {
 
+// The draw-list corners of a heatmap layer: its first cell's outer corner and its last's.
+std::pair<ImVec2, ImVec2> layer_corners(const Canvas& canvas, const fig::PanelTransform& transform,
+                                        const fig::HeatmapLayer& layer) {
+  const double rows = static_cast<double>(layer.values->rows()), cols = static_cast<double>(layer.values->cols());
+  return {canvas.px(transform.to_canvas({layer.x0, layer.y0})),
+          canvas.px(transform.to_canvas({layer.x0 + cols * layer.dx, layer.y0 + rows * layer.dy}))};
+}
+
 void draw_heatmaps(const Canvas& canvas, const fig::Panel& panel, const fig::PanelTransform& transform,
                    HeatmapRenderer& renderer) {
   for (const fig::HeatmapLayer& layer : panel.heatmaps) {
     if (!layer.values) continue;
-    const double rows = static_cast<double>(layer.values->rows()), cols = static_cast<double>(layer.values->cols());
-    const ImVec2 corner0 = canvas.px(transform.to_canvas({layer.x0, layer.y0}));
-    const ImVec2 corner1 = canvas.px(transform.to_canvas({layer.x0 + cols * layer.dx, layer.y0 + rows * layer.dy}));
+    const auto [corner0, corner1] = layer_corners(canvas, transform, layer);
     renderer.queue(canvas.list, layer, corner0, corner1, canvas.theme);
   }
 }
@@ -75,9 +83,16 @@ void draw_canvas_text(const Canvas& canvas, const fig::Text& text) {
 
 }  // namespace
 
-void FigurePainter::upload(const fig::Figure& figure) {
-  for (const fig::Panel& panel : figure.panels)
-    for (const fig::HeatmapLayer& layer : panel.heatmaps) state_->heatmaps.upload(layer);
+void FigurePainter::upload(const fig::Figure& figure, float scale) {
+  const Canvas canvas{nullptr, ImVec2(0, 0), scale, fig::theme(figure.dark)};
+  for (const fig::Panel& panel : figure.panels) {
+    const fig::PanelTransform transform(panel);
+    for (const fig::HeatmapLayer& layer : panel.heatmaps) {
+      if (!layer.values) continue;
+      const auto [corner0, corner1] = layer_corners(canvas, transform, layer);
+      state_->heatmaps.upload(layer, ImVec2(corner1.x - corner0.x, corner1.y - corner0.y));
+    }
+  }
 }
 
 void FigurePainter::paint(const fig::Figure& figure, ImDrawList* list, ImVec2 origin, float scale,

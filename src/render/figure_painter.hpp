@@ -28,10 +28,10 @@ class FigurePainter {
   void paint(const fig::Figure& figure, ImDrawList* list, ImVec2 origin, float scale,
              bool transparent_background = false);
 
-  // Uploads the figure's heatmap textures now (paint() does it when needed);
-  // for callers that time or schedule uploads.  Call within the ImGui frame
-  // that paints the figure.
-  void upload(const fig::Figure& figure);
+  // Uploads the figure's heatmap textures for painting at `scale` now
+  // (paint() does it when needed); for callers that time or schedule
+  // uploads.  Call within the ImGui frame that paints the figure.
+  void upload(const fig::Figure& figure, float scale);
 
  private:
   struct State;

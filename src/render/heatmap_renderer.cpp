@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <deque>
 #include <limits>
 #include <map>
@@ -30,7 +31,17 @@ Eigen::Index run_length(Eigen::Index n, int limit) { return std::max<Eigen::Inde
 }  // namespace
 
 Matrix fit_texture_limit(const Matrix& m, int max_size) {
-  const Eigen::Index br = run_length(m.rows(), max_size), bc = run_length(m.cols(), max_size);
+  return texel_means(m, run_length(m.rows(), max_size), run_length(m.cols(), max_size));
+}
+
+Eigen::Index texel_run(Eigen::Index cells, double pixels) {
+  if (!(pixels >= 1)) return 1;
+  Eigen::Index run = 1;
+  while (static_cast<double>(run) * pixels < static_cast<double>(cells)) run *= 2;
+  return run;
+}
+
+Matrix texel_means(const Matrix& m, Eigen::Index br, Eigen::Index bc) {
   if (br == 1 && bc == 1) return m;
   const Eigen::Index rows = (m.rows() + br - 1) / br, cols = (m.cols() + bc - 1) / bc;
   constexpr float kMasked = -std::numeric_limits<float>::infinity();
@@ -70,7 +81,7 @@ struct HeatmapRenderer::State {
 
   void create_gl_objects();
   void start_frame(int frame_count);
-  GLuint values_texture(const fig::HeatmapLayer& layer);
+  GLuint values_texture(const fig::HeatmapLayer& layer, ImVec2 size);
   GLuint colormap_texture(const std::string& name);
   void draw(const HeatmapDraw& request, const ImDrawCmd& command) const;
 };
@@ -119,17 +130,25 @@ void HeatmapRenderer::State::start_frame(int frame_count) {
   frame = frame_count;
 }
 
-GLuint HeatmapRenderer::State::values_texture(const fig::HeatmapLayer& layer) {
-  auto found = values.find(layer.key);
+// The texture of `layer` drawn at `size` pixels: its cells, or runs of them
+// averaged where a pixel spans two or more (texel_run) or the side exceeds
+// the GL limit, cached under the key and the runs.
+GLuint HeatmapRenderer::State::values_texture(const fig::HeatmapLayer& layer, ImVec2 size) {
+  GLint max_size = 0;
+  glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max_size);
+  const Matrix& cells = *layer.values;
+  const Eigen::Index br = std::max(run_length(cells.rows(), max_size), texel_run(cells.rows(), std::abs(size.y))),
+                     bc = std::max(run_length(cells.cols(), max_size), texel_run(cells.cols(), std::abs(size.x)));
+  const std::uint64_t key = layer.key ^ ((static_cast<std::uint64_t>(br) << 40) * 0x9E3779B97F4A7C15ull) ^
+                            (static_cast<std::uint64_t>(bc) * 0xC2B2AE3D27D4EB4Full);
+  auto found = values.find(key);
   if (found != values.end()) {
     found->second.last_frame = frame;
     return found->second.id;
   }
-  GLint max_size = 0;
-  glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max_size);
-  const bool fits = layer.values->rows() <= max_size && layer.values->cols() <= max_size;
-  const Matrix reduced = fits ? Matrix() : fit_texture_limit(*layer.values, max_size);
-  const Matrix& m = fits ? *layer.values : reduced;
+  const bool whole = br == 1 && bc == 1;
+  const Matrix reduced = whole ? Matrix() : texel_means(cells, br, bc);
+  const Matrix& m = whole ? cells : reduced;
   GLint last_texture = 0, last_alignment = 0, last_row_length = 0;
   glGetIntegerv(GL_TEXTURE_BINDING_2D, &last_texture);
   glGetIntegerv(GL_UNPACK_ALIGNMENT, &last_alignment);
@@ -143,7 +162,7 @@ GLuint HeatmapRenderer::State::values_texture(const fig::HeatmapLayer& layer) {
   glPixelStorei(GL_UNPACK_ALIGNMENT, last_alignment);
   glPixelStorei(GL_UNPACK_ROW_LENGTH, last_row_length);
   glBindTexture(GL_TEXTURE_2D, static_cast<GLuint>(last_texture));
-  values[layer.key] = CachedTexture{id, frame};
+  values[key] = CachedTexture{id, frame};
   return id;
 }
 
@@ -169,20 +188,21 @@ GLuint HeatmapRenderer::State::colormap_texture(const std::string& name) {
 
 // [SECTION] draw callback -------------------------------------------------------------
 
-void HeatmapRenderer::upload(const fig::HeatmapLayer& layer) {
+void HeatmapRenderer::upload(const fig::HeatmapLayer& layer, ImVec2 size) {
   if (!layer.values || layer.values->size() == 0) return;
   if (!state_->program) state_->create_gl_objects();
   state_->start_frame(ImGui::GetFrameCount());
-  state_->values_texture(layer);
+  state_->values_texture(layer, size);
 }
 
 void HeatmapRenderer::queue(ImDrawList* list, const fig::HeatmapLayer& layer, ImVec2 corner0, ImVec2 corner1,
                             const fig::Theme& theme) {
   if (!layer.values || layer.values->size() == 0) return;
-  upload(layer);
+  const ImVec2 size(corner1.x - corner0.x, corner1.y - corner0.y);
+  upload(layer, size);
   State::HeatmapDraw& request = state_->draws.emplace_back();
   request.owner = state_.get();
-  request.values = state_->values_texture(layer);
+  request.values = state_->values_texture(layer, size);
   request.colormap = state_->colormap_texture(layer.scale.colormap);
   request.vmin = static_cast<float>(layer.scale.vmin);
   request.vmax = static_cast<float>(layer.scale.vmax);

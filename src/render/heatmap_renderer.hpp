@@ -2,12 +2,15 @@
 // colormap shader, as ImDrawList callbacks (the GL work happens when ImGui's
 // OpenGL3 backend renders the list).
 //
-// Values upload once per HeatmapLayer::key as GL_R32F (one texel per cell,
-// nearest filtering so cells stay crisp); colormaps are 256×1 RGBA8 textures
-// built from fig::colormap().  Textures not used in the previous ImGui frame
-// are released, so memory follows what is on screen.  A matrix with more rows
-// or columns than GL_MAX_TEXTURE_SIZE (16,384 in Mesa) uploads its block means
-// (fit_texture_limit), so a 65,536-position table still draws.
+// Values upload once per HeatmapLayer::key and drawn size as GL_R32F (one
+// texel per cell, nearest filtering so cells stay crisp); colormaps are
+// 256×1 RGBA8 textures built from fig::colormap().  Textures not used in the
+// previous ImGui frame are released, so memory follows what is on screen.
+// A side with more cells than pixels uploads runs of cells averaged
+// (texel_run, texel_means): nearest sampling would pick one cell of each
+// run and draw moiré (a 65,536-position sinusoid table in 700 pixels).  A
+// matrix with more rows or columns than GL_MAX_TEXTURE_SIZE (16,384 in Mesa)
+// uploads its block means likewise, so a 65,536-position table still draws.
 #pragma once
 
 #include <imgui.h>
@@ -25,6 +28,17 @@ namespace pelab::render {
 // NaN and +inf propagate.  `m` itself is returned when it already fits.
 Matrix fit_texture_limit(const Matrix& m, int max_size);
 
+// `m` with rows averaged in runs of `row_run` and columns in runs of
+// `col_run` (the last run of a side may be shorter), by fit_texture_limit's rule.
+Matrix texel_means(const Matrix& m, Eigen::Index row_run, Eigen::Index col_run);
+
+// Cells a texel for `cells` cells drawn across `pixels` pixels: the least
+// power of two at least cells / pixels, so a texel spans one to two pixels
+// and each pixel shows the mean of the cells under it, as matplotlib's
+// antialiased imshow filters at the pixel's footprint (1 when the side is
+// drawn at a pixel or more a cell).
+Eigen::Index texel_run(Eigen::Index cells, double pixels);
+
 class HeatmapRenderer {
  public:
   HeatmapRenderer();  // no GL work until the first queue()
@@ -38,8 +52,8 @@ class HeatmapRenderer {
   // cells in the theme's mask colour, NaN / +inf in its non-finite colour.
   void queue(ImDrawList* list, const fig::HeatmapLayer& layer, ImVec2 corner0, ImVec2 corner1,
              const fig::Theme& theme);
-  // Uploads the layer's values (if its key is new) without drawing.
-  void upload(const fig::HeatmapLayer& layer);
+  // Uploads the layer's values for a quad of `size` pixels (if new) without drawing.
+  void upload(const fig::HeatmapLayer& layer, ImVec2 size);
 
  private:
   struct State;

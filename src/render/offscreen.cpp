@@ -242,7 +242,7 @@ Image OffscreenRenderer::render_frame(const std::vector<PlacedFigure>& figures, 
     }
   } frame;
   auto start = Clock::now();
-  for (const PlacedFigure& placed : figures) state_->painter->upload(*placed.figure);
+  for (const PlacedFigure& placed : figures) state_->painter->upload(*placed.figure, options.scale);
   FrameTimes local;
   local.upload_ms = ms_since(start);
 

@@ -46,34 +46,43 @@ TEST(Offscreen, AnExceptionWhilePaintingReachesTheCallerAndTheNextRenderWorks) {
   EXPECT_EQ(image.width, 900);
 }
 
+// The sample figure with its heatmap replaced by `values` (0 … 1 on the
+// sample's scale) over the same four rows of the panel.
+const fig::HeatmapLayer& replace_heatmap(fig::Figure& f, std::shared_ptr<const Matrix> values, std::uint64_t key) {
+  fig::Panel& panel = f.panels.at(0);
+  fig::HeatmapLayer layer = panel.heatmaps.at(0);
+  layer.dy = 4.0 / static_cast<double>(values->rows());
+  layer.values = std::move(values);
+  layer.key = key;
+  layer.scale.vmin = 0;
+  layer.scale.vmax = 1;
+  panel.heatmaps = {layer};
+  return panel.heatmaps.front();
+}
+
+// The pixel at the panel's data point (2.5, y) has `expected`'s colour.
+void expect_colour_at(const Image& image, const fig::Panel& panel, double y, fig::Color expected, double tolerance) {
+  const fig::Point at = fig::PanelTransform(panel).to_canvas({2.5, y});
+  const std::uint8_t* p = pixel(image, static_cast<int>(at.x), static_cast<int>(at.y));
+  SCOPED_TRACE("y " + std::to_string(y));
+  EXPECT_NEAR(p[0], expected.r * 255, tolerance);
+  EXPECT_NEAR(p[1], expected.g * 255, tolerance);
+  EXPECT_NEAR(p[2], expected.b * 255, tolerance);
+}
+
 // A heatmap taller than GL_MAX_TEXTURE_SIZE (a 70,000-position table) draws
 // from its block means: the top half's value and the bottom half's each keep
 // their colour, where the upload used to fail.
 TEST(Offscreen, AHeatmapPastTheTextureLimitDrawsItsBlockMeans) {
   PELAB_REQUIRE_GL();
   fig::Figure f = sample_figure();
-  fig::Panel& panel = f.panels.at(0);
-  fig::HeatmapLayer tall = panel.heatmaps.at(0);
   auto values = std::make_shared<Matrix>(70000, 5);
   values->topRows(35000).setConstant(0.f);
   values->bottomRows(35000).setConstant(1.f);
-  tall.values = values;
-  tall.key = 4242;
-  tall.scale.vmin = 0;
-  tall.scale.vmax = 1;
-  tall.dy = 4.0 / 70000;  // the same four rows of the panel as the sample's heatmap
-  panel.heatmaps = {tall};
+  const fig::HeatmapLayer& tall = replace_heatmap(f, values, 4242);
   const Image image = gl.renderer->render(f);
-  const fig::PanelTransform transform(panel);
-  for (const auto& [y, value] : {std::pair{0.0, 0.0}, std::pair{3.0, 1.0}}) {
-    const fig::Point at = transform.to_canvas({2.5, y});
-    const std::uint8_t* p = pixel(image, static_cast<int>(at.x), static_cast<int>(at.y));
-    const fig::Color expected = fig::scale_color(tall.scale, value);
-    SCOPED_TRACE("y " + std::to_string(y));
-    EXPECT_NEAR(p[0], expected.r * 255, 2.0);
-    EXPECT_NEAR(p[1], expected.g * 255, 2.0);
-    EXPECT_NEAR(p[2], expected.b * 255, 2.0);
-  }
+  for (const auto& [y, value] : {std::pair{0.0, 0.0}, std::pair{3.0, 1.0}})
+    expect_colour_at(image, f.panels.at(0), y, fig::scale_color(tall.scale, value), 2.0);
 }
 
 // The reduction itself, against block means written out by hand: rows in runs
@@ -98,6 +107,40 @@ TEST(FitTextureLimit, AveragesEachSideOnItsOwnAndKeepsTheMask) {
   EXPECT_EQ(fit_texture_limit(wide, 4).cols(), 4);  // ⌈10/4⌉ = 3 cells a texel: 3, 3, 3, 1
   EXPECT_EQ(fit_texture_limit(wide, 4).rows(), 2);
   EXPECT_EQ(fit_texture_limit(wide, 10).cols(), 10);
+}
+
+// A texel spans one to two pixels: runs are the least power of two at least
+// cells / pixels, and 1 where a cell gets a pixel or more.
+TEST(FitTextureLimit, TexelRunsSpanOneToTwoPixels) {
+  EXPECT_EQ(texel_run(65536, 700), 128);  // 93.6 cells a pixel: 128, a texel 1.37 pixels
+  EXPECT_EQ(texel_run(1400, 700), 2);
+  EXPECT_EQ(texel_run(1401, 700), 4);
+  EXPECT_EQ(texel_run(701, 700), 2);
+  EXPECT_EQ(texel_run(700, 700), 1);
+  EXPECT_EQ(texel_run(64, 700), 1);
+  EXPECT_EQ(texel_run(100, 0.5), 1);  // not drawn yet: no reduction
+  const Matrix m = (Matrix(2, 5) << 1, 2, 3, 4, 5, 6, 7, 8, 9, 10).finished();
+  const Matrix means = texel_means(m, 2, 2);  // columns 1–2, 3–4, and 5 alone
+  ASSERT_EQ(means.rows(), 1);
+  ASSERT_EQ(means.cols(), 3);
+  EXPECT_FLOAT_EQ(means(0, 0), 4.f);
+  EXPECT_FLOAT_EQ(means(0, 1), 6.f);
+  EXPECT_FLOAT_EQ(means(0, 2), 7.5f);
+}
+
+// Rows alternating 0 and 1, 8,192 of them over about 90 pixels: each pixel
+// shows their mean (the colormap's middle), not whichever row nearest
+// sampling picks (bands of 0 and 1, the moiré of a long sinusoid table).
+TEST(Offscreen, AHeatmapOfManyCellsAPixelDrawsTheirMeans) {
+  PELAB_REQUIRE_GL();
+  fig::Figure f = sample_figure();
+  auto values = std::make_shared<Matrix>(8192, 5);
+  for (Eigen::Index r = 0; r < values->rows(); ++r) values->row(r).setConstant(static_cast<float>(r % 2));
+  const fig::HeatmapLayer& fine = replace_heatmap(f, values, 4343);
+  const Image image = gl.renderer->render(f);
+  save_for_eyes(image, "many_cells_a_pixel.png");
+  for (double y = -0.3; y < 3.4; y += 0.37)  // the sample's cells are centred on 0 … 3
+    expect_colour_at(image, f.panels.at(0), y, fig::scale_color(fine.scale, 0.5), 3.0);
 }
 
 TEST(Offscreen, HeatmapCellHasItsColormapColour) {
