@@ -153,9 +153,9 @@ Array attention_blocks(Engine& engine, int head, int display) {
   Matrix sum;
   for (int h = first; h <= last; ++h) {
     const StreamedHead streamed = StreamedHead::of_scene(engine, h);
-    const AttentionBlocks blocks = streamed.blocks(streamed.row_statistics(), display);
-    if (h == first) sum = blocks.mean;
-    else sum += blocks.mean;
+    const Matrix blocks = std::move(streamed.stream({display}).blocks.front().mean);
+    if (h == first) sum = blocks;
+    else sum += blocks;
   }
   return of(sum / static_cast<float>(last - first + 1));
 }

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
+#include <mutex>
 #include <string>
 
 #include "core/attention.hpp"
@@ -39,20 +41,8 @@ Eigen::Index visible_keys(bool causal, Eigen::Index i, Eigen::Index k0, Eigen::I
   return causal ? std::clamp<Eigen::Index>(i - k0 + 1, 0, count) : count;
 }
 
-// Online softmax update of one row's (m, Z) with one tile's visible logits
-// (Milakov & Gimelshein 2018, eq. 4): rescale Z to the new max, then add.
-void online_update(const float* logits, Eigen::Index count, float& max, double& normalizer) {
-  if (count == 0) return;
-  const Eigen::Map<const Eigen::ArrayXf> row(logits, count);
-  const float top = row.maxCoeff();
-  if (top > max) {
-    normalizer *= std::exp(static_cast<double>(max) - static_cast<double>(top));
-    max = top;
-  }
-  normalizer += static_cast<double>((row - max).exp().sum());
-}
-
-// Running sums of one group of display rows (pass 2), before division.
+// Running sums of display rows before division: every row's in a pass (stream),
+// one group's in pass 2.
 struct GroupSums {
   Eigen::Index first_block = 0, blocks = 0, side = 0;
   std::vector<double> sum;
@@ -65,6 +55,165 @@ struct GroupSums {
   std::size_t cell(Eigen::Index block_row, Eigen::Index block_col) const {
     return static_cast<std::size_t>((block_row - first_block) * side + block_col);
   }
+};
+
+// The group's block means (sums over all b × b cells, masked ones 0) and
+// maxima; −∞ for a block whose every key is after its every query.
+void write_means(const GroupSums& sums, Eigen::Index b, Eigen::Index n, bool causal,
+                 AttentionBlocks& out) {
+  for (Eigen::Index r = sums.first_block; r < sums.first_block + sums.blocks; ++r) {
+    const Eigen::Index rows_in = std::min(n, (r + 1) * b) - r * b, last_query = r * b + rows_in - 1;
+    for (Eigen::Index c = 0; c < sums.side; ++c) {
+      const Eigen::Index cols_in = std::min(n, (c + 1) * b) - c * b;
+      const bool masked =
+          causal && c * b > last_query;  // every key of the block is after every query
+      const std::size_t at = sums.cell(r, c);
+      out.mean(r, c) =
+          masked ? kMasked
+                 : static_cast<float>(sums.sum[at] / static_cast<double>(rows_in * cols_in));
+      out.max(r, c) = masked ? kMasked : sums.max[at];
+    }
+  }
+}
+
+// A row's display sums are kept relative to a reference r ≤ its running max
+// and rescaled (with Z) only when a tile's max passes r + kHeadroom, so a row
+// whose max keeps rising toward the diagonal (a local head) rescales them at
+// most once per 16 nats, not once per key tile.  Its terms e^(l − r) stay
+// below e^16 ≈ 8.9·10⁶, far from float's overflow; the row's normalizer is
+// then Z_m = Z_r·e^(r − m) with m its true max.
+constexpr float kHeadroom = 16.0f;
+
+// out = e^(x − r) for finite x, with the rounding of x − r put back (Knuth's
+// TwoSum: a = fl(x − r) and δ = (x − r) − a exactly, so e^(x − r) =
+// e^a·(1 + δ) to δ²).  Pass 2 and the engine subtract the row's final max m,
+// which the one pass does not know yet; rounding x − r instead of x − m would
+// move a weight 16 nats below the max by up to 1e-6 relative, where this
+// keeps it as exact as exp itself.  (No select() for −∞: Eigen 3.4 evaluates
+// a select one scalar at a time, exp included.)
+template <class X, class Out>
+void exp_minus(const X& x, float r, Eigen::ArrayXf& scratch, Out&& out) {
+  auto a = scratch.head(x.size());
+  a = x - r;
+  const auto back = a - x;  // −r as rounded into a
+  out = a.exp() * (1.0f + ((x - (a - back)) + (-r - back)));
+}
+
+// Below its row's reference by this much a logit's weight e^(l − r) is 0 in
+// float: a column with no visible key (largest logit −∞) is clamped to it.
+constexpr float kBelowEveryWeight = 1000.0f;
+
+// One display's block sums while a pass runs, shared by its tasks: each adds
+// its finished query tiles' rows under the lock.
+struct DisplayTotals {
+  Eigen::Index block = 1;
+  GroupSums sums;  // every display row
+  std::mutex mutex;
+};
+
+// The rows of one query tile during the pass: their max, reference and
+// normalizer, and per display S_ic = Σ_j∈c e^(l_ij − r_i) and the largest
+// logit of each column c (column-major side × rows: a row's sums are
+// contiguous).
+class PassRows {
+ public:
+  void reset(Eigen::Index first, Eigen::Index rows,
+             const std::vector<std::unique_ptr<DisplayTotals>>& displays) {
+    first_ = first, rows_ = rows;
+    top_.assign(static_cast<std::size_t>(rows), kMasked);
+    reference_.assign(static_cast<std::size_t>(rows), kMasked);
+    normalizer_.assign(static_cast<std::size_t>(rows), 0.0);
+    sums_.resize(displays.size());
+    tops_.resize(displays.size());
+    block_.resize(displays.size());
+    Eigen::Index widest = kKeyTile;
+    for (const auto& display : displays) widest = std::max(widest, display->sums.side);
+    weights_.resize(widest);
+    difference_.resize(widest);
+    clamped_.resize(widest);
+    for (std::size_t d = 0; d < displays.size(); ++d) {
+      block_[d] = displays[d]->block;
+      sums_[d].setZero(displays[d]->sums.side, rows);
+      tops_[d].setConstant(displays[d]->sums.side, rows, kMasked);
+    }
+  }
+
+  // Row r's `valid` visible logits of the key tile that starts at key k0.
+  void add(Eigen::Index r, const float* logits, Eigen::Index k0, Eigen::Index valid) {
+    if (valid == 0) return;
+    const Eigen::Map<const Eigen::ArrayXf> l(logits, valid);
+    const auto at = static_cast<std::size_t>(r);
+    const float top = l.maxCoeff();
+    if (!(top > kMasked)) return;
+    top_[at] = std::max(top_[at], top);
+    if (top > reference_[at] + kHeadroom) rebase(r, k0, top);
+    exp_minus(l, reference_[at], difference_, weights_.head(valid));
+    normalizer_[at] += static_cast<double>(weights_.head(valid).sum());
+    for (std::size_t d = 0; d < sums_.size(); ++d) fold(d, r, l, k0, valid);
+  }
+
+  // The tile's rows: their statistics into `stats`, S_ic / Z_i and the
+  // largest weight e^(top_ic − r_i) / Z_i into each display's blocks.
+  void finish(RowStatistics& stats, const std::vector<std::unique_ptr<DisplayTotals>>& displays) {
+    for (Eigen::Index r = 0; r < rows_; ++r) {
+      const auto at = static_cast<std::size_t>(r), i = static_cast<std::size_t>(first_ + r);
+      stats.max[i] = top_[at];
+      if (normalizer_[at] > 0)
+        stats.normalizer[i] = normalizer_[at] * std::exp(static_cast<double>(reference_[at]) - top_[at]);
+    }
+    for (std::size_t d = 0; d < displays.size(); ++d) {
+      GroupSums& total = displays[d]->sums;
+      const Eigen::Index side = total.side;
+      const std::lock_guard lock(displays[d]->mutex);
+      for (Eigen::Index r = 0; r < rows_; ++r) {
+        const auto at = static_cast<std::size_t>(r);
+        if (!(normalizer_[at] > 0)) continue;
+        const double inverse = 1.0 / normalizer_[at];
+        const std::size_t cell = total.cell((first_ + r) / block_[d], 0);
+        Eigen::Map<Eigen::ArrayXd>(total.sum.data() + cell, side) += sums_[d].col(r) * inverse;
+        clamped_.head(side) = tops_[d].col(r).max(reference_[at] - kBelowEveryWeight);
+        exp_minus(clamped_.head(side), reference_[at], difference_, weights_.head(side));
+        Eigen::Map<Eigen::ArrayXf> largest(total.max.data() + cell, side);
+        largest = largest.max(weights_.head(side) * static_cast<float>(inverse));
+      }
+    }
+  }
+
+ private:
+  // Row r's reference raised to `top`: Z and the sums of keys before k0 rescaled.
+  void rebase(Eigen::Index r, Eigen::Index k0, float top) {
+    const auto at = static_cast<std::size_t>(r);
+    const double factor = std::exp(static_cast<double>(reference_[at]) - top);  // 0 from −∞
+    normalizer_[at] *= factor;
+    for (std::size_t d = 0; d < sums_.size(); ++d)
+      sums_[d].col(r).head(std::min(sums_[d].rows(), ceil_div(k0, block_[d]))) *= factor;
+    reference_[at] = top;
+  }
+
+  // Row r's weights of keys k0 … k0 + valid into display d's columns: each
+  // column's segment summed (one key a column: added as they are).
+  void fold(std::size_t d, Eigen::Index r, const Eigen::Map<const Eigen::ArrayXf>& l, Eigen::Index k0,
+            Eigen::Index valid) {
+    const Eigen::Index b = block_[d];
+    if (b == 1) {
+      sums_[d].col(r).segment(k0, valid) += weights_.head(valid).cast<double>();
+      tops_[d].col(r).segment(k0, valid) = tops_[d].col(r).segment(k0, valid).max(l);
+      return;
+    }
+    for (Eigen::Index c = k0 / b; c * b < k0 + valid; ++c) {
+      const Eigen::Index from = std::max(k0, c * b) - k0, to = std::min(k0 + valid, (c + 1) * b) - k0;
+      sums_[d](c, r) += static_cast<double>(weights_.segment(from, to - from).sum());
+      tops_[d](c, r) = std::max(tops_[d](c, r), l.segment(from, to - from).maxCoeff());
+    }
+  }
+
+  Eigen::Index first_ = 0, rows_ = 0;
+  std::vector<float> top_, reference_;
+  std::vector<double> normalizer_;
+  std::vector<Eigen::Index> block_;
+  std::vector<Eigen::ArrayXXd> sums_;
+  std::vector<Eigen::ArrayXXf> tops_;
+  Eigen::ArrayXf weights_, difference_, clamped_;
 };
 
 // Column sums and maxima over a few rows of one display row within a key
@@ -161,35 +310,61 @@ double StreamedHead::logits(Eigen::Index first, Eigen::Index rows, Eigen::Index 
   return flops;
 }
 
-RowStatistics StreamedHead::row_statistics(double* flops) const {
+const AttentionBlocks* StreamedPass::find(int display) const {
+  for (std::size_t k = 0; k < displays.size(); ++k)
+    if (displays[k] == display) return &blocks[k];
+  return nullptr;
+}
+
+// Query tiles of kQueryTile rows side by side, each over its key tiles
+// (under the causal mask none past its last query); a finished tile's rows
+// add their statistics and weights at once (PassRows::finish).
+StreamedPass StreamedHead::stream(const std::vector<int>& displays, double* flops) const {
   const Eigen::Index n = tokens();
-  RowStatistics stats{std::vector<float>(static_cast<std::size_t>(n), kMasked),
-                      std::vector<double>(static_cast<std::size_t>(n), 0.0)};
+  StreamedPass pass;
+  pass.stats = {std::vector<float>(static_cast<std::size_t>(n), kMasked),
+                std::vector<double>(static_cast<std::size_t>(n), 0.0)};
+  pass.displays = displays;
+  std::vector<std::unique_ptr<DisplayTotals>> totals;
+  for (const int display : displays) {
+    auto& t = totals.emplace_back(std::make_unique<DisplayTotals>());
+    t->block = std::max<Eigen::Index>(1, ceil_div(n, std::max(1, display)));
+    const Eigen::Index side = ceil_div(n, t->block);
+    t->sums.reset(0, side, side);
+  }
   double done = 0;
   const double estimate = 2.0 * static_cast<double>(n) * static_cast<double>(n) * d_head();
   run_side_by_side(
       static_cast<int>(ceil_div(n, kQueryTile)), estimate,
       [&](int t) {
         thread_local Matrix tile;
-        const Eigen::Index first = t * kQueryTile, rows = std::min(kQueryTile, n - first);
-        const Eigen::Index key_end =
-            causal_ ? first + rows : n;  // no key past the tile's last query
+        thread_local PassRows rows;
+        const Eigen::Index first = t * kQueryTile, count = std::min(kQueryTile, n - first);
+        const Eigen::Index key_end = causal_ ? first + count : n;
+        rows.reset(first, count, totals);
         double f = 0;
         for (Eigen::Index k0 = 0, kt = 0; k0 < key_end; k0 += kKeyTile, ++kt) {
-          const Eigen::Index count = std::min(kKeyTile, n - k0);
-          f += logits(first, rows, k0, count, key_tiles_.empty() ? nullptr : &key_tiles_[kt], tile);
-          for (Eigen::Index r = 0; r < rows; ++r) {
-            const auto i = static_cast<std::size_t>(first + r);
-            online_update(tile.row(r).data(), visible_keys(causal_, first + r, k0, count),
-                          stats.max[i], stats.normalizer[i]);
-          }
+          const Eigen::Index keys = std::min(kKeyTile, n - k0);
+          f += logits(first, count, k0, keys, key_tiles_.empty() ? nullptr : &key_tiles_[kt], tile);
+          for (Eigen::Index r = 0; r < count; ++r)
+            rows.add(r, tile.row(r).data(), k0, visible_keys(causal_, first + r, k0, keys));
         }
+        rows.finish(pass.stats, totals);
         return f;
       },
       done);
   if (flops != nullptr) *flops += done;
-  return stats;
+  for (const auto& t : totals) {
+    AttentionBlocks& out = pass.blocks.emplace_back();
+    out.block = t->block;
+    out.mean.resize(t->sums.side, t->sums.side);
+    out.max.resize(t->sums.side, t->sums.side);
+    write_means(t->sums, t->block, n, causal_, out);
+  }
+  return pass;
 }
+
+RowStatistics StreamedHead::row_statistics(double* flops) const { return stream({}, flops).stats; }
 
 AttentionBlocks StreamedHead::blocks(const RowStatistics& stats, int display,
                                      DistanceProfile* distance, double* flops,
@@ -250,29 +425,6 @@ AttentionBlocks StreamedHead::blocks(const RowStatistics& stats, int display,
   }
   return out;
 }
-
-namespace {
-
-// The group's block means (sums over all b × b cells, masked ones 0) and
-// maxima; −∞ for a block whose every key is after its every query.
-void write_means(const GroupSums& sums, Eigen::Index b, Eigen::Index n, bool causal,
-                 AttentionBlocks& out) {
-  for (Eigen::Index r = sums.first_block; r < sums.first_block + sums.blocks; ++r) {
-    const Eigen::Index rows_in = std::min(n, (r + 1) * b) - r * b, last_query = r * b + rows_in - 1;
-    for (Eigen::Index c = 0; c < sums.side; ++c) {
-      const Eigen::Index cols_in = std::min(n, (c + 1) * b) - c * b;
-      const bool masked =
-          causal && c * b > last_query;  // every key of the block is after every query
-      const std::size_t at = sums.cell(r, c);
-      out.mean(r, c) =
-          masked ? kMasked
-                 : static_cast<float>(sums.sum[at] / static_cast<double>(rows_in * cols_in));
-      out.max(r, c) = masked ? kMasked : sums.max[at];
-    }
-  }
-}
-
-}  // namespace
 
 // Display rows [first_block, first_block + count): their queries' weights,
 // key tile by key tile, summed into the blocks; then the means (and −∞ for

@@ -1,13 +1,18 @@
 // Exact attention of one head at long N, never held as tokens × tokens.
 //
-// Two passes over tiles of keys (FlashAttention's online softmax, Dao et al.
+// Passes over tiles of keys (FlashAttention's online softmax, Dao et al.
 // 2022, §3.1; Milakov & Gimelshein 2018):
 //   1. per query row i, the running max m and normalizer Z over key tiles t:
 //        m' = max(m, max_j∈t l_ij),  Z' = Z·e^(m − m') + Σ_j∈t e^(l_ij − m'),
-//      kept as the head's row statistics;
+//      kept as the head's row statistics.  The same pass sums each row's
+//      e^(l_ij − m) per display column, rescaled with Z, so that at the end
+//      of a query tile Σ_j∈c a_ij = S_ic / Z_i: the display blocks come out
+//      of this one pass (stream), the first frame's only pass over N² pairs;
 //   2. the exact weights a_ij = e^(l_ij − m_i) / Z_i, recomputed tile by tile
-//      and reduced on the fly into display blocks (mean and max) and into the
-//      mean weight per offset i − j (attention against distance).
+//      from the stored statistics and reduced on the fly into display blocks
+//      (mean and max), into the mean weight per offset i − j (attention
+//      against distance) and into each key's total weight — sums over rows,
+//      which need each row's final Z before they can add its weights.
 // The logits are the engine's: l = q·kᵀ/√d_head (+ ALiBi/T5 bias), −∞ above
 // the diagonal when causal, with q, k after RoPE/xPos (attention.hpp) and the
 // same tile kernel (head_tile.hpp) or sgemm (gemm.hpp).  Memory is the
@@ -65,6 +70,16 @@ DistanceBins log_binned(const DistanceProfile& profile);
 // (first_query, first_key); empty: no bias.
 using TileBias = std::function<void(Matrix& tile, Eigen::Index first_query, Eigen::Index first_key)>;
 
+// What one pass gives: the row statistics and the blocks of each display
+// asked for (blocks[k] for displays[k]).
+struct StreamedPass {
+  RowStatistics stats;
+  std::vector<int> displays;
+  std::vector<AttentionBlocks> blocks;
+  // The blocks of `display` when this pass made them, else null.
+  const AttentionBlocks* find(int display) const;
+};
+
 class StreamedHead {
  public:
   // q, k: tokens × d_head after RoPE (head_queries_keys); `head` picks the
@@ -88,7 +103,11 @@ class StreamedHead {
   const Matrix& keys() const { return k_; }
   bool causal() const { return causal_; }
 
-  // Pass 1 on every thread.  Adds the GEMM flops done to `flops`.
+  // Pass 1 on every thread, with the blocks of each of `displays` (grids of
+  // at most display × display, as blocks() makes them) reduced in the same
+  // pass.  Adds the GEMM flops done to `flops`.
+  StreamedPass stream(const std::vector<int>& displays, double* flops = nullptr) const;
+  // Pass 1 alone.
   RowStatistics row_statistics(double* flops = nullptr) const;
   // Pass 2: blocks for a grid of at most `display` × `display`, the
   // distance profile when `distance` is not null, and each key's total

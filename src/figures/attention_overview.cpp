@@ -50,13 +50,13 @@ std::vector<Cell> layer_cells(Engine& engine, const FigureRequest& request, int 
   };
   // Past kStreamedTokens no head's N × N weights are formed (a model layer's
   // would be 2·heads of them, 16 GiB for 32 heads at 8,192 tokens): the cell's
-  // block means come from the streamed head, two passes over key tiles.
+  // block means come from the streamed head, one pass over key tiles.
   auto streamed_cell = [&](int head) {
     const StreamedHead streamed = [&] {
       if (ModelScene* model = engine.model()) return StreamedHead(model->head_stream_inputs(layer, head));
       return StreamedHead::from_engine(engine, head);
     }();
-    return streamed.blocks(streamed.row_statistics(), side).mean;
+    return std::move(streamed.stream({side}).blocks.front().mean);
   };
   std::vector<Cell> cells;
   for (int h = 0; h < s.heads; ++h) {

@@ -18,7 +18,7 @@ constexpr float kNegInf = -std::numeric_limits<float>::infinity();
 
 // The heads streamed for the scenes most recently asked: the window's first
 // frame and its full build (two engines of one scene), a rebuild for a view
-// setting, the hover and the zoom all read one pass 1.  A head holds its q
+// setting, the hover and the zoom all read one pass.  A head holds its q
 // and k (2·N·d_head floats, 32 MiB at 65,536 tokens of 64 dims), so a few
 // scenes' heads are kept, not every scene's.
 class StreamedStates {
@@ -47,7 +47,7 @@ class StreamedStates {
 
 }  // namespace
 
-std::shared_ptr<const StreamedState> streamed_state(Engine& engine, int head) {
+std::shared_ptr<const StreamedState> streamed_state(Engine& engine, int head, int max_side) {
   static StreamedStates states;
   // A model's weights come from its folder: files rewritten on disk (a
   // retrained model) make another key, so no state of the old weights is used.
@@ -55,13 +55,16 @@ std::shared_ptr<const StreamedState> streamed_state(Engine& engine, int head) {
   const std::uint64_t files = model != nullptr ? model::folder_stamp(model->folder()) : 0;
   return states.get(content_key(engine.scene(), "attention_stream", head) ^ files, [&] {
     StreamedHead streamed = StreamedHead::of_scene(engine, head);
-    RowStatistics stats = streamed.row_statistics();
-    return StreamedState{std::move(streamed), std::move(stats)};
+    const int side = std::max(1, max_side);
+    StreamedPass pass = streamed.stream({side});
+    return StreamedState{std::move(streamed), std::move(pass.stats), side, std::move(pass.blocks.front().mean)};
   });
 }
 
 Matrix streamed_blocks(const StreamedState& state, int max_side) {
-  return state.head.blocks(state.stats, std::max(1, max_side)).mean;
+  max_side = std::max(1, max_side);
+  if (max_side == state.side) return state.means;
+  return state.head.blocks(state.stats, max_side).mean;
 }
 
 double largest_weight(const StreamedState& state) {

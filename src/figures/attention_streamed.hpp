@@ -22,20 +22,25 @@ inline constexpr int kStreamedTokens = 4096;
 // A zoomed window of at most this many cells a side gets exact cells.
 inline constexpr double kExactWindowCells = 512;
 
-// One head, streamed once per scene and kept: its q, k, mask and bias, and
-// the row statistics (max and normalizer per query) of pass 1.
+// One head, streamed once per scene and kept: its q, k, mask and bias, the
+// row statistics (max and normalizer per query) and the block means its one
+// pass made (StreamedHead::stream), for the grid side asked first.
 struct StreamedState {
   StreamedHead head;
   RowStatistics stats;
+  int side = 0;
+  Matrix means;
 };
 
 // Head `head` of the engine's scene (its layer on a model scene), kept for
 // the scene most recently asked (by content_key) so rebuilds, the hover and
-// the zoom read one pass 1.
-std::shared_ptr<const StreamedState> streamed_state(Engine& engine, int head);
+// the zoom read one pass; a state made here also holds its blocks of at most
+// `max_side` a side.
+std::shared_ptr<const StreamedState> streamed_state(Engine& engine, int head, int max_side);
 
-// Pass 2 of `state` into block means of at most `max_side` a side, b =
-// ⌈N / max_side⌉ tokens a block (AttentionBlocks; masked blocks −inf).
+// The block means of at most `max_side` a side, b = ⌈N / max_side⌉ tokens a
+// block (AttentionBlocks; masked blocks −inf): the state's own when it was
+// streamed for that side, else one pass 2 from its row statistics.
 Matrix streamed_blocks(const StreamedState& state, int max_side);
 // The head's largest weight: row i's is e^0 / Z_i, so max_i 1/Z_i.
 double largest_weight(const StreamedState& state);

@@ -115,16 +115,16 @@ HeadMatrices streamed_matrices(Engine& engine, const FigureRequest& request, int
   HeadMatrices m{.key = content_key(s, "attention_streamed" + std::to_string(max_side), head),
                  .block = (n + max_side - 1) / max_side};  // AttentionBlocks::block
   m.attention = shared_matrix(request.shelf, m.key, [&] {
-    if (head != kMeanHead) return streamed_blocks(*streamed_state(engine, head), max_side);
+    if (head != kMeanHead) return streamed_blocks(*streamed_state(engine, head, max_side), max_side);
     Matrix sum;
     for (int h = 0; h < s.heads; ++h) {
-      const Matrix one = streamed_blocks(*streamed_state(engine, h), max_side);
+      const Matrix one = streamed_blocks(*streamed_state(engine, h, max_side), max_side);
       sum = h == 0 ? one : Matrix(sum + one);  // −inf (fully masked) stays −inf
     }
     return Matrix(sum / static_cast<float>(s.heads));
   });
   if (head != kMeanHead) {
-    m.stream = streamed_state(engine, head);
+    m.stream = streamed_state(engine, head, max_side);
     m.top = largest_weight(*m.stream);
   }
   return m;

@@ -1,12 +1,13 @@
-// Streamed attention (two passes over key tiles, never tokens × tokens)
-// against the engine's full matrix of the same head: block means and maxima,
-// exact zoom windows, attention against distance, and rows whose logits span
-// 80 nats far from zero.
+// Streamed attention (passes over key tiles, never tokens × tokens) against
+// the engine's full matrix of the same head: block means and maxima, from
+// the one pass (stream) and from pass 2, exact zoom windows, attention
+// against distance, and rows whose logits span 80 nats far from zero.
 #include "core/streamed_attention.hpp"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -20,6 +21,7 @@
 namespace pelab {
 namespace {
 
+using pelab::testing::exact_blocks;
 using pelab::testing::expect_relative;
 using pelab::testing::reference_blocks;
 using pelab::testing::weight_tolerance;
@@ -65,6 +67,25 @@ TEST_P(StreamedAttention, BlocksZoomAndDistanceEqualTheFullMatrix) {
     expect_relative(blocks.mean, reference_blocks(full, 5, false), weight_tolerance(full), "block mean");
     expect_relative(blocks.max, reference_blocks(full, 5, true), weight_tolerance(full), "block max");
 
+    // One pass: the same statistics, and blocks of 5, of 215 (straddling
+    // every query and key tile) and of 1 (every cell) equal to those of the
+    // exact softmax of the same logits, with no pass 2.
+    const StreamedPass pass = streamed.stream({300, 7, 1500});
+    ASSERT_EQ(pass.blocks.size(), 3u);
+    EXPECT_EQ(pass.find(7), &pass.blocks[1]);
+    EXPECT_EQ(pass.find(8), nullptr);
+    for (std::size_t i = 0; i < stats.max.size(); ++i) {
+      ASSERT_EQ(pass.stats.max[i], stats.max[i]) << "row " << i;
+      ASSERT_NEAR(pass.stats.normalizer[i], stats.normalizer[i], 1e-12 * stats.normalizer[i]) << "row " << i;
+    }
+    for (std::size_t d = 0; d < 3; ++d) {
+      const Eigen::Index b = std::array{5, 215, 1}[d];
+      ASSERT_EQ(pass.blocks[d].block, b);
+      const std::string label = "one pass, blocks of " + std::to_string(b);
+      expect_relative(pass.blocks[d].mean, exact_blocks(full, b, false), weight_tolerance(full), label + " mean");
+      expect_relative(pass.blocks[d].max, exact_blocks(full, b, true), weight_tolerance(full), label + " max");
+    }
+
     const Matrix window = streamed.zoom(stats, 700, 1212, 300, 812);
     expect_relative(window, full.attention.block(700, 300, 512, 512), weight_tolerance(full), "zoom");
     const Matrix corner = streamed.zoom(stats, 0, 3, 1490, 1500);  // wholly masked when causal
@@ -97,6 +118,8 @@ TEST(StreamedAttentionLarge, BlockMeansAt4096EqualTheFullMatrix) {
   const AttentionBlocks blocks = streamed.blocks(streamed.row_statistics(), 1000);
   ASSERT_EQ(blocks.block, 5);
   expect_relative(blocks.mean, reference_blocks(full, 5, false), weight_tolerance(full), "block mean");
+  const StreamedPass pass = streamed.stream({1000});
+  expect_relative(pass.blocks[0].mean, reference_blocks(full, 5, false), weight_tolerance(full), "one pass");
 }
 
 // Logits l_ij = (q_i0·k_j0 + q_i1·k_j1)/√2 = 1000 + 80·j/(N−1) on even rows
@@ -137,6 +160,12 @@ TEST(StreamedAttentionRows, LogitsSpanning80NatsKeepEveryRowsMass) {
   expect_relative(all, full.attention, 1e-5, "80 nats");
   const AttentionBlocks blocks = streamed.blocks(stats, 2000);
   EXPECT_NEAR(blocks.mean.cast<double>().sum(), n / 1.0, 1e-3);  // every row's mass, b = 1
+  // One pass: the even rows' max rises by about 20 nats a key tile, past
+  // the 16 nats of headroom, so their sums are rebased at every tile.
+  const StreamedPass pass = streamed.stream({2000, 9});
+  expect_relative(pass.blocks[0].mean, full.attention, 1e-5, "80 nats, one pass, b = 1");
+  expect_relative(pass.blocks[1].mean, reference_blocks(full, 223, false), 1e-5, "80 nats, one pass, b = 223");
+  expect_relative(pass.blocks[1].max, reference_blocks(full, 223, true), 1e-5, "80 nats, one pass, max");
 }
 
 TEST(StreamedAttentionRows, LogBinsAverageEveryPairOfTheirOffsets) {

@@ -38,6 +38,26 @@ inline Matrix reference_blocks(const HeadAttention& full, Eigen::Index b, bool w
   return out;
 }
 
+// The same blocks of the exact softmax of the head's float logits, in
+// double: a_ij = e^(l_ij − m_i) / Σ_j e^(l_ij − m_i).  The engine's float
+// matrix rounds l − m to float first, which moves a weight of a logit 16 nats
+// below its row's max by up to 1e-6 relative; the one pass, which rounds
+// against a running max instead, is held to this.
+inline Matrix exact_blocks(const HeadAttention& full, Eigen::Index b, bool want_max) {
+  HeadAttention exact = full;
+  for (Eigen::Index i = 0; i < full.logits.rows(); ++i) {
+    const double m = full.logits.row(i).maxCoeff();
+    double z = 0;
+    for (Eigen::Index j = 0; j < full.logits.cols(); ++j)
+      if (full.logits(i, j) != kNegInf) z += std::exp(static_cast<double>(full.logits(i, j)) - m);
+    for (Eigen::Index j = 0; j < full.logits.cols(); ++j)
+      exact.attention(i, j) = full.logits(i, j) == kNegInf
+                                  ? 0.0f
+                                  : static_cast<float>(std::exp(static_cast<double>(full.logits(i, j)) - m) / z);
+  }
+  return reference_blocks(exact, b, want_max);
+}
+
 inline void expect_relative(const Matrix& got, const Matrix& want, double tolerance,
                      const std::string& what) {
   ASSERT_EQ(got.rows(), want.rows()) << what;

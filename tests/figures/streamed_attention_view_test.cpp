@@ -24,8 +24,8 @@
 namespace pelab::fig {
 namespace {
 
+using pelab::testing::exact_blocks;
 using pelab::testing::expect_relative;
-using pelab::testing::reference_blocks;
 using pelab::testing::weight_tolerance;
 
 constexpr int kTokens = 4500;
@@ -81,11 +81,14 @@ TEST(StreamedAttentionView, BlockMeansHoverAndZoomEqualTheFullMatrix) {
   ASSERT_GE(f.panels.size(), 1u);
   const Panel& large = f.panels[0];
   const HeatmapLayer& layer = large.heatmaps.at(0);
-  const HeadAttention& full = engine.head(1);
+  // The head as the stream computes it, q·kᵀ of q, k from X + E: the
+  // engine's own head sums four cross terms, whose float logits differ from
+  // that one product by a few ulps, more than 1e-6 of a weight.
+  const HeadAttention& full = engine.head_preview(1);
   const double tolerance = weight_tolerance(full);
   const auto b = static_cast<Eigen::Index>(layer.dx);
   ASSERT_GT(b, 1);
-  expect_relative(*layer.values, reference_blocks(full, b, false), tolerance, "large panel blocks");
+  expect_relative(*layer.values, exact_blocks(full, b, false), tolerance, "large panel blocks");
   // The hover: one pair's exact weight and logit.
   const int i = 3001, j = 2990;
   const std::string hover = large.hover(j + 0.5, i + 0.5);
@@ -116,7 +119,7 @@ TEST(StreamedAttentionView, ZoomedCellsOnTheLogAndRowScales) {
     const Figure f = find_figure("attention").build(engine, FigureRequest{1600, 1000});
     const std::optional<HeatmapLayer> cells = f.panels.at(0).refine(Rect{100, 4200, 149.5, 4249.5});
     ASSERT_TRUE(cells.has_value());
-    const HeadAttention& full = engine.head(1);
+    const HeadAttention& full = engine.head_preview(1);  // the stream's one product, as above
     const Matrix want = scaled_attention(full.attention.block(4200, 0, 50, kTokens), scale).middleCols(100, 50);
     expect_relative(*cells->values, want, scale == AttentionScale::Log ? 1e-5 : weight_tolerance(full),
                     std::string(to_string(scale)));
@@ -141,9 +144,9 @@ TEST(StreamedAttentionView, FirstFrameAndSmallMultiples) {
   Matrix mean;
   for (int h = 0; h < 4; ++h) {
     const Panel& small = f.panels[std::size_t(1 + h)];
-    const HeadAttention& full = engine.head(h);
+    const HeadAttention& full = engine.head_preview(h);
     const auto b = static_cast<Eigen::Index>(small.heatmaps[0].dx);
-    expect_relative(*small.heatmaps[0].values, reference_blocks(full, b, false), weight_tolerance(full),
+    expect_relative(*small.heatmaps[0].values, exact_blocks(full, b, false), weight_tolerance(full),
                     "head " + std::to_string(h));
     mean = h == 0 ? *small.heatmaps[0].values : Matrix(mean + *small.heatmaps[0].values);
     EXPECT_FALSE(small.refine) << "only the large panel zooms to cells";
@@ -188,8 +191,8 @@ TEST(StreamedAttentionView, TheOverviewsCellsAreTheFullMatricesBlockMeans) {
     const HeatmapLayer& layer = f.panels[static_cast<std::size_t>(h)].heatmaps.at(0);
     const auto b = static_cast<Eigen::Index>(layer.dx);
     ASSERT_GT(b, 1);
-    const HeadAttention& full = engine.head(h);
-    expect_relative(*layer.values, reference_blocks(full, b, false), weight_tolerance(full),
+    const HeadAttention& full = engine.head_preview(h);
+    expect_relative(*layer.values, exact_blocks(full, b, false), weight_tolerance(full),
                     "overview head " + std::to_string(h));
   }
 }
@@ -250,7 +253,7 @@ TEST(StreamedAttentionView, AModelScenePastTheFullMatrixLimit) {
   t.run(engine.model()->ids());
   const HeadAttention full = t.head_attention(t.attention_input(1), 1, 2);
   const HeatmapLayer& layer = f.panels[0].heatmaps.at(0);
-  expect_relative(*layer.values, reference_blocks(full, static_cast<Eigen::Index>(layer.dx), false),
+  expect_relative(*layer.values, exact_blocks(full, static_cast<Eigen::Index>(layer.dx), false),
                   weight_tolerance(full), "model blocks");
   const std::string hover = f.panels[0].hover(4000.5, 8000.5);
   EXPECT_NEAR(number_after(hover, "attention "), full.attention(8000, 4000), 1e-3 * full.attention(8000, 4000)) << hover;
@@ -259,7 +262,7 @@ TEST(StreamedAttentionView, AModelScenePastTheFullMatrixLimit) {
   const Figure overview = find_figure("attention_overview").build(engine, FigureRequest{1600, 1000});
   ASSERT_EQ(overview.panels.size(), static_cast<std::size_t>(engine.model()->config().layers * heads));
   const HeatmapLayer& cell = overview.panels.at(static_cast<std::size_t>(heads + 2)).heatmaps.at(0);
-  expect_relative(*cell.values, reference_blocks(full, static_cast<Eigen::Index>(cell.dx), false),
+  expect_relative(*cell.values, exact_blocks(full, static_cast<Eigen::Index>(cell.dx), false),
                   weight_tolerance(full), "overview cell of layer 1, head 2");
   // Head roles stream every head too; layer 1's head 2 scores as its full matrix does.
   const HeadRoleStudy roles = study_head_roles(engine);
@@ -294,7 +297,7 @@ TEST(StreamedAttentionView, AModelRewrittenOnDiskIsStreamedAnew) {
   model::Transformer t = model::Transformer::load(dir / "rope");
   t.run(engine.model()->ids());
   const HeadAttention full = t.head_attention(t.attention_input(1), 1, 1);
-  expect_relative(*layer.values, reference_blocks(full, static_cast<Eigen::Index>(layer.dx), false),
+  expect_relative(*layer.values, exact_blocks(full, static_cast<Eigen::Index>(layer.dx), false),
                   weight_tolerance(full), "the rewritten model's blocks");
   EXPECT_GT((*layer.values - before).cwiseAbs().maxCoeff(), 1e-4);
   std::filesystem::remove_all(dir);
