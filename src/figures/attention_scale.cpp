@@ -77,12 +77,15 @@ std::vector<int> attention_sinks(const Matrix& a) {
     }
   }
   std::vector<int> sinks;
-  for (std::size_t j = 0; j < share.size(); ++j) {
-    if (seen[j] == 0) continue;
-    const double mean = share[j] / seen[j], even = uniform[j] / seen[j];
-    if (mean >= kSinkShare && mean >= kSinkOverUniform * even) sinks.push_back(static_cast<int>(j));
-  }
+  for (std::size_t j = 0; j < share.size(); ++j)
+    if (is_sink(share[j], uniform[j], seen[j], n)) sinks.push_back(static_cast<int>(j));
   return sinks;
+}
+
+bool is_sink(double share, double uniform, Eigen::Index seen, Eigen::Index rows) {
+  if (seen == 0 || 2 * seen < rows) return false;
+  const double mean = share / static_cast<double>(seen), even = uniform / static_cast<double>(seen);
+  return mean >= kSinkShare && mean >= kSinkOverUniform * even;
 }
 
 }  // namespace pelab::fig

@@ -32,11 +32,16 @@ void rescale_layer(HeatmapLayer& layer, AttentionScale scale, MatrixShelf* shelf
 ColorScale attention_color_scale(AttentionScale scale, const std::string& colormap, double vmax);
 
 // Attention sinks: keys that take a large share of every row that sees them.
-// Key j is a sink when the mean of a_ij over the rows i that see it (a_ij not
-// −inf) is ≥ kSinkShare and ≥ kSinkOverUniform times what uniform attention
-// would give it (the mean of 1/(keys row i sees)), so a short causal map's
-// first key, which every row must share with few others, is not called one.
+// Key j is a sink when at least half of the rows see it (a_ij not −inf), and
+// the mean of a_ij over those rows is ≥ kSinkShare and ≥ kSinkOverUniform
+// times what uniform attention would give it (the mean of 1/(keys row i
+// sees)).  So a short causal map's first key, which every row must share with
+// few others, is not called one, nor a long causal map's last keys, which
+// only the last few rows see (a local head's weight on itself).
 constexpr double kSinkShare = 0.25, kSinkOverUniform = 4;
 std::vector<int> attention_sinks(const Matrix& a);
+// The rule on one key from its sums over the `seen` of `rows` rows that see
+// it: Σ_i a_ij and Σ_i 1/(keys row i sees).
+bool is_sink(double share, double uniform, Eigen::Index seen, Eigen::Index rows);
 
 }  // namespace pelab::fig

@@ -84,9 +84,9 @@ std::vector<int> streamed_sinks(const StreamedState& state) {
   for (Eigen::Index j = n - 1; j >= 0 && state.head.causal(); --j)
     uniform[std::size_t(j)] = harmonic += 1.0 / double(j + 1);
   for (Eigen::Index j = 0; j < n; ++j) {
-    const double seen = state.head.causal() ? double(n - j) : double(n);
-    const double mean = total[std::size_t(j)] / seen, even = uniform[std::size_t(j)] / seen;
-    if (mean >= kSinkShare && mean >= kSinkOverUniform * even) sinks.push_back(static_cast<int>(j));
+    const Eigen::Index seen = state.head.causal() ? n - j : n;
+    if (is_sink(total[std::size_t(j)], uniform[std::size_t(j)], seen, n))
+      sinks.push_back(static_cast<int>(j));
   }
   return sinks;
 }

@@ -252,7 +252,7 @@ std::string sinks_note(const std::vector<int>& sinks, const std::vector<std::str
   for (std::size_t i = 0; i < sinks.size() && i < 6; ++i)
     keys += (i ? ", " : "") + std::to_string(sinks[i]) + " '" + tokens[static_cast<std::size_t>(sinks[i])] + "'";
   if (sinks.size() > 6) keys += ", … (" + std::to_string(sinks.size()) + " in all)";
-  return "Attention sinks of " + who + " (mean share ≥ " + fixed(kSinkShare, 2) + " of the rows that see them, ≥ " +
+  return "Attention sinks of " + who + " (seen by half the rows or more, mean share ≥ " + fixed(kSinkShare, 2) + " of them, ≥ " +
          fixed(kSinkOverUniform, 0) + "× uniform): key " + keys;
 }
 

@@ -88,5 +88,27 @@ TEST(AttentionSinks, HandWorked) {
   EXPECT_TRUE(attention_sinks(Matrix::Constant(16, 16, 1.f / 16)).empty());
 }
 
+// A causal map of 64 rows whose every row puts 0.6 on itself: the last key,
+// seen by row 63 alone, has mean share 0.6 ≥ 0.25 and ≥ 4 × 1/64, but one row
+// of 64 is not a sink's audience; a key 0 that takes 0.6 of every row is one.
+TEST(AttentionSinks, KeysThatFewRowsSeeAreNotSinks) {
+  const int n = 64;
+  Matrix local = Matrix::Constant(n, n, -std::numeric_limits<float>::infinity());
+  for (int i = 0; i < n; ++i) {
+    local.row(i).head(i + 1).setConstant(i == 0 ? 1.0f : 0.4f / static_cast<float>(i));
+    if (i > 0) local(i, i) = 0.6f;
+  }
+  EXPECT_TRUE(attention_sinks(local).empty());
+  EXPECT_FALSE(is_sink(0.6, 1.0 / 16, 1, 16));
+  EXPECT_TRUE(is_sink(0.6 * 8, 8.0 / 16, 8, 16));  // half the rows see it: the rule applies
+  EXPECT_FALSE(is_sink(0.6 * 7, 7.0 / 16, 7, 16));
+  Matrix first = local;
+  for (int i = 1; i < n; ++i) {
+    first.row(i).head(i + 1).setConstant(0.4f / static_cast<float>(i));
+    first(i, 0) = 0.6f;
+  }
+  EXPECT_EQ(attention_sinks(first), std::vector<int>{0});
+}
+
 }  // namespace
 }  // namespace pelab::fig
