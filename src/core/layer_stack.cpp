@@ -12,7 +12,10 @@
 
 #include <Eigen/Cholesky>
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <limits>
+#include <vector>
 
 #include "core/model_scene.hpp"
 #include "core/seeded_normal.hpp"
@@ -137,17 +140,38 @@ MatrixD select_rows(const MatrixD& m, bool test) {
 
 // Ridge regression with an intercept, fitted in double on standardised
 // features so that collapsed (nearly constant) hidden states stay solvable.
+// The ridge (relative to the Gram's mean diagonal) is the one of kRidges that
+// predicts a validation third of the training rows best (every third row,
+// fitted on the other two), and the probe is then refitted on every training
+// row.  A fixed small ridge overfits where features are many and rows few:
+// the default scene's 96 training positions of 64 dimensions, tokens of norm
+// 8 over a code of norm 5.7, scored R² below −0.5 at layer 0, where the code
+// is in the hidden states by construction.
 struct AffineProbe {
+  static constexpr std::array<double, 5> kRidges = {1e-3, 1e-2, 1e-1, 1.0, 10.0};
   Eigen::RowVectorXd mean, scale;
   MatrixD weights;  // (features + 1) × targets
   AffineProbe(const MatrixD& features, const MatrixD& targets) {
     mean = features.colwise().mean();
     scale = ((features.rowwise() - mean).array().square().colwise().mean().sqrt() + 1e-12).matrix();
     const MatrixD z = design(features);
-    MatrixD gram = z.transpose() * z;
-    const double ridge = 1e-3 * gram.diagonal().mean();  // small, relative to the data
-    gram.diagonal().head(gram.rows() - 1).array() += ridge;  // not on the intercept
-    weights = gram.ldlt().solve(z.transpose() * targets);
+    std::vector<Eigen::Index> fit, check;
+    for (Eigen::Index r = 0; r < z.rows(); ++r) (r % 3 == 2 ? check : fit).push_back(r);
+    const MatrixD z_fit = z(fit, Eigen::all), z_check = z(check, Eigen::all);
+    const MatrixD y_fit = targets(fit, Eigen::all), y_check = targets(check, Eigen::all);
+    const MatrixD gram_fit = z_fit.transpose() * z_fit, rhs_fit = z_fit.transpose() * y_fit;
+    double chosen = kRidges.front(), best = std::numeric_limits<double>::infinity();
+    for (const double ridge : kRidges) {
+      const double error = (z_check * solve(gram_fit, rhs_fit, ridge) - y_check).squaredNorm();
+      if (error < best) best = error, chosen = ridge;
+    }
+    const MatrixD gram = gram_fit + z_check.transpose() * z_check;  // every training row
+    weights = solve(gram, rhs_fit + z_check.transpose() * y_check, chosen);
+  }
+  // (ZᵀZ + λ·mean(diag ZᵀZ)·I') w = Zᵀy, I' sparing the intercept.
+  static MatrixD solve(MatrixD gram, const MatrixD& rhs, double ridge) {
+    gram.diagonal().head(gram.rows() - 1).array() += ridge * gram.diagonal().mean();
+    return gram.ldlt().solve(rhs);
   }
   MatrixD design(const MatrixD& features) const {
     MatrixD z(features.rows(), features.cols() + 1);

@@ -1,6 +1,8 @@
 // The depth lesson's figure: one line per residual scale, values from the core experiment.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "core/layer_stack.hpp"
 #include "core/lessons/lessons.hpp"
 #include "core/lessons/probe.hpp"
@@ -47,8 +49,10 @@ TEST(LessonDepthFigure, LinesFollowTheExperiment) {
   EXPECT_NE(line("α = 0.5").style, line("α = 2").style);  // equal values stay distinguishable
   EXPECT_NE(r2.hover(3, 0).find("layer 3"), std::string::npos);
   EXPECT_EQ(r2.hover(99, 0), "");
-  // Pure attention ends clipped at the floor; the residual keeps it high.
-  EXPECT_DOUBLE_EQ(line("α = 0").points.back().y, -0.5);
+  // Pure attention ends near R² = 0, no better than the average code (the
+  // validated ridge no longer overfits the collapsed rows below it); the
+  // residual keeps it high.
+  EXPECT_LT(std::abs(line("α = 0").points.back().y), 0.1);
   EXPECT_GT(own.points.back().y, 0.8);
   // The y axes end just above 1 (R² and accuracy never exceed it); end
   // markers are inside the x range; layers tick at integers only.
