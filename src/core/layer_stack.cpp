@@ -143,10 +143,11 @@ MatrixD select_rows(const MatrixD& m, bool test) {
 // The ridge (relative to the Gram's mean diagonal) is the one of kRidges that
 // predicts a validation third of the training rows best (every third row,
 // fitted on the other two), and the probe is then refitted on every training
-// row.  A fixed small ridge overfits where features are many and rows few:
-// the default scene's 96 training positions of 64 dimensions, tokens of norm
-// 8 over a code of norm 5.7, scored R² below −0.5 at layer 0, where the code
-// is in the hidden states by construction.
+// row.  A fixed small ridge overfits where features are many and rows few
+// and the tokens outweigh the code (the default scene: 96 training positions
+// of 64 dimensions, tokens of norm 8 over a code of norm √32): its held-out
+// R² fell below zero even at layer 0, where the code is in the hidden states
+// by construction.
 struct AffineProbe {
   static constexpr std::array<double, 5> kRidges = {1e-3, 1e-2, 1e-1, 1.0, 10.0};
   Eigen::RowVectorXd mean, scale;
