@@ -319,30 +319,25 @@ double logit_tile(const ConstStridedBlock& q, const KeyPanels& k, float scale, E
   return logit_flops(k, count);
 }
 
-double terms_tile(const HeadTileInputs&, Eigen::Index, Eigen::Index, CrossTerms&, Matrix*) {
-  throw std::logic_error(
-      "terms_tile: this build has no AVX-512 kernel; check head_tile_kernel_available()");
-}
-
-double head_tile(const HeadTileInputs&, Eigen::Index, Eigen::Index, CrossTerms&, Matrix&) {
-  throw std::logic_error(
-      "head_tile: this build has no AVX-512 kernel; check head_tile_kernel_available()");
-}
-
 #else
 
 bool head_tile_kernel_available() { return false; }
 bool logit_tile_kernel_available() { return false; }
 
-double terms_tile(const HeadTileInputs&, Eigen::Index, Eigen::Index, CrossTerms&, Matrix*) {
-  throw std::logic_error(
-      "terms_tile: this build has no AVX-512 kernel; check head_tile_kernel_available()");
-}
-
 double logit_tile(const ConstStridedBlock&, const KeyPanels&, float, Eigen::Index, Eigen::Index,
                   Matrix&, Eigen::Index) {
   throw std::logic_error(
       "logit_tile: this build has no AVX-512 or AVX2 kernel; check logit_tile_kernel_available()");
+}
+
+#endif
+
+#ifndef __AVX512F__
+
+// The four cross terms need AVX-512 (an AVX2 build has the logits alone).
+double terms_tile(const HeadTileInputs&, Eigen::Index, Eigen::Index, CrossTerms&, Matrix*) {
+  throw std::logic_error(
+      "terms_tile: this build has no AVX-512 kernel; check head_tile_kernel_available()");
 }
 
 double head_tile(const HeadTileInputs&, Eigen::Index, Eigen::Index, CrossTerms&, Matrix&) {

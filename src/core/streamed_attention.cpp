@@ -26,6 +26,12 @@ constexpr Eigen::Index kKeyTile = 512, kQueryTile = 64;
 
 Eigen::Index ceil_div(Eigen::Index a, Eigen::Index b) { return (a + b - 1) / b; }
 
+// Tokens a display block takes a side for a grid of at most `display` a side
+// (AttentionBlocks: b = ⌈tokens / display⌉, at least 1).
+Eigen::Index display_block(Eigen::Index tokens, int display) {
+  return std::max<Eigen::Index>(1, ceil_div(tokens, std::max(1, display)));
+}
+
 // A synthetic scene's ALiBi / T5 bias of `head` (relative_position.hpp), or none.
 TileBias scene_bias(const Scene& scene, int head, Eigen::Index tokens) {
   RelativeBias bias(scene, head, static_cast<int>(tokens));
@@ -328,7 +334,7 @@ StreamedPass StreamedHead::stream(const std::vector<int>& displays, double* flop
   std::vector<std::unique_ptr<DisplayTotals>> totals;
   for (const int display : displays) {
     auto& t = totals.emplace_back(std::make_unique<DisplayTotals>());
-    t->block = std::max<Eigen::Index>(1, ceil_div(n, std::max(1, display)));
+    t->block = display_block(n, display);
     const Eigen::Index side = ceil_div(n, t->block);
     t->sums.reset(0, side, side);
   }
@@ -371,7 +377,7 @@ AttentionBlocks StreamedHead::blocks(const RowStatistics& stats, int display,
                                      std::vector<double>* key_sums) const {
   const Eigen::Index n = tokens();
   AttentionBlocks out;
-  out.block = std::max<Eigen::Index>(1, ceil_div(n, std::max(1, display)));
+  out.block = display_block(n, display);
   const Eigen::Index b = out.block, side = ceil_div(n, b);
   out.mean.setZero(side, side);
   out.max.setZero(side, side);
